@@ -1,0 +1,1 @@
+"""Hardware abstraction layer: the interfaces the firmware talks to, and their backends."""

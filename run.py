@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Bootstrap for a fresh machine: make `.venv`, install Twinfold into it, then run a command.
+
+    python3 run.py emu [ARGS]     open the emulator (any `twinfold` subcommand works the same way)
+    python3 run.py test [ARGS]    lint and run the whole test suite (ARGS go to pytest)
+
+Only the standard library is used here, so this works with nothing but Python 3.11+ and pip.
+The virtual environment is refreshed whenever pyproject.toml changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".twinfold-installed"
+
+
+def _venv_python() -> Path:
+    sub = "Scripts" if os.name == "nt" else "bin"
+    return VENV / sub / ("python.exe" if os.name == "nt" else "python")
+
+
+def _wanted_stamp() -> str:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    return f"{sys.version_info[:2]} {digest}"
+
+
+def ensure_venv() -> Path:
+    """Create and fill the virtual environment on first use (or after pyproject changes)."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"run.py: Python 3.11 or newer is needed (this is {sys.version.split()[0]})")
+    python = _venv_python()
+    if python.exists() and STAMP.exists() and STAMP.read_text() == _wanted_stamp():
+        return python
+    if not python.exists():
+        print("run.py: creating .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("run.py: installing Twinfold and its test tools into .venv ...", flush=True)
+    pip = [str(python), "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "install", "--upgrade", "pip"], check=False)
+    result = subprocess.run([*pip, "install", "-e", f"{ROOT}[dev]"])
+    if result.returncode != 0:
+        sys.exit("run.py: installing dependencies failed (see pip's message above)")
+    STAMP.write_text(_wanted_stamp())
+    return python
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in {"-h", "--help"}:
+        print(__doc__)
+        return 0 if argv else 2
+    python = str(ensure_venv())
+    command, rest = argv[0], argv[1:]
+    env = dict(os.environ)
+    if command == "test":
+        env.setdefault("SDL_VIDEODRIVER", "dummy")
+        env.setdefault("SDL_AUDIODRIVER", "dummy")
+        lint = subprocess.run([python, "-m", "ruff", "check", "."], cwd=ROOT, env=env)
+        if lint.returncode != 0:
+            print("run.py: ruff found problems (above)", file=sys.stderr)
+            return lint.returncode
+        workers = ["-n", "auto"] if (os.cpu_count() or 1) > 1 else []
+        return subprocess.run(
+            [python, "-m", "pytest", *workers, *rest], cwd=ROOT, env=env
+        ).returncode
+    return subprocess.run([python, "-m", "firmware.cli", command, *rest], env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
