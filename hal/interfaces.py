@@ -1,0 +1,147 @@
+"""The HAL contract: what every backend (headless, desktop emulator, Raspberry Pi) provides.
+
+The firmware sees only these types. A backend turns its hardware into one `RawInput` per
+tick and shows two finished 256x192 images per presented frame; everything else (edge
+detection, key repeat, touch filtering, swap, layouts of firmware screens) happens above.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pygame
+
+SCREEN_W = 256
+SCREEN_H = 192
+SCREEN_SIZE = (SCREEN_W, SCREEN_H)
+TICK_HZ = 60
+
+
+class Button(enum.Enum):
+    """The handheld's buttons (P-HW-3). Names are the movie-file spelling."""
+
+    UP = "UP"
+    DOWN = "DOWN"
+    LEFT = "LEFT"
+    RIGHT = "RIGHT"
+    A = "A"
+    B = "B"
+    X = "X"
+    Y = "Y"
+    L = "L"
+    R = "R"
+    START = "START"
+    SELECT = "SELECT"
+
+
+@dataclass(frozen=True, slots=True)
+class RawTouch:
+    """One touch-panel reading before calibration and filtering.
+
+    `x`, `y` are in the panel's raw units (ADC counts on the device; already pixels in the
+    emulator, whose calibration is the identity). `pressure` is None where the hardware has
+    none. NaN or out-of-range values may occur; the touch pipeline drops them.
+    """
+
+    x: float
+    y: float
+    pressure: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RawInput:
+    """Everything a backend reports for one tick."""
+
+    held: frozenset[Button] = frozenset()
+    touch: RawTouch | None = None  # None: stylus up
+    lid_closed: bool = False
+    power_pressed: bool = False
+    quit_requested: bool = False  # window closed / SIGTERM: shut down cleanly
+
+
+@dataclass(frozen=True, slots=True)
+class TouchPoint:
+    """A filtered, calibrated stylus position in bottom-screen pixels (P-HW-2)."""
+
+    x: int
+    y: int
+    pressure: float | None = None
+
+
+class InputSource(ABC):
+    """Buttons, touch, lid and power, sampled once per tick."""
+
+    @abstractmethod
+    def poll(self, tick: int) -> RawInput: ...
+
+
+class Display(ABC):
+    """Two physical panels. `upper` and `lower` are what each panel shows (swap already done)."""
+
+    @abstractmethod
+    def present(self, upper: pygame.Surface, lower: pygame.Surface) -> None: ...
+
+    def blank(self) -> None:
+        """Turn the panels dark (lid closed). Default: present nothing new."""
+
+
+class Audio(ABC):
+    """Short sound effects (P-HW-6). Silence is a valid implementation."""
+
+    @abstractmethod
+    def play(self, effect: str, volume: float) -> None: ...
+
+
+class SilentAudio(Audio):
+    def play(self, effect: str, volume: float) -> None:
+        return None
+
+
+class ByteLink(ABC):
+    """The peer radio as an unreliable byte pipe (P-HW-5). The link stack sits above it."""
+
+    @abstractmethod
+    def write(self, data: bytes) -> None: ...
+
+    @abstractmethod
+    def read(self) -> bytes:
+        """Bytes received since the last call (possibly none); never blocks."""
+
+
+class NoLink(ByteLink):
+    """A unit with its radio off: writes vanish, nothing arrives."""
+
+    def write(self, data: bytes) -> None:
+        return None
+
+    def read(self) -> bytes:
+        return b""
+
+
+class Clock(ABC):
+    """Monotonic seconds; simulated in tests so a slow host can be modelled exactly."""
+
+    @abstractmethod
+    def now(self) -> float: ...
+
+    @abstractmethod
+    def sleep(self, seconds: float) -> None: ...
+
+
+@dataclass
+class Hal:
+    """A backend: the bundle of devices the firmware runs on."""
+
+    name: str
+    display: Display
+    input: InputSource
+    clock: Clock
+    data_dir: Path  # where the store (SQLite) and logs live
+    audio: Audio = field(default_factory=SilentAudio)
+    link: ByteLink = field(default_factory=NoLink)
+    realtime: bool = True  # False: run ticks as fast as the CPU allows (headless)
