@@ -1,0 +1,151 @@
+"""The game API: how a game registers with the firmware and what it implements.
+
+A game package provides `games/<id>/cartridge.py` with `CARTRIDGE = Cartridge(...)`; the
+firmware finds it at run time. Per tick the firmware calls `update(input)`, per frame
+`draw(top, bottom)`; `save_state()` / `load_state()` make suspend and resume exact.
+A game reaches the system only through its `GameContext`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from firmware.input import InputState
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice made before the game starts (mode, level, variant...)."""
+
+    key: str
+    label: str
+    choices: tuple[str, ...]
+    default: str
+    label_ja: str = ""
+    choice_labels: dict[str, str] = field(default_factory=dict)  # choice -> shown text
+
+    def __post_init__(self) -> None:
+        if self.default not in self.choices:
+            raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
+
+    def shown(self, choice: str) -> str:
+        return self.choice_labels.get(choice, choice)
+
+
+@dataclass(frozen=True)
+class Cartridge:
+    """A game's registration: what the launcher shows and how to start it."""
+
+    id: str
+    title: str
+    description: str
+    draw_icon: Callable[[pygame.Surface], None]  # draws into a 32x32 surface
+    create: Callable[[GameContext], Game]
+    players: tuple[int, int] = (1, 1)
+    options: tuple[Option, ...] = ()
+    title_ja: str = ""
+    description_ja: str = ""
+    # Opens a stored record (from the launcher's Records) as a replay; None: no replays.
+    replay: Callable[[GameContext, dict[str, Any]], Game] | None = None
+
+    def option(self, key: str) -> Option:
+        for opt in self.options:
+            if opt.key == key:
+                return opt
+        raise KeyError(key)
+
+    def resolve_options(self, given: dict[str, str]) -> dict[str, str]:
+        """Defaults overlaid with `given`; unknown keys or choices raise ValueError."""
+        values = {opt.key: opt.default for opt in self.options}
+        for key, value in given.items():
+            if key not in values:
+                known = ", ".join(values) or "none"
+                raise ValueError(f"{self.id} has no option {key!r} (options: {known})")
+            choices = self.option(key).choices
+            if value not in choices:
+                raise ValueError(f"option {key} must be one of {', '.join(choices)}")
+            values[key] = value
+        return values
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game as reported to the firmware: statistics and the stored record."""
+
+    outcome: str  # "win", "loss", "draw" (from the player's side) or "done"
+    score: int | None = None
+    summary: str = ""
+    record: dict[str, Any] | None = None  # the game's own record (moves...), for replays
+
+
+class GameContext:
+    """The system as a game sees it: seeded randomness, options, language, results."""
+
+    def __init__(self, machine: Machine, cartridge: Cartridge, options: dict[str, str], seed: int):
+        self._machine = machine
+        self.cartridge = cartridge
+        self.options = dict(options)
+        self.seed = seed
+        self.rng = random.Random(f"{seed}:{cartridge.id}")
+
+    @property
+    def language(self) -> str:
+        return self._machine.settings.language
+
+    def tr(self, en: str, ja: str) -> str:
+        """Pick the text for the current language."""
+        return self._machine.tr(en, ja)
+
+    @property
+    def tick(self) -> int:
+        return self._machine.tick
+
+    def play(self, effect: str) -> None:
+        self._machine.play(effect)
+
+    def finish(self, result: GameResult) -> None:
+        """Record a finished game: statistics always, the record when given."""
+        self._machine.record_result(self.cartridge.id, result)
+
+    def records(self) -> list[dict[str, Any]]:
+        """This game's stored records, newest first (for replay screens)."""
+        return self._machine.store.list_records(self.cartridge.id)
+
+
+class Game(ABC):
+    """What a game implements. Draw code uses pygame surfaces and firmware.gfx only."""
+
+    uses_dpad = False
+
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+
+    @abstractmethod
+    def update(self, inp: InputState) -> None: ...
+
+    @abstractmethod
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None: ...
+
+    def hotspots(self) -> dict[str, pygame.Rect]:
+        return {}
+
+    def dump(self) -> dict[str, Any]:
+        """The `game` object of the state dump (each game's issue defines it)."""
+        return {}
+
+    @abstractmethod
+    def save_state(self) -> dict[str, Any]:
+        """Everything needed to continue exactly (JSON-serialisable)."""
+
+    @abstractmethod
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Continue from `save_state()`'s output; raise ValueError if it is not valid."""

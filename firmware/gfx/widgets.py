@@ -1,0 +1,104 @@
+"""Pixel-art widgets shared by firmware scenes and games: backgrounds, panels, buttons, cursor."""
+
+from __future__ import annotations
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text
+
+Color = tuple[int, int, int]
+
+
+def shade(color: Color, amount: float) -> Color:
+    """Lighter (amount > 0) or darker (amount < 0) version of `color`."""
+    if amount >= 0:
+        return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
+    return tuple(int(c * (1 + amount)) for c in color)  # type: ignore[return-value]
+
+
+def background(surface: pygame.Surface, base: Color = pal.BG, stripe: Color = pal.BG_STRIPE) -> None:
+    """The system backdrop: a dark field with fine diagonal pin-stripes."""
+    surface.fill(base)
+    w, h = surface.get_size()
+    for d in range(-h, w, 6):
+        pygame.draw.line(surface, stripe, (d, h - 1), (d + h - 1, 0))
+
+
+def bevel_rect(
+    surface: pygame.Surface, rect: pygame.Rect, face: Color, *, radius: int = 3, depth: int = 1
+) -> None:
+    """A raised rounded box with a dark outline, lit top edge and shaded bottom edge."""
+    pygame.draw.rect(surface, pal.OUTLINE, rect, border_radius=radius + 1)
+    inner = rect.inflate(-2, -2)
+    pygame.draw.rect(surface, shade(face, -0.35), inner, border_radius=radius)
+    top = pygame.Rect(inner.x, inner.y, inner.w, inner.h - depth)
+    pygame.draw.rect(surface, face, top, border_radius=radius)
+    hl = shade(face, 0.35)
+    pygame.draw.line(surface, hl, (inner.x + radius, inner.y), (inner.right - radius - 1, inner.y))
+
+
+def panel(surface: pygame.Surface, rect: pygame.Rect, face: Color = pal.PANEL) -> None:
+    """A framed inset panel for text and lists."""
+    pygame.draw.rect(surface, pal.OUTLINE, rect, border_radius=4)
+    pygame.draw.rect(surface, face, rect.inflate(-2, -2), border_radius=3)
+    pygame.draw.line(
+        surface, shade(face, 0.25), (rect.x + 4, rect.y + 1), (rect.right - 5, rect.y + 1)
+    )
+
+
+def button(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    label: str | list[str],
+    *,
+    face: Color = pal.BUTTON,
+    fg: Color = pal.TEXT,
+    pressed: bool = False,
+    disabled: bool = False,
+) -> None:
+    """A push button whose label (one or more lines) is centred; pressed sinks by one pixel."""
+    if disabled:
+        face, fg = shade(face, -0.45), pal.TEXT_DIM
+    r = rect.move(0, 1) if pressed else rect
+    bevel_rect(surface, r, shade(face, -0.15) if pressed else face, depth=0 if pressed else 2)
+    lines = [label] if isinstance(label, str) else label
+    line_h = max(text.size(line)[1] for line in lines) + 2
+    y = r.centery - (line_h * len(lines) - 2) // 2 - 1
+    for line in lines:
+        text.draw(surface, line, (r.centerx, y), fg, align="center", shadow=shade(face, -0.6))
+        y += line_h
+
+
+def title_bar(surface: pygame.Surface, title: str, right: str = "") -> None:
+    """The strip at the top of a system screen."""
+    bar = pygame.Rect(0, 0, surface.get_width(), 15)
+    pygame.draw.rect(surface, pal.PANEL_LO, bar)
+    pygame.draw.line(surface, pal.ACCENT, (0, 15), (bar.w, 15))
+    text.draw(surface, title, (6, 3), pal.ACCENT, shadow=pal.OUTLINE)
+    if right:
+        text.draw(surface, right, (bar.w - 6, 3), pal.TEXT_DIM, align="right")
+
+
+def cursor(surface: pygame.Surface, rect: pygame.Rect, tick: int) -> None:
+    """The D-pad cursor: pulsing corner brackets around a hotspot (P-FW-4)."""
+    grow = 1 if (tick // 12) % 2 else 0
+    r = rect.inflate(2 + 2 * grow, 2 + 2 * grow)
+    arm = max(3, min(7, r.w // 3, r.h // 3))
+    for cx, cy, dx, dy in (
+        (r.left, r.top, 1, 1),
+        (r.right - 1, r.top, -1, 1),
+        (r.left, r.bottom - 1, 1, -1),
+        (r.right - 1, r.bottom - 1, -1, -1),
+    ):
+        for off, color in ((1, pal.OUTLINE), (0, pal.CURSOR)):
+            ox, oy = cx + off * dx, cy + off * dy
+            pygame.draw.line(surface, color, (ox, oy), (ox + arm * dx, oy))
+            pygame.draw.line(surface, color, (ox, oy), (ox, oy + arm * dy))
+
+
+def dim(surface: pygame.Surface, alpha: int = 150, color: Color = (0, 0, 0)) -> None:
+    """Darken a whole screen (behind overlays and menus)."""
+    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil.fill((*color, alpha))
+    surface.blit(veil, (0, 0))

@@ -1,0 +1,84 @@
+"""`twinfold headless`: the firmware on the headless backend (P-BE-1, P-4)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from firmware.cli import CommandError  # noqa: E402
+from firmware.machine import Machine  # noqa: E402
+from firmware.movie import Movie, MovieError, MoviePlayer, parse_movie  # noqa: E402
+from firmware.storage import Store  # noqa: E402
+from hal.backends.headless import headless_hal  # noqa: E402
+
+
+def load_movie(path: str) -> Movie:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read movie {path}: {exc}") from None
+    try:
+        return parse_movie(text)
+    except MovieError as exc:
+        raise CommandError(f"{path}: {exc}") from None
+
+
+def build_machine(
+    data_dir: Path,
+    *,
+    store_path: Path | None = None,
+    movie: Movie | None = None,
+    game: str | None = None,
+    seed: int = 0,
+    options: dict[str, str] | None = None,
+) -> Machine:
+    """A headless machine, fed by `movie` (if any). Raises ValueError for a bad game/option."""
+    store = Store.open(store_path or data_dir / "store.db")
+    player = MoviePlayer(movie) if movie is not None else None
+    hal = headless_hal(data_dir, player.input_at if player is not None else None)
+    return Machine(hal, store, seed=seed, boot_game=game, boot_options=options or {})
+
+
+def save_shots(machine: Machine, directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(machine.top, str(directory / "top.png"))
+    pygame.image.save(machine.bottom, str(directory / "bottom.png"))
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    movie = load_movie(args.movie) if args.movie else None
+    frames = args.frames or (movie.last_frame + 1 if movie is not None else 1)
+    with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
+        try:
+            machine = build_machine(
+                Path(tmp),
+                store_path=Path(args.store) if args.store else None,
+                movie=movie,
+                game=args.game,
+                seed=args.seed,
+                options=dict(args.option),
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        for _ in range(frames):
+            machine.step()
+            machine.render()
+            machine.present()
+        try:
+            if args.shots:
+                save_shots(machine, Path(args.shots))
+            if args.dump:
+                Path(args.dump).write_text(json.dumps(machine.dump(), indent=1) + "\n")
+        except OSError as exc:
+            raise CommandError(f"cannot write output: {exc}") from None
+        machine.store.close()
+    return 0

@@ -1,0 +1,291 @@
+"""The running firmware: scene stack, input path, lid and sleep, suspend, crash guard, dump.
+
+One `Machine` per unit. `step()` is one tick (poll, update), `render()` draws both logical
+screens, `present()` hands them to the display (swapped if the setting says so).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import traceback
+from typing import Any
+
+import pygame
+
+from firmware import cartridges as cartridge_registry
+from firmware.cursor import HotspotCursor
+from firmware.game_api import Cartridge, GameContext, GameResult
+from firmware.gfx import widgets
+from firmware.input import InputTracker
+from firmware.scene import Scene
+from firmware.settings import Settings
+from firmware.storage import Store
+from hal.interfaces import SCREEN_SIZE, Hal, RawInput
+from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
+
+log = logging.getLogger("twinfold")
+
+
+class Machine:
+    def __init__(
+        self,
+        hal: Hal,
+        store: Store,
+        *,
+        seed: int = 0,
+        cartridges: dict[str, Cartridge] | None = None,
+        boot_game: str | None = None,
+        boot_options: dict[str, str] | None = None,
+        touch_profile: TouchFilterConfig | None = None,
+        show_boot: bool = True,
+    ) -> None:
+        self.hal = hal
+        self.store = store
+        self.seed = seed
+        self.tick = 0
+        self.top = pygame.Surface(SCREEN_SIZE)
+        self.bottom = pygame.Surface(SCREEN_SIZE)
+        self.cartridges = cartridges if cartridges is not None else cartridge_registry.discover()
+        self.settings = Settings.from_json(store.get_setting("settings", None))
+        self.touch_profile = touch_profile or TouchFilterConfig.NONE
+        self.touch = TouchPipeline(self._stored_calibration(), self.touch_profile)
+        self.tracker = InputTracker()
+        self.cursor = HotspotCursor()
+        self.scenes: list[Scene] = []
+        self.lid_closed = False
+        self.asleep = False
+        self._power_was_down = False
+        self.quit_requested = False
+        self.last_error: str | None = None
+        self.notice: str | None = store.notice
+        from firmware.scenes import boot, launcher
+
+        if boot_game is not None:
+            self.scenes.append(launcher.LauncherScene(self))
+            self.start_game(boot_game, boot_options or {})
+        elif show_boot:
+            self.scenes.append(boot.BootScene(self))
+        else:
+            self.scenes.append(launcher.LauncherScene(self))
+
+    # ----------------------------------------------------------------- services for scenes
+    def tr(self, en: str, ja: str) -> str:
+        from firmware.gfx.text import japanese_available
+
+        if self.settings.language == "ja" and ja and japanese_available():
+            return ja
+        return en
+
+    def play(self, effect: str) -> None:
+        if self.settings.volume > 0:
+            self.hal.audio.play(effect, self.settings.volume / 10)
+
+    def save_settings(self) -> None:
+        self.store.set_setting("settings", self.settings.to_json())
+
+    def set_calibration(self, calibration: Calibration) -> None:
+        self.store.set_calibration(calibration.to_json())
+        self.touch = TouchPipeline(calibration, self.touch_profile)
+
+    def _stored_calibration(self) -> Calibration:
+        data = self.store.get_calibration()
+        if data is None:
+            return Calibration.identity()
+        try:
+            return Calibration.from_json(data)
+        except CalibrationError:
+            log.warning("stored touch calibration is invalid; using the identity")
+            return Calibration.identity()
+
+    @property
+    def scene(self) -> Scene:
+        return self.scenes[-1]
+
+    def push(self, scene: Scene) -> None:
+        self.scenes.append(scene)
+        self.cursor.reset()
+
+    def pop(self) -> None:
+        if len(self.scenes) > 1:
+            self.scenes.pop()
+            self.cursor.reset()
+            self.scene.on_enter()
+
+    def replace(self, scene: Scene) -> None:
+        self.scenes[-1] = scene
+        self.cursor.reset()
+
+    def to_launcher(self, selected: str | None = None) -> None:
+        from firmware.scenes.launcher import LauncherScene
+
+        self.scenes = [LauncherScene(self, selected=selected)]
+        self.cursor.reset()
+
+    def game_scene(self) -> Any:
+        from firmware.scenes.game_scene import GameScene
+
+        for scene in reversed(self.scenes):
+            if isinstance(scene, GameScene):
+                return scene
+        return None
+
+    def start_game(
+        self, game_id: str, options: dict[str, str], state: dict[str, Any] | None = None
+    ) -> None:
+        """Start (or, with `state`, resume) a game on top of the launcher."""
+        from firmware.scenes.game_scene import GameScene
+
+        cartridge = self.cartridges.get(game_id)
+        if cartridge is None:
+            raise ValueError(f"no game {game_id!r} (games: {', '.join(sorted(self.cartridges))})")
+        resolved = cartridge.resolve_options(options)
+        ctx = GameContext(self, cartridge, resolved, self.seed)
+        game = cartridge.create(ctx)
+        if state is not None:
+            game.load_state(state)
+        self.to_launcher(selected=game_id)
+        self.push(GameScene(self, cartridge, ctx, game))
+
+    def suspend_game(self) -> bool:
+        """Save the running game to the store's suspend slot; True if there was one."""
+        scene = self.game_scene()
+        if scene is None:
+            return False
+        try:
+            state = scene.game.save_state()
+            meta = {"options": scene.ctx.options, "seed": scene.ctx.seed, "tick": self.tick}
+            self.store.save_suspend(scene.cartridge.id, state, meta)
+        except Exception:
+            log.exception("could not save the suspended game")
+            return False
+        return True
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """The running game as a state slot (emulator save states); None outside a game."""
+        scene = self.game_scene()
+        if scene is None:
+            return None
+        return {"game": scene.cartridge.id, "options": dict(scene.ctx.options),
+                "state": scene.game.save_state()}
+
+    def restore(self, slot: dict[str, Any]) -> None:
+        """Continue from `snapshot()`; raises ValueError for a slot that does not fit."""
+        try:
+            game_id, options, state = slot["game"], slot["options"], slot["state"]
+        except (KeyError, TypeError):
+            raise ValueError("not a Twinfold state slot") from None
+        self.start_game(game_id, options, state)
+
+    def record_result(self, game_id: str, result: GameResult) -> None:
+        self.store.record_result(game_id, result.outcome, result.score)
+        if result.record is not None:
+            self.store.add_record(
+                game_id, {"summary": result.summary, "outcome": result.outcome, **result.record}
+            )
+        self.store.clear_suspend()
+
+    # ------------------------------------------------------------------------ the tick
+    def step(self) -> None:
+        raw = self.hal.input.poll(self.tick)
+        self._system_switches(raw)
+        if raw.quit_requested:
+            self.quit_requested = True
+        if self.lid_closed or self.asleep:
+            self.tracker.reset()
+            self.touch.reset()
+        else:
+            touch = self.touch.process(raw.touch)
+            inp = self.tracker.next(self.tick, raw, touch)
+            scene = self.scene
+            if not scene.uses_dpad:
+                inp = self.cursor.filter(inp, self._hotspots(scene))
+            self._guard(scene, scene.update, inp)
+        self.tick += 1
+
+    def _system_switches(self, raw: RawInput) -> None:
+        """Lid (P-HW-4) and the power button's short press: suspend, blank, resume."""
+        if raw.lid_closed and not self.lid_closed:
+            self.lid_closed = True
+            self.suspend_game()
+        elif not raw.lid_closed and self.lid_closed:
+            self.lid_closed = False
+        if raw.power_pressed and not self._power_was_down:
+            self.asleep = not self.asleep
+            if self.asleep:
+                self.suspend_game()
+        self._power_was_down = raw.power_pressed
+
+    def render(self) -> None:
+        if self.lid_closed or self.asleep:
+            self.top.fill((0, 0, 0))
+            self.bottom.fill((0, 0, 0))
+            return
+        scene = self.scene
+        self._guard(scene, scene.draw, self.top, self.bottom)
+        if scene is not self.scene:  # the draw crashed: show the error screen at once
+            self.scene.draw(self.top, self.bottom)
+            return
+        if not scene.uses_dpad:
+            rect = self.cursor.rect(self._hotspots(scene))
+            if rect is not None:
+                widgets.cursor(self.bottom, rect, self.tick)
+
+    def present(self) -> None:
+        if self.lid_closed or self.asleep:
+            self.hal.display.blank()
+            return
+        upper, lower = (self.bottom, self.top) if self.settings.swap else (self.top, self.bottom)
+        self.hal.display.present(upper, lower)
+
+    def _hotspots(self, scene: Scene) -> dict[str, pygame.Rect]:
+        try:
+            return scene.hotspots()
+        except Exception as exc:
+            self._crash(scene, exc)
+            return {}
+
+    def _guard(self, scene: Scene, fn: Any, *args: Any) -> None:
+        try:
+            fn(*args)
+        except Exception as exc:
+            self._crash(scene, exc)
+
+    def _crash(self, scene: Scene, exc: Exception) -> None:
+        """P-FW-3: log the trace, show the error screen over the launcher."""
+        from firmware.scenes.error import ErrorScene
+
+        trace = "".join(traceback.format_exception(exc))
+        log.error("scene %s crashed at tick %d:\n%s", scene.name, self.tick, trace)
+        self.last_error = trace
+        game = self.game_scene()
+        where = game.cartridge.title if game is not None else scene.name
+        if game is not None:
+            self.store.clear_suspend()
+        self.to_launcher(selected=game.cartridge.id if game is not None else None)
+        self.push(ErrorScene(self, where, exc))
+
+    # ------------------------------------------------------------------- inspection
+    def dump(self) -> dict[str, Any]:
+        """P-DUMP: the state description written by `--dump`."""
+        scene = self.scene
+        game = self.game_scene()
+        hotspots = self._hotspots(scene)
+        return {
+            "frame": self.tick,
+            "scene": scene.name,
+            "hotspots": {name: [r.x, r.y, r.w, r.h] for name, r in hotspots.items()},
+            "game": game.game.dump() if game is not None else scene.dump(),
+            "cursor": self.cursor.current if self.cursor.visible else None,
+            "lid": "closed" if self.lid_closed else "open",
+            "asleep": self.asleep,
+            "settings": self.settings.to_json(),
+            "notice": self.notice,
+        }
+
+    def frame_hash(self) -> str:
+        """Digest of both logical screens (determinism checks)."""
+        h = hashlib.blake2b(digest_size=16)
+        h.update(pygame.image.tobytes(self.top, "RGB"))
+        h.update(pygame.image.tobytes(self.bottom, "RGB"))
+        return h.hexdigest()

@@ -1,0 +1,1 @@
+"""The firmware's own scenes: boot, launcher, game wrapper, pause, settings, errors."""

@@ -1,0 +1,78 @@
+"""Boot: the hinge opens and the logo shines; then any notice, a resume offer or the launcher."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from firmware.input import InputState
+from firmware.scene import Scene
+
+BOOT_TICKS = 90
+
+
+def draw_logo(surface: pygame.Surface, center: tuple[int, int], phase: float) -> None:
+    """The Twinfold mark: two panels on a hinge, opened by `phase` (0 closed .. 1 open)."""
+    cx, cy = center
+    w, h = 44, 30
+    lower = pygame.Rect(cx - w // 2, cy + 2, w, h)
+    widgets.bevel_rect(surface, lower, (70, 80, 120))
+    pygame.draw.rect(surface, pal.TEAL, lower.inflate(-10, -10))
+    open_h = max(2, int(h * phase))
+    upper = pygame.Rect(cx - w // 2, cy - 2 - open_h, w, open_h)
+    widgets.bevel_rect(surface, upper, (70, 80, 120))
+    if open_h > 10:
+        pygame.draw.rect(surface, pal.ACCENT, upper.inflate(-10, -10))
+    pygame.draw.rect(surface, pal.OUTLINE, (cx - w // 2 + 4, cy - 2, w - 8, 4))
+    pygame.draw.line(surface, pal.TEXT_DIM, (cx - w // 2 + 5, cy), (cx + w // 2 - 6, cy))
+
+
+class BootScene(Scene):
+    name = "boot"
+
+    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.t = 0
+
+    def update(self, inp: InputState) -> None:
+        self.t += 1
+        if self.t >= BOOT_TICKS or inp.pressed or inp.touch_down:
+            self.finish()
+
+    def finish(self) -> None:
+        from firmware.scenes.launcher import LauncherScene
+        from firmware.scenes.prompts import NoticeScene, ResumeScene
+
+        self.machine.replace(LauncherScene(self.machine))
+        suspended = self.machine.store.load_suspend()
+        if suspended is not None and suspended[0] in self.machine.cartridges:
+            self.machine.push(ResumeScene(self.machine, *suspended))
+        if self.machine.notice:
+            self.machine.push(NoticeScene(self.machine, self.machine.notice))
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        phase = min(1.0, self.t / 40)
+        eased = 1 - (1 - phase) ** 3
+        top.fill(pal.BG)
+        bottom.fill(pal.BG)
+        draw_logo(top, (128, 84), eased)
+        if self.t > 30:
+            img = text.render("TWINFOLD", pal.ACCENT, 3)
+            x, y = 128 - img.get_width() // 2, 132
+            top.blit(text.render("TWINFOLD", pal.OUTLINE, 3), (x + 2, y + 2))
+            top.blit(img, (x, y))
+            band_x = x - 20 + (self.t - 30) * 5
+            band = pygame.Rect(band_x, y, 12, img.get_height())
+            clip = top.get_clip()
+            top.set_clip(band)
+            top.blit(text.render("TWINFOLD", pal.WHITE, 3), (x, y))
+            top.set_clip(clip)
+        widgets.background(bottom)
+        alpha = int(127 + 120 * math.sin(self.t / 8))
+        label = text.render(self.machine.tr("Touch the screen", "がめんにタッチ"), pal.TEXT_DIM)
+        label.set_alpha(alpha)
+        bottom.blit(label, (128 - label.get_width() // 2, 120))
+        text.draw(bottom, "v0.1", (250, 180), pal.TEXT_DIM, align="right")

@@ -1,0 +1,43 @@
+"""A running game inside the firmware: START opens the pause menu, everything else is the game's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Cartridge, Game, GameContext
+from firmware.input import InputState
+from firmware.scene import Scene
+from hal.interfaces import Button
+
+
+class GameScene(Scene):
+    def __init__(self, machine, cartridge: Cartridge, ctx: GameContext, game: Game) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.cartridge = cartridge
+        self.ctx = ctx
+        self.game = game
+        self.name = cartridge.id
+        self.uses_dpad = game.uses_dpad
+
+    def update(self, inp: InputState) -> None:
+        if Button.START in inp.pressed:
+            from firmware.scenes.pause import PauseScene
+
+            self.machine.push(PauseScene(self.machine, self))
+            return
+        self.game.update(inp)
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        self.game.draw(top, bottom)
+
+    def hotspots(self) -> dict[str, pygame.Rect]:
+        return self.game.hotspots()
+
+    def dump(self) -> dict[str, Any]:
+        return self.game.dump()
+
+    def restart(self) -> None:
+        self.game = self.cartridge.create(self.ctx)
+        self.uses_dpad = self.game.uses_dpad

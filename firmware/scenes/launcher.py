@@ -1,0 +1,169 @@
+"""The launcher (P-FW-1): game tiles on the lower screen; description and record above."""
+
+from __future__ import annotations
+
+import pygame
+
+from firmware.game_api import Cartridge
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from firmware.input import InputState
+from firmware.scene import Scene, hit
+from hal.interfaces import Button
+
+COLS, ROWS = 3, 2
+TILE_W, TILE_H = 76, 62
+PER_PAGE = COLS * ROWS
+
+
+def icon_surface(cartridge: Cartridge) -> pygame.Surface:
+    surf = pygame.Surface((32, 32), pygame.SRCALPHA)
+    cartridge.draw_icon(surf)
+    return surf
+
+
+class LauncherScene(Scene):
+    name = "launcher"
+
+    def __init__(self, machine, selected: str | None = None) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.ids = list(machine.cartridges)
+        self.selected = selected if selected in self.ids else (self.ids[0] if self.ids else None)
+        self.page = self.ids.index(self.selected) // PER_PAGE if self.selected else 0
+        self.t = 0
+        self._icons: dict[str, pygame.Surface] = {}
+
+    @property
+    def pages(self) -> int:
+        return max(1, (len(self.ids) + PER_PAGE - 1) // PER_PAGE)
+
+    def _tile_rect(self, slot: int) -> pygame.Rect:
+        col, row = slot % COLS, slot // COLS
+        return pygame.Rect(10 + col * (TILE_W + 5), 21 + row * (TILE_H + 4), TILE_W, TILE_H)
+
+    def hotspots(self) -> dict[str, pygame.Rect]:
+        spots: dict[str, pygame.Rect] = {}
+        for slot, gid in enumerate(self.ids[self.page * PER_PAGE : (self.page + 1) * PER_PAGE]):
+            spots[f"game:{gid}"] = self._tile_rect(slot)
+        spots["button:settings"] = pygame.Rect(10, 160, 66, 26)
+        spots["button:records"] = pygame.Rect(81, 160, 66, 26)
+        if self.selected:
+            spots["button:play"] = pygame.Rect(152, 160, 94, 26)
+        if self.pages > 1:
+            spots["button:page"] = pygame.Rect(200, 2, 50, 13)
+        return spots
+
+    def update(self, inp: InputState) -> None:
+        self.t += 1
+        if Button.L in inp.pressed or Button.R in inp.pressed:
+            self._turn_page()
+        name = hit(self.hotspots(), inp)
+        if name is None:
+            if Button.START in inp.pressed and self.selected:
+                self._play()
+            return
+        self.machine.play("select")
+        if name.startswith("game:"):
+            gid = name.split(":", 1)[1]
+            if gid == self.selected and inp.touch_down:
+                self._play()
+            self.selected = gid
+        elif name == "button:play":
+            self._play()
+        elif name == "button:settings":
+            from firmware.scenes.settings import SettingsScene
+
+            self.machine.push(SettingsScene(self.machine))
+        elif name == "button:records":
+            from firmware.scenes.records import RecordsScene
+
+            self.machine.push(RecordsScene(self.machine, self.selected))
+        elif name == "button:page":
+            self._turn_page()
+
+    def _turn_page(self) -> None:
+        self.page = (self.page + 1) % self.pages
+
+    def _play(self) -> None:
+        if self.selected is None:
+            return
+        cartridge = self.machine.cartridges[self.selected]
+        if cartridge.options:
+            from firmware.scenes.setup import SetupScene
+
+            self.machine.push(SetupScene(self.machine, cartridge))
+        else:
+            self.machine.start_game(cartridge.id, {})
+
+    def _icon(self, gid: str) -> pygame.Surface:
+        if gid not in self._icons:
+            self._icons[gid] = icon_surface(self.machine.cartridges[gid])
+        return self._icons[gid]
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        self._draw_top(top)
+        widgets.background(bottom)
+        page_note = f"{self.page + 1}/{self.pages}" if self.pages > 1 else ""
+        widgets.title_bar(bottom, "TWINFOLD", page_note)
+        spots = self.hotspots()
+        for name, rect in spots.items():
+            if not name.startswith("game:"):
+                continue
+            gid = name.split(":", 1)[1]
+            cart = self.machine.cartridges[gid]
+            chosen = gid == self.selected
+            face = pal.PANEL_HI if chosen else pal.PANEL
+            widgets.bevel_rect(bottom, rect, face, radius=4, depth=2)
+            if chosen:
+                pygame.draw.rect(bottom, pal.ACCENT, rect.inflate(2, 2), 2, border_radius=5)
+            bob = -1 if chosen and (self.t // 15) % 2 else 0
+            bottom.blit(self._icon(gid), (rect.centerx - 16, rect.y + 7 + bob))
+            title = self.machine.tr(cart.title, cart.title_ja)
+            while text.size(title)[0] > rect.w - 6 and len(title) > 3:
+                title = title[:-2] + "…"
+            text.draw(bottom, title, (rect.centerx, rect.bottom - 16), pal.TEXT if chosen
+                      else pal.TEXT_DIM, align="center", shadow=pal.OUTLINE)
+        tr = self.machine.tr
+        widgets.button(bottom, spots["button:settings"], tr("Settings", "せってい"))
+        widgets.button(bottom, spots["button:records"], tr("Records", "きろく"))
+        if "button:play" in spots:
+            widgets.button(bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"),
+                           face=pal.ACCENT_LO)
+        if not self.ids:
+            text.draw(bottom, tr("No games installed", "ゲームがありません"), (128, 90),
+                      pal.TEXT_DIM, align="center")
+
+    def _draw_top(self, top: pygame.Surface) -> None:
+        widgets.background(top)
+        tr = self.machine.tr
+        if self.selected is None:
+            text.draw(top, "TWINFOLD", (128, 80), pal.ACCENT, scale=3, align="center")
+            return
+        cart = self.machine.cartridges[self.selected]
+        big = pygame.transform.scale(self._icon(cart.id), (64, 64))
+        panel = pygame.Rect(6, 6, 244, 180)
+        widgets.panel(top, panel)
+        top.blit(big, (14, 14))
+        title = tr(cart.title, cart.title_ja)
+        scale = 2 if text.size(title, 2)[0] <= 160 else 1
+        text.draw(top, title, (86, 18), pal.ACCENT, scale=scale, shadow=pal.OUTLINE)
+        lo, hi = cart.players
+        players = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        text.draw(top, tr(f"Players: {players}", f"にんずう: {players}"), (86, 44), pal.TEXT_DIM)
+        stats = self.machine.store.get_stats(cart.id)
+        played = stats.get("played", 0)
+        line = tr(f"Played {played}", f"プレイ {played}")
+        if played:
+            line += tr(f"  Won {stats.get('wins', 0)}", f"  かち {stats.get('wins', 0)}")
+            if stats.get("best_score") is not None:
+                line += tr(f"  Best {stats['best_score']}", f"  ベスト {stats['best_score']}")
+        text.draw(top, line, (86, 56), pal.TEAL)
+        pygame.draw.line(top, pal.PANEL_HI, (14, 84), (241, 84))
+        desc = tr(cart.description, cart.description_ja)
+        y = 90
+        for row in text.wrap(desc, 226)[:8]:
+            text.draw(top, row, (16, y), pal.TEXT)
+            y += 11
+
+    def dump(self) -> dict[str, object]:
+        return {"selected": self.selected, "games": self.ids, "page": self.page}

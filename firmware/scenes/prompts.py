@@ -1,0 +1,111 @@
+"""Small questions and notices: resume a suspended game, a damaged store, confirmations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from firmware.scenes.menu import MenuItem, MenuScene
+
+
+def _message_top(top: pygame.Surface, title: str, body: str, color=pal.ACCENT) -> None:  # type: ignore[no-untyped-def]
+    widgets.background(top)
+    widgets.panel(top, pygame.Rect(12, 30, 232, 132))
+    text.draw(top, title, (128, 42), color, scale=2, align="center", shadow=pal.OUTLINE)
+    y = 72
+    for row in text.wrap(body, 212)[:7]:
+        text.draw(top, row, (128, y), pal.TEXT, align="center")
+        y += 11
+
+
+class ResumeScene(MenuScene):
+    """Offered at boot when a game was suspended (lid closed, saved and quit, power off)."""
+
+    name = "resume"
+    top_y = 70
+
+    def __init__(self, machine, game_id: str, state: dict[str, Any], meta: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.game_id, self.state, self.meta = game_id, state, meta
+        tr = machine.tr
+        self.items = [
+            MenuItem("continue", lambda: tr("Continue", "つづきから"), self.resume,
+                     face=pal.ACCENT_LO),
+            MenuItem("discard", lambda: tr("Start fresh", "さいしょから"), self.discard),
+        ]
+
+    def resume(self) -> None:
+        options = self.meta.get("options", {}) if isinstance(self.meta, dict) else {}
+        try:
+            self.machine.start_game(self.game_id, dict(options), self.state)
+        except (ValueError, KeyError, TypeError) as exc:
+            self.machine.store.clear_suspend()
+            self.machine.pop()
+            self.machine.push(NoticeScene(self.machine, f"The saved game could not be "
+                                          f"resumed ({exc}); it was discarded."))
+
+    def discard(self) -> None:
+        self.machine.store.clear_suspend()
+        self.machine.pop()
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        cart = self.machine.cartridges[self.game_id]
+        tr = self.machine.tr
+        title = tr(cart.title, cart.title_ja)
+        _message_top(top, tr("Welcome back", "おかえりなさい"),
+                     tr(f"A game of {title} was left unfinished. Continue where you stopped?",
+                        f"{title} のとちゅうのゲームがあります。つづけますか?"))
+
+    def dump(self) -> dict[str, object]:
+        return {"suspended": self.game_id, **super().dump()}
+
+
+class NoticeScene(MenuScene):
+    """A system message the player must see (e.g. P-REL-2: the store was damaged)."""
+
+    name = "notice"
+    top_y = 90
+    back_key = "ok"
+
+    def __init__(self, machine, message: str) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.message = message
+        self.items = [MenuItem("ok", lambda: "OK", self.close, face=pal.ACCENT_LO)]
+
+    def close(self) -> None:
+        if self.machine.notice == self.message:
+            self.machine.notice = None
+        self.machine.pop()
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        _message_top(top, self.machine.tr("Notice", "おしらせ"), self.message, pal.TEAL)
+
+    def dump(self) -> dict[str, object]:
+        return {"message": self.message, **super().dump()}
+
+
+class ConfirmScene(MenuScene):
+    name = "confirm"
+    top_y = 70
+    back_key = "no"
+
+    def __init__(self, machine, question: str, on_yes: Callable[[], None]) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.question = question
+        tr = machine.tr
+
+        def yes() -> None:
+            machine.pop()
+            on_yes()
+
+        self.items = [
+            MenuItem("yes", lambda: tr("Yes", "はい"), yes, face=pal.DANGER),
+            MenuItem("no", lambda: tr("No", "いいえ"), machine.pop),
+        ]
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        _message_top(top, self.machine.tr("Are you sure?", "よろしいですか?"), self.question)

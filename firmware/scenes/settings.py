@@ -1,0 +1,107 @@
+"""Settings (P-FW-2): calibration, button test, screen swap, language, volume, statistics."""
+
+from __future__ import annotations
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from firmware.gfx.text import japanese_available
+from firmware.scenes.menu import MenuItem, MenuScene
+from firmware.settings import LANGUAGES, MAX_VOLUME
+
+
+class SettingsScene(MenuScene):
+    name = "settings"
+    back_key = "back"
+
+    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        tr = machine.tr
+        s = machine.settings
+        self.title = tr("Settings", "せってい")
+        self.items = [
+            MenuItem("calibrate", lambda: tr("Touch calibration", "タッチのちょうせい"),
+                     self.calibrate),
+            MenuItem("buttons", lambda: tr("Button test", "ボタンテスト"), self.button_test),
+            MenuItem("swap", lambda: tr("Swap screens", "がめんいれかえ"),
+                     value=lambda: tr("On", "オン") if s.swap else tr("Off", "オフ"),
+                     on_step=self.toggle_swap),
+            MenuItem("language", lambda: tr("Language", "ことば"),
+                     value=lambda: "日本語" if s.language == "ja" and japanese_available()
+                     else ("Japanese*" if s.language == "ja" else "English"),
+                     on_step=self.step_language),
+            MenuItem("volume", lambda: tr("Volume", "おとのおおきさ"),
+                     value=lambda: "■" * s.volume + "·" * (MAX_VOLUME - s.volume),
+                     on_step=self.step_volume),
+            MenuItem("reset", lambda: tr("Reset statistics", "せいせきをけす"), self.reset_stats),
+            MenuItem("back", lambda: tr("Back", "もどる"), machine.pop, face=pal.ACCENT_LO),
+        ]
+
+    def calibrate(self) -> None:
+        from firmware.scenes.calibration import CalibrationScene
+
+        self.machine.push(CalibrationScene(self.machine))
+
+    def button_test(self) -> None:
+        from firmware.scenes.buttontest import ButtonTestScene
+
+        self.machine.push(ButtonTestScene(self.machine))
+
+    def toggle_swap(self, _delta: int) -> None:
+        self.machine.settings.swap = not self.machine.settings.swap
+        self.machine.save_settings()
+
+    def step_language(self, delta: int) -> None:
+        s = self.machine.settings
+        s.language = LANGUAGES[(LANGUAGES.index(s.language) + delta) % len(LANGUAGES)]
+        self.machine.save_settings()
+        self.title = self.machine.tr("Settings", "せってい")
+
+    def step_volume(self, delta: int) -> None:
+        s = self.machine.settings
+        s.volume = max(0, min(MAX_VOLUME, s.volume + delta))
+        self.machine.save_settings()
+        self.machine.play("select")
+
+    def reset_stats(self) -> None:
+        from firmware.scenes.prompts import ConfirmScene
+
+        self.machine.push(ConfirmScene(
+            self.machine,
+            self.machine.tr("Erase the statistics of every game? Records of finished games "
+                            "are kept.", "すべてのせいせきをけしますか?"),
+            self.machine.store.reset_stats,
+        ))
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        widgets.background(top)
+        widgets.panel(top, pygame.Rect(8, 8, 240, 176))
+        tr = self.machine.tr
+        s = self.machine.settings
+        text.draw(top, tr("SETTINGS", "せってい"), (128, 18), pal.ACCENT, scale=2,
+                  align="center", shadow=pal.OUTLINE)
+        rows = [
+            (tr("Screens", "がめん"), tr("swapped", "いれかえ") if s.swap else tr("normal", "ふつう")),
+            (tr("Language", "ことば"), "日本語" if s.language == "ja" else "English"),
+            (tr("Volume", "おと"), f"{s.volume}/{MAX_VOLUME}"),
+            (tr("Touch", "タッチ"), tr("calibrated", "ちょうせいずみ")
+             if self.machine.store.get_calibration() else tr("factory", "しょきち")),
+        ]
+        y = 48
+        for label, value in rows:
+            text.draw(top, label, (24, y), pal.TEXT_DIM)
+            text.draw(top, value, (232, y), pal.TEXT, align="right")
+            y += 14
+        notes = []
+        if s.language == "ja" and not japanese_available():
+            notes.append("* No Japanese font is installed (e.g. Debian's fonts-noto-cjk); "
+                         "text stays in English.")
+        if s.swap:
+            notes.append(tr("Touch stays on the lower panel; use the D-pad and A while the "
+                            "screens are swapped.", "いれかえちゅうは じゅうじキーと A で"))
+        y = 112
+        for note in notes:
+            for row in text.wrap(note, 220):
+                text.draw(top, row, (20, y), pal.ACCENT)
+                y += 11
