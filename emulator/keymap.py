@@ -400,9 +400,8 @@ class EmuInput(InputSource):
             self._hotkeys_down[key] = action
             return [(action, True)]
         name = self.keymap.keys.get(key)
-        if name == "LID":
-            if key not in self._keys_down:
-                self.lid_closed = not self.lid_closed
+        if name == "LID" and key not in self._keys_down:
+            self.lid_closed = not self.lid_closed
         self._keys_down.add(key)
         return []
 
