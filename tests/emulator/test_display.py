@@ -30,8 +30,9 @@ UPPER = coded(200)
 LOWER = coded(77)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def display() -> WindowDisplay:
+    pygame.display.init()
     return WindowDisplay(Layout("vertical", 1, 0))
 
 

@@ -1,0 +1,532 @@
+"""`twinfold emu` / `python -m emulator`: the firmware in a desktop window (P-BE-2, P-EMU).
+
+The app owns the window, the event queue and the hotkeys; the firmware runs unchanged on a
+`Hal` made of the window (`WindowDisplay`), keyboard/mouse/gamepads (`EmuInput`, possibly
+replaced by a movie while one plays) and a real monotonic clock, driven by the firmware's
+`FixedStepLoop`. Hotkeys act between loop passes, so the game never sees them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime as dt
+import json
+import logging
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from emulator.display import WindowDisplay
+from emulator.keymap import EmuInput, KeymapError, load_keymap
+from emulator.layout import Layout, LayoutError, fit_scale
+from firmware.cli import CommandError
+from firmware.game_api import Cartridge
+from firmware.loop import FixedStepLoop
+from firmware.machine import Machine
+from firmware.movie import Movie, MovieError, MoviePlayer, MovieRecorder, load_movie
+from firmware.storage import Store, StoreError
+from hal.interfaces import Clock, Hal, InputSource, RawInput
+
+log = logging.getLogger("twinfold")
+
+FAST_FORWARD_SPEED = 4
+DEFAULT_GAP = 8  # window pixels between the panels unless --gap says otherwise
+STATUS_SECONDS = 3.0
+QUIT_CONFIRM_SECONDS = 2.0
+STATE_SLOTS = 4
+STATE_FORMAT = "twinfold-state-1"
+
+
+def default_data_dir() -> Path:
+    """The per-user data directory: store, keymap, screenshots, movies, state slots, log."""
+    if os.name == "nt":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "twinfold"
+
+
+def timestamp() -> str:
+    return dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
+
+
+class MonotonicClock(Clock):
+    """Wall time for the real window: never goes backwards, sleeps for real."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+class SessionInput(InputSource):
+    """What the machine polls: a movie's frames while one plays, else the live devices.
+
+    While recording, every tick's input is handed to the recorder, so the movie holds
+    exactly what the firmware saw (movie frames after the movie's end come from the user).
+    """
+
+    def __init__(self, live: EmuInput) -> None:
+        self.live = live
+        self.player: MoviePlayer | None = None
+        self.movie_end = -1
+        self.recorder: MovieRecorder | None = None
+
+    def play(self, movie: Movie | None) -> None:
+        self.player = MoviePlayer(movie) if movie is not None else None
+        self.movie_end = movie.last_frame if movie is not None else -1
+
+    def playing(self, tick: int) -> bool:
+        return self.player is not None and tick <= self.movie_end
+
+    def poll(self, tick: int) -> RawInput:
+        if self.player is not None and tick <= self.movie_end:
+            raw = replace(self.player.input_at(tick), quit_requested=self.live.quit_requested)
+        else:
+            raw = self.live.poll(tick)
+        if self.recorder is not None:
+            self.recorder.feed(raw)
+        return raw
+
+
+class TimedMachine:
+    """The loop's view of the machine: forwards to the current one (reset swaps it) and
+    measures the host time each frame costs, for the overlay."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._work = 0.0
+        self.frame_costs: collections.deque[float] = collections.deque(maxlen=60)
+        self.present_times: collections.deque[float] = collections.deque(maxlen=61)
+
+    def _timed(self, fn: Any) -> None:
+        t0 = time.perf_counter()
+        fn()
+        self._work += time.perf_counter() - t0
+
+    def step(self) -> None:
+        self._timed(self.app.machine.step)
+
+    def render(self) -> None:
+        self._timed(self.app.machine.render)
+
+    def present(self) -> None:
+        self._timed(self.app.machine.present)
+        self.frame_costs.append(self._work)
+        self._work = 0.0
+        self.present_times.append(time.perf_counter())
+
+    def fps(self) -> float:
+        times = self.present_times
+        if len(times) < 2 or times[-1] <= times[0]:
+            return 0.0
+        return (len(times) - 1) / (times[-1] - times[0])
+
+
+class App:
+    """One emulator session. Tests drive it pass by pass with a simulated clock."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        *,
+        clock: Clock | None = None,
+        data_dir: Path | None = None,
+        cartridges: dict[str, Cartridge] | None = None,
+    ) -> None:
+        self.args = args
+        self.cartridges = cartridges
+        if getattr(args, "link", None):
+            raise CommandError("--link comes with the radio link stack, which is not built yet")
+        store_path = Path(args.store) if args.store else None
+        if data_dir is None:
+            data_dir = store_path.parent if store_path is not None else default_data_dir()
+        self.data_dir = data_dir
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"cannot create the data directory {data_dir}: {exc}") from None
+        self.movie = _read_movie(args.movie) if args.movie else None
+        try:
+            self.keymap = load_keymap(data_dir)
+        except KeymapError as exc:
+            raise CommandError(str(exc)) from None
+        self.clock = clock or MonotonicClock()
+        pygame.display.init()  # no mixer: the emulator's audio is silent (P-HW-6)
+        pygame.joystick.init()
+        layout = self._initial_layout()
+        self._log_handler = _log_to(data_dir / "twinfold.log")
+        try:
+            self.store = Store.open(store_path or data_dir / "store.db")
+        except StoreError as exc:
+            self._drop_log()
+            raise CommandError(str(exc)) from None
+        self.display = WindowDisplay(layout)
+        self.live = EmuInput(self.keymap, self.display.geometry)
+        self.input = SessionInput(self.live)
+        self.hal = Hal(
+            name="emulator",
+            display=self.display,
+            input=self.input,
+            clock=self.clock,
+            data_dir=data_dir,
+        )
+        try:
+            self.machine = self._boot()
+        except CommandError:
+            self.store.close()
+            self._drop_log()
+            raise
+        if args.swap:
+            self.machine.settings.swap = True
+        self.timed = TimedMachine(self)
+        self.loop = FixedStepLoop(self.timed, self.clock)
+        self.overlay = False
+        self.passes = 0
+        self.quitting = False
+        self._shut = False
+        self._status_until = 0.0
+        self._quit_armed_until = -1.0
+        self.record_path: Path | None = None
+        if args.record:
+            self.start_recording(Path(args.record), reset=False)
+        self._sync_layout()
+        self._update_title()
+
+    # ------------------------------------------------------------------ building
+    def _initial_layout(self) -> Layout:
+        args = self.args
+        gap = DEFAULT_GAP if args.gap is None else args.gap
+        try:
+            if args.scale is None:
+                desktop = pygame.display.get_desktop_sizes() or [(1024, 768)]
+                dw, dh = desktop[0]
+                bounds = (int(dw * 0.9), int(dh * 0.85))  # leave room for the title bar, dock
+                scale = fit_scale(args.layout, min(max(gap, 0), 256), bounds)
+            else:
+                scale = args.scale
+            return Layout(args.layout, scale, gap, swap=bool(args.swap))
+        except LayoutError as exc:
+            raise CommandError(str(exc)) from None
+
+    def _boot(self) -> Machine:
+        """A freshly powered-on machine (boot options, seed and movie from the arguments)."""
+        self.input.play(self.movie)
+        try:
+            return Machine(
+                self.hal,
+                self.store,
+                seed=self.args.seed,
+                cartridges=self.cartridges,
+                boot_game=self.args.game,
+                boot_options=dict(self.args.option),
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+
+    # ------------------------------------------------------------------ running
+    def run(self, frames: int | None = None) -> int:
+        """Pass after pass until the window closes, quit is asked for, or `frames` passes."""
+        self.loop.resync()
+        try:
+            while not self.quitting:
+                self.pass_once()
+                if frames is not None and self.passes >= frames:
+                    break
+        finally:
+            self.shutdown()
+        return 0
+
+    def pass_once(self) -> int:
+        """Events and hotkeys, then one loop pass (owed ticks, one present, the wait)."""
+        self.process_events()
+        if self.quitting:
+            return 0
+        self._update_hud()
+        steps = self.loop.pass_once()
+        self.passes += 1
+        if self.machine.quit_requested or self.live.quit_requested:
+            self.quitting = True
+        self._sync_layout()
+        self._update_title()
+        if steps == 0:
+            self.display.redraw()
+        return steps
+
+    def process_events(self) -> None:
+        for action, pressed in self.live.handle_all(pygame.event.get()):
+            self.hotkey(action, pressed)
+        if self.live.quit_requested:
+            self.quitting = True
+
+    def shutdown(self) -> None:
+        """Save what must survive: a recording in progress and the running game (resume)."""
+        if self._shut:
+            return
+        self._shut = True
+        if self.input.recorder is not None:
+            self.stop_recording()
+        self.machine.suspend_game()
+        self.store.close()
+        self._drop_log()
+        pygame.display.quit()
+
+    def _drop_log(self) -> None:
+        logging.getLogger("twinfold").removeHandler(self._log_handler)
+        self._log_handler.close()
+
+    # ------------------------------------------------------------------ hotkeys
+    def hotkey(self, action: str, pressed: bool) -> None:
+        if action == "fast_forward":
+            self.loop.speed = FAST_FORWARD_SPEED if pressed else 1
+            return
+        if not pressed:
+            return
+        if action.startswith("save_state_"):
+            self.save_state(int(action.rsplit("_", 1)[1]))
+        elif action.startswith("load_state_"):
+            self.load_state(int(action.rsplit("_", 1)[1]))
+        else:
+            getattr(self, f"_hk_{action}")()
+
+    def _hk_pause(self) -> None:
+        self.loop.paused = not self.loop.paused
+        if not self.loop.paused:
+            self.loop.resync()
+        self.say("paused (P resumes, N advances one frame)" if self.loop.paused else "resumed")
+
+    def _hk_frame_advance(self) -> None:
+        if not self.loop.paused:
+            self.loop.paused = True
+            self.say("paused")
+        self.timed.step()
+        self.timed.render()
+        self.timed.present()
+
+    def _hk_screenshot(self) -> None:
+        path = self.data_dir / "screenshots" / f"twinfold-{timestamp()}.png"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self.display.screenshot(), str(path))
+        except (OSError, pygame.error) as exc:
+            self.say(f"screenshot failed: {exc}")
+            return
+        self.display.flash()
+        self.say(f"screenshot {path}")
+        log.info("screenshot saved to %s", path)
+
+    def _hk_record(self) -> None:
+        if self.input.recorder is None:
+            self.start_recording(self.data_dir / "movies" / f"twinfold-{timestamp()}.movie")
+        else:
+            self.stop_recording()
+
+    def _hk_reset(self) -> None:
+        if self.input.recorder is not None:
+            self.stop_recording()
+        self.reset()
+        self.say("reset")
+
+    def _hk_overlay(self) -> None:
+        self.overlay = not self.overlay
+
+    def _hk_layout(self) -> None:
+        self.set_layout(self.display.layout.next_kind())
+        self.say(f"layout: {self.display.layout.kind}")
+
+    def _hk_focus(self) -> None:
+        self.set_layout(self.display.layout.toggle_focus())
+
+    def _hk_swap(self) -> None:
+        self.machine.settings.swap = not self.machine.settings.swap
+        self.machine.save_settings()
+        self._sync_layout()
+        self.say("screens swapped" if self.machine.settings.swap else "screens not swapped")
+
+    def _hk_scale_up(self) -> None:
+        self.set_layout(self.display.layout.with_scale(self.display.layout.scale + 1))
+
+    def _hk_scale_down(self) -> None:
+        self.set_layout(self.display.layout.with_scale(self.display.layout.scale - 1))
+
+    def _hk_quit(self) -> None:
+        now = self.clock.now()
+        if now <= self._quit_armed_until:
+            self.quitting = True
+        else:
+            self._quit_armed_until = now + QUIT_CONFIRM_SECONDS
+            self.say("press Esc again to quit")
+
+    def _hk_quit_now(self) -> None:
+        self.quitting = True
+
+    # ------------------------------------------------------------------ actions
+    def say(self, message: str) -> None:
+        """A short status line along the bottom of the window."""
+        self.display.status = message
+        self._status_until = self.clock.now() + STATUS_SECONDS
+
+    def reset(self) -> None:
+        """Power cycle: a new machine on the same store, boot options and seed."""
+        self.machine = self._boot()
+        if self.args.swap:
+            self.machine.settings.swap = True
+        self.loop.resync()
+
+    def set_layout(self, layout: Layout) -> None:
+        self.display.set_layout(layout)
+        self.live.geometry = self.display.geometry
+
+    def _sync_layout(self) -> None:
+        """Follow the firmware's swap setting (the settings screen may change it)."""
+        swap = self.machine.settings.swap
+        if self.display.layout.swap != swap:
+            self.set_layout(self.display.layout.with_swap(swap))
+
+    def start_recording(self, path: Path, *, reset: bool = True) -> None:
+        """Record from power-on: movies replay from boot, so recording starts with a reset."""
+        if reset:
+            self.reset()
+        self.input.recorder = MovieRecorder()
+        self.record_path = path
+        self.say(f"recording to {path}")
+
+    def stop_recording(self) -> Path | None:
+        recorder, path = self.input.recorder, self.record_path
+        self.input.recorder = None
+        self.record_path = None
+        if recorder is None or path is None:
+            return None
+        text = recorder.movie().to_text()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:
+            self.say(f"could not write the movie: {exc}")
+            log.error("could not write movie %s: %s", path, exc)
+            return None
+        self.say(f"movie saved: {path}")
+        log.info("movie saved to %s", path)
+        return path
+
+    def slot_path(self, slot: int) -> Path:
+        return self.data_dir / "states" / f"slot-{slot}.json"
+
+    def save_state(self, slot: int) -> bool:
+        snapshot = self.machine.snapshot()
+        if snapshot is None:
+            self.say("no game is running: nothing to save")
+            return False
+        data = {"format": STATE_FORMAT, "tick": self.machine.tick, "snapshot": snapshot}
+        path = self.slot_path(slot)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, path)
+        except (OSError, TypeError, ValueError) as exc:
+            self.say(f"could not save slot {slot}: {exc}")
+            return False
+        self.say(f"saved state slot {slot}")
+        return True
+
+    def load_state(self, slot: int) -> bool:
+        if self.input.recorder is not None:
+            self.say("stop recording first: a movie cannot contain a state load")
+            return False
+        path = self.slot_path(slot)
+        if not path.exists():
+            self.say(f"state slot {slot} is empty")
+            return False
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+                raise ValueError("not a Twinfold state slot")
+            self.machine.restore(data["snapshot"])
+        except Exception as exc:  # a bad slot, or a game refusing its state: say so
+            self.say(f"cannot load state slot {slot}: {exc}")
+            log.warning("state slot %s not loaded: %s", path, exc)
+            return False
+        self.say(f"loaded state slot {slot}")
+        return True
+
+    # ------------------------------------------------------------------ display
+    def _update_hud(self) -> None:
+        if self.display.status and self.clock.now() > self._status_until:
+            self.display.status = ""
+        if not self.overlay:
+            self.display.hud = []
+            return
+        costs = self.timed.frame_costs
+        avg = 1000 * sum(costs) / len(costs) if costs else 0.0
+        worst = 1000 * max(costs) if costs else 0.0
+        flags = []
+        if self.loop.paused:
+            flags.append("PAUSED")
+        if self.loop.speed > 1:
+            flags.append(f"FF x{self.loop.speed}")
+        if self.input.recorder is not None:
+            flags.append("REC")
+        if self.input.playing(self.machine.tick):
+            flags.append("MOVIE")
+        self.display.hud = [
+            f"{self.timed.fps():5.1f} FPS",
+            f"frame {avg:5.2f} ms avg {worst:5.2f} max",
+            f"tick {self.machine.tick} dropped {self.loop.stats.dropped_ticks}",
+            *([" ".join(flags)] if flags else []),
+        ]
+
+    def _update_title(self) -> None:
+        self.display.set_title(window_title(self))
+
+
+def window_title(app: App) -> str:
+    game = app.machine.game_scene()
+    what = game.cartridge.title if game is not None else app.machine.scene.name
+    parts = [f"Twinfold - {what}"]
+    if app.loop.paused:
+        parts.append("[paused]")
+    if app.input.recorder is not None:
+        parts.append("[rec]")
+    return " ".join(parts)
+
+
+def _read_movie(path: str) -> Movie:
+    try:
+        return load_movie(path)
+    except MovieError as exc:
+        raise CommandError(f"{path}: {exc}" if exc.line is not None else str(exc)) from None
+
+
+def _log_to(path: Path) -> logging.Handler:
+    """Firmware log (crash traces, P-FW-3) into the data directory's twinfold.log."""
+    try:
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger = logging.getLogger("twinfold")
+    logger.addHandler(handler)
+    if logger.level == logging.NOTSET or logger.level > logging.INFO:
+        logger.setLevel(logging.INFO)
+    return handler
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """The `emu` command's handler (also `python -m emulator`)."""
+    app = App(args)
+    return app.run(frames=args.frames)
