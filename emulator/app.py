@@ -14,6 +14,7 @@ import datetime as dt
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -529,4 +530,12 @@ def _log_to(path: Path) -> logging.Handler:
 def run_from_args(args: argparse.Namespace) -> int:
     """The `emu` command's handler (also `python -m emulator`)."""
     app = App(args)
-    return app.run(frames=args.frames)
+
+    def terminate(signum: int, frame: object) -> None:
+        app.live.quit_requested = True  # SIGTERM: shut down cleanly, like closing the window
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        return app.run(frames=args.frames)
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -15,7 +15,7 @@ from emulator.layout import Geometry, Layout
 from firmware.gfx import text
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W, Display
 
-BACKDROP = (28, 28, 34)  # the window around and between the panels
+BACKDROP = (54, 56, 66)  # the window around and between the panels
 HUD_TEXT = (236, 240, 248)
 HUD_BACK = (0, 0, 0, 170)
 FLASH_FRAMES = 10
