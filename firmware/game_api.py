@@ -81,7 +81,7 @@ class Cartridge:
 class GameResult:
     """A finished game as reported to the firmware: statistics and the stored record."""
 
-    outcome: str  # "win", "loss", "draw" (from the player's side) or "done"
+    outcome: str | None  # "win", "loss", "draw" (the local player's side); None: no winner
     score: int | None = None
     summary: str = ""
     record: dict[str, Any] | None = None  # the game's own record (moves...), for replays
@@ -118,7 +118,8 @@ class GameContext:
 
     def records(self) -> list[dict[str, Any]]:
         """This game's stored records, newest first (for replay screens)."""
-        return self._machine.store.list_records(self.cartridge.id)
+        return [r.record for r in self._machine.store.list_records(self.cartridge.id)
+                if isinstance(r.record, dict)]
 
 
 class Game(ABC):

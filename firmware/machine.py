@@ -195,7 +195,11 @@ class Machine:
             self.tracker.reset()
             self.touch.reset()
         else:
+            # Touch belongs to the physical lower panel (P-HW-1): with the screens swapped it
+            # shows the top image, which has no targets, so the stylus is not passed on.
             touch = self.touch.process(raw.touch)
+            if self.settings.swap:
+                touch = None
             inp = self.tracker.next(self.tick, raw, touch)
             scene = self.scene
             if not scene.uses_dpad:

@@ -48,8 +48,10 @@ class BootScene(Scene):
 
         self.machine.replace(LauncherScene(self.machine))
         suspended = self.machine.store.load_suspend()
-        if suspended is not None and suspended[0] in self.machine.cartridges:
-            self.machine.push(ResumeScene(self.machine, *suspended))
+        if suspended is not None and suspended.game_id in self.machine.cartridges:
+            meta = suspended.meta if isinstance(suspended.meta, dict) else {}
+            state = suspended.state if isinstance(suspended.state, dict) else {}
+            self.machine.push(ResumeScene(self.machine, suspended.game_id, state, meta))
         if self.machine.notice:
             self.machine.push(NoticeScene(self.machine, self.machine.notice))
 

@@ -19,7 +19,8 @@ class RecordsScene(Scene):
     def __init__(self, machine, game_id: str | None) -> None:  # type: ignore[no-untyped-def]
         super().__init__(machine)
         self.game_id = game_id
-        self.records = machine.store.list_records(game_id) if game_id else []
+        stored = machine.store.list_records(game_id) if game_id else []
+        self.records = [r.record for r in stored if isinstance(r.record, dict)]
         self.offset = 0
 
     def hotspots(self) -> dict[str, pygame.Rect]:

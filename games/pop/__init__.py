@@ -1,0 +1,1 @@
+"""Bubble Pop: the firmware's demo game. Tap rising bubbles before they escape."""
