@@ -1,0 +1,32 @@
+"""The documented keyboard map is the default map (docs/emulator.md, README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emulator.keymap import DEFAULT_KEYMAP, HOTKEYS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_docs_name_every_default_key() -> None:
+    doc = (ROOT / "docs" / "emulator.md").read_text(encoding="utf-8")
+    for section in ("keyboard", "hotkeys"):
+        for name, keys in DEFAULT_KEYMAP[section].items():
+            for key in keys:
+                if key.startswith("shift+f") or key in ("f1", "f2", "f3", "f4"):
+                    continue  # documented as ranges: `shift+f1` .. `shift+f4`, `f1` .. `f4`
+                assert f"`{key}`" in doc, f"{section}.{name}: `{key}` missing from the docs"
+    assert "`shift+f1` .. `shift+f4`" in doc and "`f1` .. `f4`" in doc
+    assert len(HOTKEYS) == len(DEFAULT_KEYMAP["hotkeys"])
+
+
+def test_readme_has_the_keyboard_map() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "## Keyboard map" in readme
+    section = readme.split("## Keyboard map", 1)[1]
+    for button in ("A", "B", "X", "Y"):
+        key = DEFAULT_KEYMAP["keyboard"][button][0]
+        assert f"`{key}`" in section
+    for action in ("screenshot", "record", "reset", "overlay"):
+        assert f"`{DEFAULT_KEYMAP['hotkeys'][action][0]}`" in section
