@@ -267,8 +267,11 @@ class App:
         return steps
 
     def process_events(self) -> None:
+        lid_was_closed = self.live.lid_closed
         for action, pressed in self.live.handle_all(pygame.event.get()):
             self.hotkey(action, pressed)
+        if self.live.lid_closed != lid_was_closed:
+            self.say("lid closed: the game is suspended" if self.live.lid_closed else "lid open")
         if self.live.quit_requested:
             self.quitting = True
 
@@ -348,7 +351,14 @@ class App:
         self.say(f"layout: {self.display.layout.kind}")
 
     def _hk_focus(self) -> None:
-        self.set_layout(self.display.layout.toggle_focus())
+        layout = self.display.layout.toggle_focus()
+        self.set_layout(layout)
+        if layout.kind == "hybrid":
+            self.say(f"large screen: {layout.focus}")
+        elif layout.kind == "single":
+            self.say(f"showing the {layout.focus} screen")
+        else:
+            self.say("this key picks the large screen in hybrid and the shown one in single")
 
     def _hk_swap(self) -> None:
         self.machine.settings.swap = not self.machine.settings.swap
@@ -368,7 +378,7 @@ class App:
             self.quitting = True
         else:
             self._quit_armed_until = now + QUIT_CONFIRM_SECONDS
-            self.say("press Esc again to quit")
+            self.say("press again within 2 s to quit")
 
     def _hk_quit_now(self) -> None:
         self.quitting = True

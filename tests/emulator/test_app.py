@@ -472,3 +472,17 @@ def test_bad_movie_and_keymap_are_refused(tmp_path: Path) -> None:
     args = build_parser().parse_args(["emu", "--store", str(tmp_path / "s.db")])
     with pytest.raises(CommandError, match="nosuchkey"):
         App(args, clock=StepClock(), cartridges=CARTS)  # type: ignore[arg-type]
+
+
+def test_lid_key_closes_and_opens_the_lid(app: App, tmp_path: Path) -> None:
+    run(app, 10)
+    count = probe(app).count
+    press(app, "f5")
+    assert app.machine.lid_closed and app.display.blanked and "lid closed" in app.display.status
+    run(app, 20)
+    assert probe(app).count == count  # the game does not run while the lid is closed
+    assert app.store.load_suspend() is not None
+    press(app, "f5")
+    run(app, 3)
+    assert not app.machine.lid_closed and not app.display.blanked
+    assert probe(app).count > count
