@@ -35,15 +35,25 @@ class WindowDisplay(Display):
         self._title = ""
         self.layout = layout
         self.geometry: Geometry = layout.geometry()
-        self._scaled: dict[str, pygame.Surface] = {}
+        self._targets: dict[str, pygame.Surface] = {}
+        self._backdrop_stale = True
         self.window = self._open(self.geometry)
         self.set_title(title)
 
     # ---------------------------------------------------------------- window control
     def _open(self, geometry: Geometry) -> pygame.Surface:
         window = pygame.display.set_mode(geometry.size)
-        self._scaled = {name: pygame.Surface((rect.w, rect.h)) for name, rect in geometry.panels()}
+        self._place(window, geometry)
         return window
+
+    def _place(self, window: pygame.Surface, geometry: Geometry) -> None:
+        """Panel copies in the window's pixel format, and the window areas they scale into."""
+        self.upper = self.upper.convert(window)
+        self.lower = self.lower.convert(window)
+        self._targets = {
+            name: window.subsurface(rect.as_tuple()) for name, rect in geometry.panels()
+        }
+        self._backdrop_stale = True
 
     def set_layout(self, layout: Layout) -> None:
         """Switch layout or scale; the window is resized to fit exactly."""
@@ -55,9 +65,7 @@ class WindowDisplay(Display):
         if self.geometry.size != old_size:
             self.window = self._open(self.geometry)
         else:
-            self._scaled = {
-                name: pygame.Surface((rect.w, rect.h)) for name, rect in self.geometry.panels()
-            }
+            self._place(self.window, self.geometry)
         self.redraw()
 
     def set_title(self, title: str) -> None:
@@ -91,15 +99,16 @@ class WindowDisplay(Display):
     def redraw(self) -> None:
         """Compose panels, overlay and flash into the window and show it."""
         window = self.window
-        window.fill(BACKDROP)
+        decorated = bool(self.hud or self.status or self._flash)
+        if self._backdrop_stale or decorated:  # the bezel only needs repainting after these
+            window.fill(BACKDROP)
+        self._backdrop_stale = decorated
         for name, rect in self.geometry.panels():
             source = self.upper if name == "upper" else self.lower
-            scaled = self._scaled[name]
             if rect.scale == 1:
                 window.blit(source, (rect.x, rect.y))
-            else:
-                pygame.transform.scale(source, (rect.w, rect.h), scaled)
-                window.blit(scaled, (rect.x, rect.y))
+            else:  # nearest neighbour, straight into the window
+                pygame.transform.scale(source, (rect.w, rect.h), self._targets[name])
         text_scale = 2 if window.get_width() >= 2 * SCREEN_W else 1
         if self.hud:
             self._text_box(self.hud, (4, 4), text_scale)
