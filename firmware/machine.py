@@ -188,10 +188,13 @@ class Machine:
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
         raw = self.hal.input.poll(self.tick)
+        was_off = self.lid_closed or self.asleep
         self._system_switches(raw)
         if raw.quit_requested:
             self.quit_requested = True
-        if self.lid_closed or self.asleep:
+        if self.lid_closed or self.asleep or was_off:
+            # While closed nothing runs; the opening tick only wakes the unit, so the first
+            # frame after opening is exactly the last one before closing.
             self.tracker.reset()
             self.touch.reset()
         else:

@@ -35,6 +35,7 @@ class CalibrationScene(Scene):
         self.error: str | None = None
         self.residual = 0.0
         self.t = 0
+        self._armed = False  # a stroke already under way when the scene opened is ignored
 
     @property
     def index(self) -> int:
@@ -57,6 +58,9 @@ class CalibrationScene(Scene):
             self._review(inp)
             return
         raw = inp.raw_touch
+        if not self._armed:
+            self._armed = raw is None
+            return
         if raw is not None and all(math.isfinite(v) for v in (raw.x, raw.y)):
             self._samples.append((raw.x, raw.y))
         elif self._samples:
