@@ -98,6 +98,19 @@ class Calibration:
         """Raw units are already pixels (emulator mouse, movies)."""
         return cls(1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
+    @classmethod
+    def from_ranges(
+        cls, raw_x_range: tuple[float, float], raw_y_range: tuple[float, float]
+    ) -> Calibration:
+        """The uncalibrated default: each raw range stretched linearly over the screen
+        (low -> pixel 0, high -> the last pixel). A reversed range (high < low) mirrors."""
+        (x0, x1), (y0, y1) = raw_x_range, raw_y_range
+        if x0 == x1 or y0 == y1:
+            raise CalibrationError("a raw range must not be empty")
+        sx = (SCREEN_W - 1) / (x1 - x0)
+        sy = (SCREEN_H - 1) / (y1 - y0)
+        return cls(sx, 0.0, -sx * x0, 0.0, sy, -sy * y0)
+
     @property
     def coefficients(self) -> tuple[float, float, float, float, float, float]:
         return (self.a, self.b, self.c, self.d, self.e, self.f)

@@ -112,6 +112,8 @@ def test_comments_blank_lines_and_whitespace():
         (4, "release", 7),
     ]
     assert parse_movie("\ufeff" + HEADER + "\n").events == ()
+    crlf = parse_movie(f"{HEADER}\r\n1 press A\r\n2 tap 3 4 # c\r\n")
+    assert [e.to_text() for e in crlf.events] == ["1 press A", "2 tap 3 4"]
     assert parse_movie(HEADER).events == ()
 
 

@@ -71,6 +71,14 @@ def test_fit_rejects_garbage_pairs():
         Calibration.fit([(1, float("nan"), 3, 4), (1, 2, 3, 4), (5, 6, 7, 8)])
 
 
+def test_from_ranges_maps_the_raw_corners_to_the_screen_corners():
+    cal = Calibration.from_ranges((100, 3900), (3950, 150))  # y mirrored on this panel
+    assert cal.apply(100, 3950) == pytest.approx((0, 0))
+    assert cal.apply(3900, 150) == pytest.approx((SCREEN_W - 1, SCREEN_H - 1))
+    with pytest.raises(CalibrationError):
+        Calibration.from_ranges((5, 5), (0, 10))
+
+
 def test_json_round_trip_and_rejection():
     data = json.loads(json.dumps(TRUE.to_json()))
     assert Calibration.from_json(data) == TRUE
