@@ -3,7 +3,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hal.interfaces import SCREEN_H, SCREEN_W, RawTouch, TouchPoint
@@ -273,3 +273,18 @@ def test_exact_profile_is_exact_for_on_screen_pixels(samples):
     for s in samples:
         want = None if s is None else TouchPoint(s.x, s.y, s.pressure)
         assert pipe.process(s) == want
+
+
+coef = st.floats(min_value=-0.2, max_value=0.2)
+offsets = st.floats(min_value=-300, max_value=300)
+
+
+@given(coef, coef, offsets, coef, coef, offsets)
+def test_fit_recovers_any_non_degenerate_map_exactly(a, b, c, d, e, f):
+    cal = Calibration(a, b, c, d, e, f)
+    # keep maps that do not squash the panel (a real panel spans the screen)
+    assume(abs(cal.determinant) > 1e-3)
+    pairs = [(*raw_for(cal, sx, sy), sx, sy) for sx, sy in FIVE_TARGETS]
+    fitted = Calibration.fit(pairs)
+    assert max(fitted.residuals(pairs)) < 1e-6
+    assert Calibration.from_json(json.loads(json.dumps(fitted.to_json()))) == fitted
