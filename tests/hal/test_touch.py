@@ -7,7 +7,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hal.interfaces import SCREEN_H, SCREEN_W, RawTouch, TouchPoint
-from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
+from hal.touch import (
+    Calibration,
+    CalibrationError,
+    TargetSampler,
+    TouchFilterConfig,
+    TouchPipeline,
+)
 
 # A plausible ADS7846 panel: 12-bit readings, axes slightly rotated, y inverted, offsets.
 TRUE = Calibration(0.0672, 0.0015, -14.0, -0.0012, -0.0502, 198.0)
@@ -282,9 +288,36 @@ offsets = st.floats(min_value=-300, max_value=300)
 @given(coef, coef, offsets, coef, coef, offsets)
 def test_fit_recovers_any_non_degenerate_map_exactly(a, b, c, d, e, f):
     cal = Calibration(a, b, c, d, e, f)
-    # keep maps that do not squash the panel (a real panel spans the screen)
-    assume(abs(cal.determinant) > 1e-3)
+    # keep maps that do not squash the panel (a real panel spans the screen): singular values
+    # not too small and condition number below 10
+    det = abs(cal.determinant)
+    frob = a * a + b * b + d * d + e * e
+    assume(det > 1e-3)
+    s1 = math.sqrt((frob + math.sqrt(max(frob * frob - 4 * det * det, 0.0))) / 2)
+    assume(s1 / (det / s1) < 10)
     pairs = [(*raw_for(cal, sx, sy), sx, sy) for sx, sy in FIVE_TARGETS]
     fitted = Calibration.fit(pairs)
     assert max(fitted.residuals(pairs)) < 1e-6
     assert Calibration.from_json(json.loads(json.dumps(fitted.to_json()))) == fitted
+
+
+def test_target_sampler_gives_the_median_raw_point_of_each_tap():
+    rng = random.Random(11)
+    sampler = TargetSampler(TouchFilterConfig.RESISTIVE)
+    pairs = []
+    for sx, sy in FIVE_TARGETS:
+        rx, ry = raw_for(TRUE, sx, sy)
+        stroke = [RawTouch(rng.uniform(0, 4095), rng.uniform(0, 4095), 0.5)] * 2  # landing
+        stroke += [RawTouch(rx + rng.gauss(0, 8), ry + rng.gauss(0, 8), 0.5) for _ in range(9)]
+        stroke[6] = RawTouch(4000, 10, 0.5)  # one spike
+        stroke += [RawTouch(rx, ry, 0.01), None, None]  # light touch = lifted
+        got = [sampler.feed(s) for s in stroke]
+        points = [g for g in got if g is not None]
+        assert len(points) == 1 and got.index(points[0]) == 11
+        assert abs(points[0][0] - rx) < 12 and abs(points[0][1] - ry) < 12
+        pairs.append((*points[0], sx, sy))
+    fitted = Calibration.fit(pairs)
+    assert max(fitted.residuals(pairs)) < 1.0
+    # invalid samples never count, and a stroke of nothing but settling gives no point
+    assert sampler.feed(RawTouch(float("nan"), 1, 0.5)) is None
+    assert [sampler.feed(s) for s in [RawTouch(5, 5, 0.5), None]] == [None, None]
