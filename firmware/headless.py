@@ -12,14 +12,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from firmware.cli import CommandError  # noqa: E402
-from firmware.machine import Machine  # noqa: E402
-from firmware import movie as movie_file  # noqa: E402
-from firmware.movie import Movie, MovieError, MoviePlayer  # noqa: E402
-from firmware.storage import Store  # noqa: E402
-from hal.backends.headless import headless_hal  # noqa: E402
+from firmware import movie as movie_file
+from firmware.cli import CommandError
+from firmware.machine import Machine
+from firmware.movie import Movie, MovieError, MoviePlayer
+from firmware.storage import Store
+from hal.backends.headless import headless_hal
 
 
 def load_movie(path: str) -> Movie:

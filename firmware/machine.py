@@ -166,8 +166,11 @@ class Machine:
         scene = self.game_scene()
         if scene is None:
             return None
-        return {"game": scene.cartridge.id, "options": dict(scene.ctx.options),
-                "state": scene.game.save_state()}
+        return {
+            "game": scene.cartridge.id,
+            "options": dict(scene.ctx.options),
+            "state": scene.game.save_state(),
+        }
 
     def restore(self, slot: dict[str, Any]) -> None:
         """Continue from `snapshot()`; raises ValueError for a slot that does not fit."""

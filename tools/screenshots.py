@@ -19,7 +19,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVIES = ROOT / "docs" / "movies"
@@ -34,8 +34,9 @@ def compose(top: pygame.Surface, bottom: pygame.Surface, scale: int = 2) -> pyga
     shell = pygame.Surface((w, h))
     shell.fill((40, 44, 56))
     pygame.draw.rect(shell, (58, 64, 80), (0, 0, w, 192 + 2 * pad), border_radius=8)
-    pygame.draw.rect(shell, (58, 64, 80), (0, 192 + 2 * pad + hinge, w, 192 + 2 * pad),
-                     border_radius=8)
+    pygame.draw.rect(
+        shell, (58, 64, 80), (0, 192 + 2 * pad + hinge, w, 192 + 2 * pad), border_radius=8
+    )
     shell.blit(top, (pad, pad))
     shell.blit(bottom, (pad, 192 + 3 * pad + hinge))
     return pygame.transform.scale(shell, (w * scale, h * scale))

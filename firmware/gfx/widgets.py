@@ -17,7 +17,9 @@ def shade(color: Color, amount: float) -> Color:
     return tuple(int(c * (1 + amount)) for c in color)  # type: ignore[return-value]
 
 
-def background(surface: pygame.Surface, base: Color = pal.BG, stripe: Color = pal.BG_STRIPE) -> None:
+def background(
+    surface: pygame.Surface, base: Color = pal.BG, stripe: Color = pal.BG_STRIPE
+) -> None:
     """The system backdrop: a dark field with fine diagonal pin-stripes."""
     surface.fill(base)
     w, h = surface.get_size()

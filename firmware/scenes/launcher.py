@@ -121,17 +121,29 @@ class LauncherScene(Scene):
             title = self.machine.tr(cart.title, cart.title_ja)
             while text.size(title)[0] > rect.w - 6 and len(title) > 3:
                 title = title[:-2] + "…"
-            text.draw(bottom, title, (rect.centerx, rect.bottom - 16), pal.TEXT if chosen
-                      else pal.TEXT_DIM, align="center", shadow=pal.OUTLINE)
+            text.draw(
+                bottom,
+                title,
+                (rect.centerx, rect.bottom - 16),
+                pal.TEXT if chosen else pal.TEXT_DIM,
+                align="center",
+                shadow=pal.OUTLINE,
+            )
         tr = self.machine.tr
         widgets.button(bottom, spots["button:settings"], tr("Settings", "せってい"))
         widgets.button(bottom, spots["button:records"], tr("Records", "きろく"))
         if "button:play" in spots:
-            widgets.button(bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"),
-                           face=pal.ACCENT_LO)
+            widgets.button(
+                bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"), face=pal.ACCENT_LO
+            )
         if not self.ids:
-            text.draw(bottom, tr("No games installed", "ゲームがありません"), (128, 90),
-                      pal.TEXT_DIM, align="center")
+            text.draw(
+                bottom,
+                tr("No games installed", "ゲームがありません"),
+                (128, 90),
+                pal.TEXT_DIM,
+                align="center",
+            )
 
     def _draw_top(self, top: pygame.Surface) -> None:
         widgets.background(top)

@@ -35,8 +35,9 @@ def chaos_script(seed: int):
             if kind < 0.05:  # noise a real panel can produce
                 state["touch"] = RawTouch(rng.choice([float("nan"), -40.0, 999.0]), 50.0)
             else:
-                state["touch"] = RawTouch(rng.uniform(0, 255), rng.uniform(0, 191),
-                                          rng.choice([None, rng.random()]))
+                state["touch"] = RawTouch(
+                    rng.uniform(0, 255), rng.uniform(0, 191), rng.choice([None, rng.random()])
+                )
         elif r < 0.40:
             state["touch"] = None
         elif r < 0.401:

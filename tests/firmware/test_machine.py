@@ -10,8 +10,8 @@ import pytest
 
 from firmware.game_api import Cartridge, Game
 from firmware.machine import Machine
-from firmware.testing import machine_from_movie, run, scripted_machine, tap_script
-from hal.interfaces import Button, RawInput, RawTouch
+from firmware.testing import machine_from_movie, run, tap_script
+from hal.interfaces import Button, RawInput
 
 
 def centre(machine: Machine, name: str) -> tuple[int, int]:
@@ -29,7 +29,8 @@ def tap(machine: Machine, name: str) -> None:
 def press(machine: Machine, button: Button, ticks: int = 2) -> None:
     start = machine.tick
     machine.hal.input.script = lambda t: RawInput(
-        held=frozenset({button}) if start <= t < start + ticks else frozenset())
+        held=frozenset({button}) if start <= t < start + ticks else frozenset()
+    )
     run(machine, ticks + 2)
 
 
@@ -156,8 +157,9 @@ class Exploding(Game):
 
 
 def test_crashing_game_shows_error_and_returns_to_launcher(tmp_path, caplog):
-    cart = Cartridge(id="boom", title="Boom", description="", draw_icon=lambda s: None,
-                     create=Exploding)
+    cart = Cartridge(
+        id="boom", title="Boom", description="", draw_icon=lambda s: None, create=Exploding
+    )
     m = machine_from_movie(tmp_path)
     m.cartridges = {"boom": cart}
     m.start_game("boom", {})
@@ -175,8 +177,19 @@ def test_headless_command_writes_dump_and_shots(tmp_path):
     movie = tmp_path / "m.txt"
     movie.write_text("# twinfold movie 1\n0 press A\n3 release A\n")
     dump = tmp_path / "d.json"
-    rc = main(["headless", "--movie", str(movie), "--frames", "120", "--shots",
-               str(tmp_path / "shots"), "--dump", str(dump)])
+    rc = main(
+        [
+            "headless",
+            "--movie",
+            str(movie),
+            "--frames",
+            "120",
+            "--shots",
+            str(tmp_path / "shots"),
+            "--dump",
+            str(dump),
+        ]
+    )
     assert rc == 0
     data = json.loads(dump.read_text())
     assert data["frame"] == 120 and data["scene"] == "launcher"
@@ -184,13 +197,16 @@ def test_headless_command_writes_dump_and_shots(tmp_path):
     assert img.get_size() == (256, 192)
 
 
-@pytest.mark.parametrize("argv", [
-    ["headless", "--game", "nope"],
-    ["headless", "--frames", "0"],
-    ["headless", "--option", "novalue"],
-    ["headless", "--movie", "/nonexistent/movie.txt"],
-    ["headless", "--game", "pop", "--option", "speed=9"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["headless", "--game", "nope"],
+        ["headless", "--frames", "0"],
+        ["headless", "--option", "novalue"],
+        ["headless", "--movie", "/nonexistent/movie.txt"],
+        ["headless", "--game", "pop", "--option", "speed=9"],
+    ],
+)
 def test_bad_arguments_are_one_line_errors(argv, capsys):
     from firmware.cli import main
 

@@ -41,7 +41,8 @@ def test_calibration_fits_and_stores_a_skewed_panel(tmp_path):
         rx, ry = inverse.apply(tx, ty)
         start = m.tick
         m.hal.input.script = lambda t, s=start, rx=rx, ry=ry: (
-            RawInput(touch=RawTouch(rx, ry)) if s <= t < s + 6 else RawInput())
+            RawInput(touch=RawTouch(rx, ry)) if s <= t < s + 6 else RawInput()
+        )
         run(m, 8)
     assert m.scene.dump()["done"] and m.scene.dump()["residual"] < 0.5
     tap(m, "button:save")
