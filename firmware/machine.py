@@ -59,6 +59,7 @@ class Machine:
         self.quit_requested = False
         self.last_error: str | None = None
         self.notice: str | None = store.notice
+        self._suspend_stored = store.load_suspend() is not None
         from firmware.scenes import boot, launcher
 
         if boot_game is not None:
@@ -156,6 +157,7 @@ class Machine:
             state = scene.game.save_state()
             meta = {"options": scene.ctx.options, "seed": scene.ctx.seed, "tick": self.tick}
             self.store.save_suspend(scene.cartridge.id, state, meta)
+            self._suspend_stored = True
         except Exception:
             log.exception("could not save the suspended game")
             return False
@@ -180,13 +182,19 @@ class Machine:
             raise ValueError("not a Twinfold state slot") from None
         self.start_game(game_id, options, state)
 
+    def discard_suspend(self) -> None:
+        """Forget the suspended game (writing to the store only when there is one)."""
+        if self._suspend_stored:
+            self.store.clear_suspend()
+            self._suspend_stored = False
+
     def record_result(self, game_id: str, result: GameResult) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
         if result.record is not None:
             self.store.add_record(
                 game_id, {"summary": result.summary, "outcome": result.outcome, **result.record}
             )
-        self.store.clear_suspend()
+        self.discard_suspend()
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
@@ -271,7 +279,7 @@ class Machine:
         game = self.game_scene()
         where = game.cartridge.title if game is not None else scene.name
         if game is not None:
-            self.store.clear_suspend()
+            self.discard_suspend()
         self.to_launcher(selected=game.cartridge.id if game is not None else None)
         self.push(ErrorScene(self, where, exc))
 

@@ -32,6 +32,8 @@ class LauncherScene(Scene):
         self.page = self.ids.index(self.selected) // PER_PAGE if self.selected else 0
         self.t = 0
         self._icons: dict[str, pygame.Surface] = {}
+        self._stats_for: str | None = None
+        self._stats_cache: dict = {}
 
     @property
     def pages(self) -> int:
@@ -94,6 +96,15 @@ class LauncherScene(Scene):
             self.machine.push(SetupScene(self.machine, cartridge))
         else:
             self.machine.start_game(cartridge.id, {})
+
+    def _stats(self, gid: str) -> dict:
+        """The selected game's statistics, read from the store once per selection."""
+        if self._stats_for != gid:
+            self._stats_for, self._stats_cache = gid, self.machine.store.get_stats(gid)
+        return self._stats_cache
+
+    def on_enter(self) -> None:
+        self._stats_for = None
 
     def _icon(self, gid: str) -> pygame.Surface:
         if gid not in self._icons:
@@ -162,7 +173,7 @@ class LauncherScene(Scene):
         lo, hi = cart.players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         text.draw(top, tr(f"Players: {players}", f"にんずう: {players}"), (86, 44), pal.TEXT_DIM)
-        stats = self.machine.store.get_stats(cart.id)
+        stats = self._stats(cart.id)
         played = stats.get("played", 0)
         line = tr(f"Played {played}", f"プレイ {played}")
         if played:

@@ -39,7 +39,7 @@ class PauseScene(MenuScene):
 
     def restart(self) -> None:
         self.under.restart()
-        self.machine.store.clear_suspend()
+        self.machine.discard_suspend()
         self.machine.pop()
 
     def save_quit(self) -> None:
@@ -47,7 +47,7 @@ class PauseScene(MenuScene):
         self.machine.to_launcher(selected=self.under.cartridge.id)
 
     def quit(self) -> None:
-        self.machine.store.clear_suspend()
+        self.machine.discard_suspend()
         self.machine.to_launcher(selected=self.under.cartridge.id)
 
     def draw_top(self, top: pygame.Surface) -> None:

@@ -44,7 +44,7 @@ class ResumeScene(MenuScene):
         try:
             self.machine.start_game(self.game_id, dict(options), self.state)
         except (ValueError, KeyError, TypeError) as exc:
-            self.machine.store.clear_suspend()
+            self.machine.discard_suspend()
             self.machine.pop()
             self.machine.push(
                 NoticeScene(
@@ -53,7 +53,7 @@ class ResumeScene(MenuScene):
             )
 
     def discard(self) -> None:
-        self.machine.store.clear_suspend()
+        self.machine.discard_suspend()
         self.machine.pop()
 
     def draw_top(self, top: pygame.Surface) -> None:

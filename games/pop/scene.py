@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pygame
@@ -169,19 +170,33 @@ class PopScene(Game):
             raise ValueError(f"not a Bubble Pop save: {exc}") from None
 
 
-def _sky(surf: pygame.Surface) -> None:
+@functools.cache
+def _sky_image() -> pygame.Surface:
+    surf = pygame.Surface((256, 192))
     for y in range(0, 192, 4):
         c = 40 + y // 4
         pygame.draw.rect(surf, (c // 2, c, min(255, c + 90)), (0, y, 256, 4))
     for x, y in ((30, 60), (180, 90), (90, 130), (220, 40), (140, 160)):
         pygame.draw.ellipse(surf, (200, 220, 255), (x, y, 34, 10))
         pygame.draw.ellipse(surf, (230, 240, 255), (x + 8, y - 4, 20, 10))
+    return surf
 
 
-def _water(surf: pygame.Surface, tick: int) -> None:
+@functools.cache
+def _water_image() -> pygame.Surface:
+    surf = pygame.Surface((256, 192))
     for y in range(0, 192, 4):
         c = 30 + (191 - y) // 5
         pygame.draw.rect(surf, (10, c, c + 60), (0, y, 256, 4))
+    return surf
+
+
+def _sky(surf: pygame.Surface) -> None:
+    surf.blit(_sky_image(), (0, 0))
+
+
+def _water(surf: pygame.Surface, tick: int) -> None:
+    surf.blit(_water_image(), (0, 0))
     for i in range(12):
         x = (i * 53 + tick // 2) % 276 - 10
         y = (i * 37) % 180 + 6

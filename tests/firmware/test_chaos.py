@@ -22,7 +22,7 @@ BUTTONS = list(Button)
 FRAMES_PER_SCENE = 2000
 
 
-def chaos_script(seed: int):
+def chaos_script(seed: int, lid: bool = True):
     rng = random.Random(seed)
     state = {"held": frozenset(), "touch": None, "lid": False}
 
@@ -40,7 +40,7 @@ def chaos_script(seed: int):
                 )
         elif r < 0.40:
             state["touch"] = None
-        elif r < 0.401:
+        elif lid and r < 0.401:
             state["lid"] = not state["lid"]
         return RawInput(held=state["held"], touch=state["touch"], lid_closed=state["lid"])
 
