@@ -35,17 +35,27 @@ def _option(text: str) -> tuple[str, str]:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", metavar="ID", help="boot straight into this game")
     parser.add_argument("--seed", type=_seed, default=0, help="seed for all randomness")
-    parser.add_argument("--option", type=_option, action="append", default=[],
-                        metavar="KEY=VALUE", help="a game option (repeatable)")
-    parser.add_argument("--store", metavar="FILE",
-                        help="the SQLite store to use (headless default: a fresh temporary one)")
+    parser.add_argument(
+        "--option",
+        type=_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeatable)",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="FILE",
+        help="the SQLite store to use (headless default: a fresh temporary one)",
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     emu = sub.add_parser("emu", help="open the emulator window")
     _common(emu)
-    emu.add_argument("--layout", choices=("vertical", "horizontal", "hybrid", "single"),
-                     default="vertical")
+    emu.add_argument(
+        "--layout", choices=("vertical", "horizontal", "hybrid", "single"), default="vertical"
+    )
     emu.add_argument("--scale", type=_positive, default=None, help="integer scale (default: fit)")
     emu.add_argument("--gap", type=int, default=None, help="pixels between the screens")
     emu.add_argument("--swap", action="store_true", help="start with the screens swapped")
@@ -58,8 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     headless = sub.add_parser("headless", help="run the firmware without a window")
     _common(headless)
     headless.add_argument("--movie", metavar="FILE", help="input movie to play")
-    headless.add_argument("--frames", type=_positive,
-                          help="frames to run (default: to the movie's end, or 1)")
+    headless.add_argument(
+        "--frames", type=_positive, help="frames to run (default: to the movie's end, or 1)"
+    )
     headless.add_argument("--shots", metavar="DIR", help="write top.png and bottom.png here")
     headless.add_argument("--dump", metavar="FILE", help="write the final state as JSON")
     headless.set_defaults(handler=_headless)

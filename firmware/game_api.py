@@ -118,8 +118,11 @@ class GameContext:
 
     def records(self) -> list[dict[str, Any]]:
         """This game's stored records, newest first (for replay screens)."""
-        return [r.record for r in self._machine.store.list_records(self.cartridge.id)
-                if isinstance(r.record, dict)]
+        return [
+            r.record
+            for r in self._machine.store.list_records(self.cartridge.id)
+            if isinstance(r.record, dict)
+        ]
 
 
 class Game(ABC):

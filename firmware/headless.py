@@ -12,24 +12,27 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from firmware.cli import CommandError  # noqa: E402
-from firmware.machine import Machine  # noqa: E402
-from firmware.movie import Movie, MovieError, MoviePlayer, parse_movie  # noqa: E402
-from firmware.storage import Store  # noqa: E402
-from hal.backends.headless import headless_hal  # noqa: E402
+from firmware import movie as movie_file
+from firmware.cli import CommandError
+from firmware.machine import Machine
+from firmware.movie import Movie, MovieError, MoviePlayer
+from firmware.storage import Store
+from hal.backends.headless import headless_hal
 
 
 def load_movie(path: str) -> Movie:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"cannot read movie {path}: {exc}") from None
-    try:
-        return parse_movie(text)
+        return movie_file.load_movie(path)
     except MovieError as exc:
         raise CommandError(f"{path}: {exc}") from None
+
+
+def movie_length(movie: Movie) -> int:
+    """Frames a movie spans: through its last event and any tap's release."""
+    last_event = max((ev.frame for ev in movie.events), default=0)
+    return max(last_event, movie.last_frame) + 1
 
 
 def build_machine(
@@ -56,7 +59,7 @@ def save_shots(machine: Machine, directory: Path) -> None:
 
 def run_from_args(args: argparse.Namespace) -> int:
     movie = load_movie(args.movie) if args.movie else None
-    frames = args.frames or (movie.last_frame + 1 if movie is not None else 1)
+    frames = args.frames or (movie_length(movie) if movie is not None else 1)
     with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
         try:
             machine = build_machine(

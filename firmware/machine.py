@@ -59,6 +59,7 @@ class Machine:
         self.quit_requested = False
         self.last_error: str | None = None
         self.notice: str | None = store.notice
+        self._suspend_stored = store.load_suspend() is not None
         from firmware.scenes import boot, launcher
 
         if boot_game is not None:
@@ -156,6 +157,7 @@ class Machine:
             state = scene.game.save_state()
             meta = {"options": scene.ctx.options, "seed": scene.ctx.seed, "tick": self.tick}
             self.store.save_suspend(scene.cartridge.id, state, meta)
+            self._suspend_stored = True
         except Exception:
             log.exception("could not save the suspended game")
             return False
@@ -166,8 +168,11 @@ class Machine:
         scene = self.game_scene()
         if scene is None:
             return None
-        return {"game": scene.cartridge.id, "options": dict(scene.ctx.options),
-                "state": scene.game.save_state()}
+        return {
+            "game": scene.cartridge.id,
+            "options": dict(scene.ctx.options),
+            "state": scene.game.save_state(),
+        }
 
     def restore(self, slot: dict[str, Any]) -> None:
         """Continue from `snapshot()`; raises ValueError for a slot that does not fit."""
@@ -177,21 +182,30 @@ class Machine:
             raise ValueError("not a Twinfold state slot") from None
         self.start_game(game_id, options, state)
 
+    def discard_suspend(self) -> None:
+        """Forget the suspended game (writing to the store only when there is one)."""
+        if self._suspend_stored:
+            self.store.clear_suspend()
+            self._suspend_stored = False
+
     def record_result(self, game_id: str, result: GameResult) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
         if result.record is not None:
             self.store.add_record(
                 game_id, {"summary": result.summary, "outcome": result.outcome, **result.record}
             )
-        self.store.clear_suspend()
+        self.discard_suspend()
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
         raw = self.hal.input.poll(self.tick)
+        was_off = self.lid_closed or self.asleep
         self._system_switches(raw)
         if raw.quit_requested:
             self.quit_requested = True
-        if self.lid_closed or self.asleep:
+        if self.lid_closed or self.asleep or was_off:
+            # While closed nothing runs; the opening tick only wakes the unit, so the first
+            # frame after opening is exactly the last one before closing.
             self.tracker.reset()
             self.touch.reset()
         else:
@@ -265,7 +279,7 @@ class Machine:
         game = self.game_scene()
         where = game.cartridge.title if game is not None else scene.name
         if game is not None:
-            self.store.clear_suspend()
+            self.discard_suspend()
         self.to_launcher(selected=game.cartridge.id if game is not None else None)
         self.push(ErrorScene(self, where, exc))
 

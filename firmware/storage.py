@@ -234,7 +234,12 @@ class Store:
         try:
             conn = cls._open_checked(str(p), timeout)
         except _Damaged as exc:
-            aside = _set_aside(p)
+            try:
+                aside = _set_aside(p)
+            except OSError as move_exc:
+                raise StoreError(
+                    f"the store {p} is damaged ({exc}) and cannot be set aside: {move_exc}"
+                ) from move_exc
             notice = (
                 f"The saved data was damaged ({exc}) and has been set aside as "
                 f"{aside.name}; settings and records start afresh."

@@ -86,7 +86,7 @@ class Display(ABC):
     @abstractmethod
     def present(self, upper: pygame.Surface, lower: pygame.Surface) -> None: ...
 
-    def blank(self) -> None:
+    def blank(self) -> None:  # noqa: B027 - optional hook with a do-nothing default
         """Turn the panels dark (lid closed). Default: present nothing new."""
 
 

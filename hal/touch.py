@@ -98,6 +98,19 @@ class Calibration:
         """Raw units are already pixels (emulator mouse, movies)."""
         return cls(1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
+    @classmethod
+    def from_ranges(
+        cls, raw_x_range: tuple[float, float], raw_y_range: tuple[float, float]
+    ) -> Calibration:
+        """The uncalibrated default: each raw range stretched linearly over the screen
+        (low -> pixel 0, high -> the last pixel). A reversed range (high < low) mirrors."""
+        (x0, x1), (y0, y1) = raw_x_range, raw_y_range
+        if x0 == x1 or y0 == y1:
+            raise CalibrationError("a raw range must not be empty")
+        sx = (SCREEN_W - 1) / (x1 - x0)
+        sy = (SCREEN_H - 1) / (y1 - y0)
+        return cls(sx, 0.0, -sx * x0, 0.0, sy, -sy * y0)
+
     @property
     def coefficients(self) -> tuple[float, float, float, float, float, float]:
         return (self.a, self.b, self.c, self.d, self.e, self.f)
@@ -219,6 +232,28 @@ class TouchFilterConfig:
             if rng is not None and not rng[0] < rng[1]:
                 raise ValueError("a raw range must be (low, high) with low < high")
 
+    def raw_pressed(self, raw: RawTouch | None) -> tuple[float, float, float | None] | None:
+        """(x, y, pressure) of a valid pressed raw sample, or None: stylus up, pressure below
+        the threshold, NaN / infinite, or outside the raw range. No calibration involved."""
+        if raw is None:
+            return None
+        try:
+            x, y = float(raw.x), float(raw.y)
+            p = None if raw.pressure is None else float(raw.pressure)
+        except (TypeError, ValueError):
+            return None
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return None
+        if p is not None and not (math.isfinite(p) and 0.0 <= p <= 1.0):
+            return None
+        if self.raw_x_range and not self.raw_x_range[0] <= x <= self.raw_x_range[1]:
+            return None
+        if self.raw_y_range and not self.raw_y_range[0] <= y <= self.raw_y_range[1]:
+            return None
+        if p is not None and p < self.pressure_threshold:
+            return None
+        return x, y, p
+
 
 # Exact: pixels pass straight through (emulator mouse, movies), still range-checked.
 TouchFilterConfig.NONE = TouchFilterConfig()
@@ -270,25 +305,11 @@ class TouchPipeline:
 
     def _pressed_sample(self, raw: RawTouch | None) -> tuple[float, float, float | None] | None:
         """The calibrated pressed position of a sample, or None (pen up or invalid)."""
-        if raw is None:
+        valid = self.config.raw_pressed(raw)
+        if valid is None:
             return None
+        x, y, p = valid
         cfg = self.config
-        x, y, p = raw.x, raw.y, raw.pressure
-        try:
-            x, y = float(x), float(y)
-            p = None if p is None else float(p)
-        except (TypeError, ValueError):
-            return None
-        if not (math.isfinite(x) and math.isfinite(y)):
-            return None
-        if p is not None and not (math.isfinite(p) and 0.0 <= p <= 1.0):
-            return None
-        if cfg.raw_x_range and not cfg.raw_x_range[0] <= x <= cfg.raw_x_range[1]:
-            return None
-        if cfg.raw_y_range and not cfg.raw_y_range[0] <= y <= cfg.raw_y_range[1]:
-            return None
-        if p is not None and p < cfg.pressure_threshold:
-            return None
         px, py = self.calibration.apply(x, y)
         if not (math.isfinite(px) and math.isfinite(py)):
             return None
@@ -334,3 +355,37 @@ class TouchPipeline:
         y = min(max(_round_half_up(hy), 0), SCREEN_H - 1)
         self._last = TouchPoint(x, y, pressure)
         return self._last
+
+
+class TargetSampler:
+    """Collects one calibration tap in raw units (the calibration scene's helper).
+
+    Feed it the raw sample of every tick; when the stylus lifts after a stroke it returns the
+    per-axis median raw position of that stroke (settling samples dropped, as in the
+    pipeline), else None. It works before any calibration exists: only the raw checks of
+    the profile apply.
+    """
+
+    def __init__(self, config: TouchFilterConfig = TouchFilterConfig.NONE) -> None:
+        self.config = config
+        self.reset()
+
+    def reset(self) -> None:
+        self._seen = 0
+        self._xs: list[float] = []
+        self._ys: list[float] = []
+
+    def feed(self, raw: RawTouch | None) -> tuple[float, float] | None:
+        sample = self.config.raw_pressed(raw)
+        if sample is not None:
+            self._seen += 1
+            if self._seen > self.config.settle_samples:
+                self._xs.append(sample[0])
+                self._ys.append(sample[1])
+            return None
+        if not self._xs:
+            self.reset()
+            return None
+        point = (statistics.median(self._xs), statistics.median(self._ys))
+        self.reset()
+        return point

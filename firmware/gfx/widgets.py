@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -17,12 +19,21 @@ def shade(color: Color, amount: float) -> Color:
     return tuple(int(c * (1 + amount)) for c in color)  # type: ignore[return-value]
 
 
-def background(surface: pygame.Surface, base: Color = pal.BG, stripe: Color = pal.BG_STRIPE) -> None:
-    """The system backdrop: a dark field with fine diagonal pin-stripes."""
+def background(
+    surface: pygame.Surface, base: Color = pal.BG, stripe: Color = pal.BG_STRIPE
+) -> None:
+    """The system backdrop: a dark field with fine diagonal pin-stripes (drawn once, cached)."""
+    surface.blit(_backdrop(surface.get_size(), base, stripe), (0, 0))
+
+
+@functools.lru_cache(maxsize=16)
+def _backdrop(size: tuple[int, int], base: Color, stripe: Color) -> pygame.Surface:
+    surface = pygame.Surface(size)
     surface.fill(base)
-    w, h = surface.get_size()
+    w, h = size
     for d in range(-h, w, 6):
         pygame.draw.line(surface, stripe, (d, h - 1), (d + h - 1, 0))
+    return surface
 
 
 def bevel_rect(

@@ -1,4 +1,4 @@
-"""Button test (P-FW-2): every button lights on a drawing of the handheld; the stylus leaves a trail."""
+"""Button test (P-FW-2): every button lights on a drawing of the handheld; the stylus draws."""
 
 from __future__ import annotations
 
@@ -60,20 +60,43 @@ class ButtonTestScene(Scene):
         widgets.bevel_rect(top, body, (60, 66, 92), radius=10, depth=3)
         pygame.draw.rect(top, pal.OUTLINE, (76, 60, 104, 78), border_radius=3)
         pygame.draw.rect(top, (30, 60, 70), (80, 64, 96, 70))
-        text.draw(top, tr("BUTTON TEST", "ボタンテスト"), (128, 8), pal.ACCENT, scale=2,
-                  align="center", shadow=pal.OUTLINE)
-        text.draw(top, tr("Hold B to leave", "B ながおしで もどる"), (128, 30), pal.TEXT_DIM,
-                  align="center")
+        text.draw(
+            top,
+            tr("BUTTON TEST", "ボタンテスト"),
+            (128, 8),
+            pal.ACCENT,
+            scale=2,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
+        text.draw(
+            top,
+            tr("Hold B to leave", "B ながおしで もどる"),
+            (128, 30),
+            pal.TEXT_DIM,
+            align="center",
+        )
         for button, (label, rect) in _LAYOUT.items():
             on = button in self.held
             face = pal.ACCENT if on else (pal.BUTTON_HI if button in self.seen else pal.BUTTON_LO)
             widgets.bevel_rect(top, rect, face, radius=4 if rect.w < 20 else 2)
             if rect.h >= 14 or len(label) > 1:
-                text.draw(top, label, (rect.centerx, rect.centery - 4), pal.TEXT_DARK if on
-                          else pal.TEXT, align="center")
+                text.draw(
+                    top,
+                    label,
+                    (rect.centerx, rect.centery - 4),
+                    pal.TEXT_DARK if on else pal.TEXT,
+                    align="center",
+                )
         count = len(self.seen)
-        text.draw(top, f"{count}/{len(Button)}", (128, 94), pal.OK if count == len(Button)
-                  else pal.TEXT, scale=2, align="center")
+        text.draw(
+            top,
+            f"{count}/{len(Button)}",
+            (128, 94),
+            pal.OK if count == len(Button) else pal.TEXT,
+            scale=2,
+            align="center",
+        )
         bottom.fill((236, 238, 244))
         for gx in range(0, 256, 16):
             pygame.draw.line(bottom, (214, 218, 228), (gx, 0), (gx, 191))
@@ -86,10 +109,18 @@ class ButtonTestScene(Scene):
             x, y = self.trail[-1]
             text.draw(bottom, f"x {x:3d}  y {y:3d}", (6, 6), pal.TEXT_DARK)
         else:
-            text.draw(bottom, tr("Draw here with the stylus", "ここにタッチ"), (128, 90),
-                      (120, 124, 140), align="center")
+            text.draw(
+                bottom,
+                tr("Draw here with the stylus", "ここにタッチ"),
+                (128, 90),
+                (120, 124, 140),
+                align="center",
+            )
         widgets.button(bottom, self.hotspots()["button:done"], tr("Done", "おわる"))
 
     def dump(self) -> dict[str, object]:
-        return {"held": sorted(b.value for b in self.held), "seen": len(self.seen),
-                "trail": len(self.trail)}
+        return {
+            "held": sorted(b.value for b in self.held),
+            "seen": len(self.seen),
+            "trail": len(self.trail),
+        }

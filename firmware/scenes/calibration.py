@@ -6,8 +6,6 @@ fifth the fit is shown with its residual error; the player keeps it or tries aga
 
 from __future__ import annotations
 
-import math
-
 import pygame
 
 from firmware.gfx import palette as pal
@@ -15,10 +13,9 @@ from firmware.gfx import text, widgets
 from firmware.input import InputState
 from firmware.scene import Scene
 from hal.interfaces import Button
-from hal.touch import Calibration, CalibrationError
+from hal.touch import Calibration, CalibrationError, TargetSampler
 
 TARGETS = ((24, 24), (232, 24), (232, 168), (24, 168), (128, 96))
-MIN_SAMPLES = 3  # raw readings averaged per target
 
 
 class CalibrationScene(Scene):
@@ -30,11 +27,13 @@ class CalibrationScene(Scene):
     def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
         super().__init__(machine)
         self.pairs: list[tuple[float, float, float, float]] = []
-        self._samples: list[tuple[float, float]] = []
+        self.sampler = TargetSampler(machine.touch_profile)
         self.result: Calibration | None = None
         self.error: str | None = None
         self.residual = 0.0
         self.t = 0
+        self._armed = False  # a stroke already under way when the scene opened is ignored
+        self._held = False
 
     @property
     def index(self) -> int:
@@ -57,18 +56,16 @@ class CalibrationScene(Scene):
             self._review(inp)
             return
         raw = inp.raw_touch
-        if raw is not None and all(math.isfinite(v) for v in (raw.x, raw.y)):
-            self._samples.append((raw.x, raw.y))
-        elif self._samples:
-            self._take_target()
-
-    def _take_target(self) -> None:
-        samples = self._samples[1:] if len(self._samples) > MIN_SAMPLES else self._samples
-        self._samples = []
-        if len(samples) < 1:
+        if not self._armed:
+            self._armed = raw is None
             return
-        rx = sum(s[0] for s in samples) / len(samples)
-        ry = sum(s[1] for s in samples) / len(samples)
+        self._held = raw is not None
+        point = self.sampler.feed(raw)
+        if point is not None:
+            self._take_target(*point)
+
+    def _take_target(self, rx: float, ry: float) -> None:
+        """The median raw position of one tap becomes the sample for the current target."""
         tx, ty = TARGETS[self.index]
         self.pairs.append((rx, ry, tx, ty))
         self.machine.play("select")
@@ -81,11 +78,7 @@ class CalibrationScene(Scene):
         except CalibrationError as exc:
             self.error = str(exc)
             return
-        errs = []
-        for rx, ry, tx, ty in self.pairs:
-            x, y = self.result.apply(rx, ry)
-            errs.append(math.hypot(x - tx, y - ty))
-        self.residual = max(errs)
+        self.residual = max(self.result.residuals(self.pairs))
 
     def _review(self, inp: InputState) -> None:
         from firmware.scene import hit
@@ -102,25 +95,44 @@ class CalibrationScene(Scene):
         tr = self.machine.tr
         widgets.background(top)
         widgets.panel(top, pygame.Rect(8, 8, 240, 176))
-        text.draw(top, tr("Touch calibration", "タッチのちょうせい"), (128, 20), pal.ACCENT,
-                  scale=2 if self.machine.settings.language == "en" else 1, align="center")
+        text.draw(
+            top,
+            tr("Touch calibration", "タッチのちょうせい"),
+            (128, 20),
+            pal.ACCENT,
+            scale=2 if self.machine.settings.language == "en" else 1,
+            align="center",
+        )
         bottom.fill((230, 232, 238))
         if self.result is None and self.error is None:
-            lines = [tr(f"Touch the centre of target {self.index + 1} of {len(TARGETS)}",
-                        f"まとの まんなかを タッチ ({self.index + 1}/{len(TARGETS)})"),
-                     tr("and lift the stylus.", ""), "", tr("B: cancel", "B: やめる")]
-            self._draw_target(bottom, TARGETS[self.index], bool(self._samples))
+            lines = [
+                tr(
+                    f"Touch the centre of target {self.index + 1} of {len(TARGETS)}",
+                    f"まとの まんなかを タッチ ({self.index + 1}/{len(TARGETS)})",
+                ),
+                tr("and lift the stylus.", ""),
+                "",
+                tr("B: cancel", "B: やめる"),
+            ]
+            self._draw_target(bottom, TARGETS[self.index], self._held)
             for done in TARGETS[: self.index]:
                 pygame.draw.circle(bottom, pal.OK, done, 3)
         else:
             if self.result is not None:
-                lines = [tr("Fit complete.", "ちょうせいできました。"),
-                         tr(f"Largest error: {self.residual:.2f} px",
-                            f"さいだいのずれ: {self.residual:.2f} px"),
-                         tr("Save keeps it; Retry starts over.", "")]
+                lines = [
+                    tr("Fit complete.", "ちょうせいできました。"),
+                    tr(
+                        f"Largest error: {self.residual:.2f} px",
+                        f"さいだいのずれ: {self.residual:.2f} px",
+                    ),
+                    tr("Save keeps it; Retry starts over.", ""),
+                ]
             else:
-                lines = [tr("The targets did not give a usable fit:", "しっぱいしました:"),
-                         self.error or "", tr("Please try again.", "もういちど。")]
+                lines = [
+                    tr("The targets did not give a usable fit:", "しっぱいしました:"),
+                    self.error or "",
+                    tr("Please try again.", "もういちど。"),
+                ]
             for rx, ry, tx, ty in self.pairs:
                 pygame.draw.circle(bottom, pal.TEXT_DIM, (tx, ty), 6, 1)
                 if self.result is not None:
@@ -146,5 +158,9 @@ class CalibrationScene(Scene):
         pygame.draw.line(surf, color, (x, y - 14), (x, y + 14))
 
     def dump(self) -> dict[str, object]:
-        return {"target": self.index, "residual": round(self.residual, 3),
-                "done": self.result is not None, "error": self.error}
+        return {
+            "target": self.index,
+            "residual": round(self.residual, 3),
+            "done": self.result is not None,
+            "error": self.error,
+        }

@@ -31,21 +31,40 @@ class ErrorScene(Scene):
         widgets.background(top, (40, 14, 20), (52, 18, 26))
         widgets.panel(top, pygame.Rect(8, 8, 240, 176), (64, 24, 32))
         tr = self.machine.tr
-        text.draw(top, tr("Something went wrong", "エラーがおきました"), (128, 18), pal.DANGER,
-                  scale=2, align="center", shadow=pal.OUTLINE)
-        text.draw(top, tr(f"in {self.where}", f"{self.where} で"), (128, 44), pal.TEXT,
-                  align="center")
+        text.draw(
+            top,
+            tr("Something went wrong", "エラーがおきました"),
+            (128, 18),
+            pal.DANGER,
+            scale=2,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
+        text.draw(
+            top, tr(f"in {self.where}", f"{self.where} で"), (128, 44), pal.TEXT, align="center"
+        )
         y = 64
         for row in text.wrap(f"{self.kind}: {self.message}", 224)[:8]:
             text.draw(top, row, (16, y), pal.TEXT_DIM)
             y += 11
-        text.draw(top, tr("The details are in the log.", "くわしくはログに。"), (128, 166),
-                  pal.TEXT_DIM, align="center")
+        text.draw(
+            top,
+            tr("The details are in the log.", "くわしくはログに。"),
+            (128, 166),
+            pal.TEXT_DIM,
+            align="center",
+        )
         widgets.background(bottom, (40, 14, 20), (52, 18, 26))
-        text.draw(bottom, tr("The game was stopped.", "ゲームをとめました。"), (128, 70),
-                  pal.TEXT, align="center")
-        widgets.button(bottom, self.hotspots()["button:ok"], tr("Back to menu", "メニューへ"),
-                       face=pal.DANGER)
+        text.draw(
+            bottom,
+            tr("The game was stopped.", "ゲームをとめました。"),
+            (128, 70),
+            pal.TEXT,
+            align="center",
+        )
+        widgets.button(
+            bottom, self.hotspots()["button:ok"], tr("Back to menu", "メニューへ"), face=pal.DANGER
+        )
 
     def dump(self) -> dict[str, object]:
         return {"where": self.where, "error": self.kind, "message": self.message}

@@ -32,6 +32,8 @@ class LauncherScene(Scene):
         self.page = self.ids.index(self.selected) // PER_PAGE if self.selected else 0
         self.t = 0
         self._icons: dict[str, pygame.Surface] = {}
+        self._stats_for: str | None = None
+        self._stats_cache: dict = {}
 
     @property
     def pages(self) -> int:
@@ -95,6 +97,15 @@ class LauncherScene(Scene):
         else:
             self.machine.start_game(cartridge.id, {})
 
+    def _stats(self, gid: str) -> dict:
+        """The selected game's statistics, read from the store once per selection."""
+        if self._stats_for != gid:
+            self._stats_for, self._stats_cache = gid, self.machine.store.get_stats(gid)
+        return self._stats_cache
+
+    def on_enter(self) -> None:
+        self._stats_for = None
+
     def _icon(self, gid: str) -> pygame.Surface:
         if gid not in self._icons:
             self._icons[gid] = icon_surface(self.machine.cartridges[gid])
@@ -121,17 +132,29 @@ class LauncherScene(Scene):
             title = self.machine.tr(cart.title, cart.title_ja)
             while text.size(title)[0] > rect.w - 6 and len(title) > 3:
                 title = title[:-2] + "…"
-            text.draw(bottom, title, (rect.centerx, rect.bottom - 16), pal.TEXT if chosen
-                      else pal.TEXT_DIM, align="center", shadow=pal.OUTLINE)
+            text.draw(
+                bottom,
+                title,
+                (rect.centerx, rect.bottom - 16),
+                pal.TEXT if chosen else pal.TEXT_DIM,
+                align="center",
+                shadow=pal.OUTLINE,
+            )
         tr = self.machine.tr
         widgets.button(bottom, spots["button:settings"], tr("Settings", "せってい"))
         widgets.button(bottom, spots["button:records"], tr("Records", "きろく"))
         if "button:play" in spots:
-            widgets.button(bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"),
-                           face=pal.ACCENT_LO)
+            widgets.button(
+                bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"), face=pal.ACCENT_LO
+            )
         if not self.ids:
-            text.draw(bottom, tr("No games installed", "ゲームがありません"), (128, 90),
-                      pal.TEXT_DIM, align="center")
+            text.draw(
+                bottom,
+                tr("No games installed", "ゲームがありません"),
+                (128, 90),
+                pal.TEXT_DIM,
+                align="center",
+            )
 
     def _draw_top(self, top: pygame.Surface) -> None:
         widgets.background(top)
@@ -150,7 +173,7 @@ class LauncherScene(Scene):
         lo, hi = cart.players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         text.draw(top, tr(f"Players: {players}", f"にんずう: {players}"), (86, 44), pal.TEXT_DIM)
-        stats = self.machine.store.get_stats(cart.id)
+        stats = self._stats(cart.id)
         played = stats.get("played", 0)
         line = tr(f"Played {played}", f"プレイ {played}")
         if played:

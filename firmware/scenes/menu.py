@@ -98,8 +98,14 @@ class MenuScene(Scene):
                 widgets.bevel_rect(bottom, rect, pal.PANEL_HI)
                 label_y = rect.centery - 5
                 text.draw(bottom, item.label(), (rect.x + 6, label_y), pal.TEXT_DIM)
-                text.draw(bottom, item.value(), (rect.right - 6, label_y), pal.ACCENT,
-                          align="right", shadow=pal.OUTLINE)
+                text.draw(
+                    bottom,
+                    item.value(),
+                    (rect.right - 6, label_y),
+                    pal.ACCENT,
+                    align="right",
+                    shadow=pal.OUTLINE,
+                )
             else:
                 widgets.button(bottom, rect, item.label(), face=item.face, pressed=pressed)
 

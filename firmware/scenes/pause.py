@@ -39,7 +39,7 @@ class PauseScene(MenuScene):
 
     def restart(self) -> None:
         self.under.restart()
-        self.machine.store.clear_suspend()
+        self.machine.discard_suspend()
         self.machine.pop()
 
     def save_quit(self) -> None:
@@ -47,20 +47,32 @@ class PauseScene(MenuScene):
         self.machine.to_launcher(selected=self.under.cartridge.id)
 
     def quit(self) -> None:
-        self.machine.store.clear_suspend()
+        self.machine.discard_suspend()
         self.machine.to_launcher(selected=self.under.cartridge.id)
 
     def draw_top(self, top: pygame.Surface) -> None:
         widgets.dim(top, 170)
         title = self.machine.tr(self.under.cartridge.title, self.under.cartridge.title_ja)
-        text.draw(top, self.machine.tr("PAUSED", "ポーズ"), (128, 76), pal.ACCENT, scale=3,
-                  align="center", shadow=pal.OUTLINE)
+        text.draw(
+            top,
+            self.machine.tr("PAUSED", "ポーズ"),
+            (128, 76),
+            pal.ACCENT,
+            scale=3,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
         text.draw(top, title, (128, 108), pal.TEXT, align="center")
 
     def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
         widgets.dim(bottom, 170)
-        text.draw(bottom, self.machine.tr("START: resume", "START: つづける"), (128, 20),
-                  pal.TEXT_DIM, align="center")
+        text.draw(
+            bottom,
+            self.machine.tr("START: resume", "START: つづける"),
+            (128, 20),
+            pal.TEXT_DIM,
+            align="center",
+        )
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         self.under.draw(top, bottom)

@@ -33,8 +33,9 @@ class ResumeScene(MenuScene):
         self.game_id, self.state, self.meta = game_id, state, meta
         tr = machine.tr
         self.items = [
-            MenuItem("continue", lambda: tr("Continue", "つづきから"), self.resume,
-                     face=pal.ACCENT_LO),
+            MenuItem(
+                "continue", lambda: tr("Continue", "つづきから"), self.resume, face=pal.ACCENT_LO
+            ),
             MenuItem("discard", lambda: tr("Start fresh", "さいしょから"), self.discard),
         ]
 
@@ -43,22 +44,30 @@ class ResumeScene(MenuScene):
         try:
             self.machine.start_game(self.game_id, dict(options), self.state)
         except (ValueError, KeyError, TypeError) as exc:
-            self.machine.store.clear_suspend()
+            self.machine.discard_suspend()
             self.machine.pop()
-            self.machine.push(NoticeScene(self.machine, f"The saved game could not be "
-                                          f"resumed ({exc}); it was discarded."))
+            self.machine.push(
+                NoticeScene(
+                    self.machine, f"The saved game could not be resumed ({exc}); it was discarded."
+                )
+            )
 
     def discard(self) -> None:
-        self.machine.store.clear_suspend()
+        self.machine.discard_suspend()
         self.machine.pop()
 
     def draw_top(self, top: pygame.Surface) -> None:
         cart = self.machine.cartridges[self.game_id]
         tr = self.machine.tr
         title = tr(cart.title, cart.title_ja)
-        _message_top(top, tr("Welcome back", "おかえりなさい"),
-                     tr(f"A game of {title} was left unfinished. Continue where you stopped?",
-                        f"{title} のとちゅうのゲームがあります。つづけますか?"))
+        _message_top(
+            top,
+            tr("Welcome back", "おかえりなさい"),
+            tr(
+                f"A game of {title} was left unfinished. Continue where you stopped?",
+                f"{title} のとちゅうのゲームがあります。つづけますか?",
+            ),
+        )
 
     def dump(self) -> dict[str, object]:
         return {"suspended": self.game_id, **super().dump()}

@@ -65,10 +65,17 @@ class RecordsScene(Scene):
         text.draw(top, tr("Records", "きろく"), (128, 42), pal.ACCENT, scale=2, align="center")
         text.draw(top, title, (128, 70), pal.TEXT, align="center")
         stats = self.machine.store.get_stats(self.game_id) if self.game_id else {}
-        text.draw(top, tr(f"{len(self.records)} finished games", f"{len(self.records)} ゲーム"),
-                  (128, 90), pal.TEXT_DIM, align="center")
+        text.draw(
+            top,
+            tr(f"{len(self.records)} finished games", f"{len(self.records)} ゲーム"),
+            (128, 90),
+            pal.TEXT_DIM,
+            align="center",
+        )
         if stats.get("played"):
-            line = f"W {stats.get('wins', 0)}  L {stats.get('losses', 0)}  D {stats.get('draws', 0)}"
+            line = (
+                f"W {stats.get('wins', 0)}  L {stats.get('losses', 0)}  D {stats.get('draws', 0)}"
+            )
             text.draw(top, line, (128, 104), pal.TEAL, align="center")
         widgets.background(bottom)
         widgets.title_bar(bottom, tr("Records", "きろく"), title)
@@ -80,8 +87,13 @@ class RecordsScene(Scene):
                 summary = str(rec.get("summary") or rec.get("outcome") or "game")
                 text.draw(bottom, summary[:38], (rect.x + 6, rect.y + 6), pal.TEXT)
         if not self.records:
-            text.draw(bottom, tr("No finished games yet", "まだきろくがありません"), (128, 80),
-                      pal.TEXT_DIM, align="center")
+            text.draw(
+                bottom,
+                tr("No finished games yet", "まだきろくがありません"),
+                (128, 80),
+                pal.TEXT_DIM,
+                align="center",
+            )
         widgets.button(bottom, spots["button:back"], tr("Back", "もどる"))
         if "button:up" in spots:
             widgets.button(bottom, spots["button:up"], "↑")

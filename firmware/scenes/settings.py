@@ -21,19 +21,32 @@ class SettingsScene(MenuScene):
         s = machine.settings
         self.title = tr("Settings", "せってい")
         self.items = [
-            MenuItem("calibrate", lambda: tr("Touch calibration", "タッチのちょうせい"),
-                     self.calibrate),
+            MenuItem(
+                "calibrate", lambda: tr("Touch calibration", "タッチのちょうせい"), self.calibrate
+            ),
             MenuItem("buttons", lambda: tr("Button test", "ボタンテスト"), self.button_test),
-            MenuItem("swap", lambda: tr("Swap screens", "がめんいれかえ"),
-                     value=lambda: tr("On", "オン") if s.swap else tr("Off", "オフ"),
-                     on_step=self.toggle_swap),
-            MenuItem("language", lambda: tr("Language", "ことば"),
-                     value=lambda: "日本語" if s.language == "ja" and japanese_available()
-                     else ("Japanese*" if s.language == "ja" else "English"),
-                     on_step=self.step_language),
-            MenuItem("volume", lambda: tr("Volume", "おとのおおきさ"),
-                     value=lambda: "■" * s.volume + "·" * (MAX_VOLUME - s.volume),
-                     on_step=self.step_volume),
+            MenuItem(
+                "swap",
+                lambda: tr("Swap screens", "がめんいれかえ"),
+                value=lambda: tr("On", "オン") if s.swap else tr("Off", "オフ"),
+                on_step=self.toggle_swap,
+            ),
+            MenuItem(
+                "language",
+                lambda: tr("Language", "ことば"),
+                value=lambda: (
+                    "日本語"
+                    if s.language == "ja" and japanese_available()
+                    else ("Japanese*" if s.language == "ja" else "English")
+                ),
+                on_step=self.step_language,
+            ),
+            MenuItem(
+                "volume",
+                lambda: tr("Volume", "おとのおおきさ"),
+                value=lambda: "■" * s.volume + "·" * (MAX_VOLUME - s.volume),
+                on_step=self.step_volume,
+            ),
             MenuItem("reset", lambda: tr("Reset statistics", "せいせきをけす"), self.reset_stats),
             MenuItem("back", lambda: tr("Back", "もどる"), machine.pop, face=pal.ACCENT_LO),
         ]
@@ -67,26 +80,44 @@ class SettingsScene(MenuScene):
     def reset_stats(self) -> None:
         from firmware.scenes.prompts import ConfirmScene
 
-        self.machine.push(ConfirmScene(
-            self.machine,
-            self.machine.tr("Erase the statistics of every game? Records of finished games "
-                            "are kept.", "すべてのせいせきをけしますか?"),
-            self.machine.store.reset_stats,
-        ))
+        self.machine.push(
+            ConfirmScene(
+                self.machine,
+                self.machine.tr(
+                    "Erase the statistics of every game? Records of finished games are kept.",
+                    "すべてのせいせきをけしますか?",
+                ),
+                self.machine.store.reset_stats,
+            )
+        )
 
     def draw_top(self, top: pygame.Surface) -> None:
         widgets.background(top)
         widgets.panel(top, pygame.Rect(8, 8, 240, 176))
         tr = self.machine.tr
         s = self.machine.settings
-        text.draw(top, tr("SETTINGS", "せってい"), (128, 18), pal.ACCENT, scale=2,
-                  align="center", shadow=pal.OUTLINE)
+        text.draw(
+            top,
+            tr("SETTINGS", "せってい"),
+            (128, 18),
+            pal.ACCENT,
+            scale=2,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
         rows = [
-            (tr("Screens", "がめん"), tr("swapped", "いれかえ") if s.swap else tr("normal", "ふつう")),
+            (
+                tr("Screens", "がめん"),
+                tr("swapped", "いれかえ") if s.swap else tr("normal", "ふつう"),
+            ),
             (tr("Language", "ことば"), "日本語" if s.language == "ja" else "English"),
             (tr("Volume", "おと"), f"{s.volume}/{MAX_VOLUME}"),
-            (tr("Touch", "タッチ"), tr("calibrated", "ちょうせいずみ")
-             if self.machine.store.get_calibration() else tr("factory", "しょきち")),
+            (
+                tr("Touch", "タッチ"),
+                tr("calibrated", "ちょうせいずみ")
+                if self.machine.store.get_calibration()
+                else tr("factory", "しょきち"),
+            ),
         ]
         y = 48
         for label, value in rows:
@@ -95,11 +126,18 @@ class SettingsScene(MenuScene):
             y += 14
         notes = []
         if s.language == "ja" and not japanese_available():
-            notes.append("* No Japanese font is installed (e.g. Debian's fonts-noto-cjk); "
-                         "text stays in English.")
+            notes.append(
+                "* No Japanese font is installed (e.g. Debian's fonts-noto-cjk); "
+                "text stays in English."
+            )
         if s.swap:
-            notes.append(tr("Touch stays on the lower panel; use the D-pad and A while the "
-                            "screens are swapped.", "いれかえちゅうは じゅうじキーと A で"))
+            notes.append(
+                tr(
+                    "Touch stays on the lower panel; use the D-pad and A while the "
+                    "screens are swapped.",
+                    "いれかえちゅうは じゅうじキーと A で",
+                )
+            )
         y = 112
         for note in notes:
             for row in text.wrap(note, 220):

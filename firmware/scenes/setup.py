@@ -21,8 +21,9 @@ class SetupScene(MenuScene):
         self.values = cartridge.resolve_options({})
         tr = machine.tr
         self.items = [self._option_item(opt) for opt in cartridge.options]
-        self.items.append(MenuItem("start", lambda: tr("Start ▶", "スタート ▶"), self.start,
-                                   face=pal.ACCENT_LO))
+        self.items.append(
+            MenuItem("start", lambda: tr("Start ▶", "スタート ▶"), self.start, face=pal.ACCENT_LO)
+        )
         self.items.append(MenuItem("back", lambda: tr("Back", "もどる"), machine.pop))
 
     def _option_item(self, opt: Option) -> MenuItem:
@@ -43,8 +44,9 @@ class SetupScene(MenuScene):
     def draw_top(self, top: pygame.Surface) -> None:
         widgets.background(top)
         widgets.panel(top, pygame.Rect(6, 6, 244, 180))
-        text.draw(top, self.title, (128, 20), pal.ACCENT, scale=2, align="center",
-                  shadow=pal.OUTLINE)
+        text.draw(
+            top, self.title, (128, 20), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE
+        )
         desc = self.machine.tr(self.cartridge.description, self.cartridge.description_ja)
         y = 50
         for row in text.wrap(desc, 226)[:11]:

@@ -10,8 +10,11 @@ from games.pop.scene import PopScene
 
 def draw_icon(surf: pygame.Surface) -> None:
     pygame.draw.rect(surf, (16, 60, 110), (0, 0, 32, 32), border_radius=6)
-    for (x, y, r), color in zip(((12, 18, 8), (23, 10, 5), (24, 24, 4)),
-                                ((120, 200, 255), (255, 140, 190), (150, 240, 150)), strict=True):
+    for (x, y, r), color in zip(
+        ((12, 18, 8), (23, 10, 5), (24, 24, 4)),
+        ((120, 200, 255), (255, 140, 190), (150, 240, 150)),
+        strict=True,
+    ):
         pygame.draw.circle(surf, color, (x, y), r)
         pygame.draw.circle(surf, (255, 255, 255), (x - r // 3, y - r // 3), max(1, r // 4))
 

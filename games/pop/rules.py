@@ -83,8 +83,17 @@ class PopGame:
         r = self.rng.randrange(9, 17)
         x = self.rng.randrange(r + 2, W - r - 2)
         speed = 6 + self.level() * 2 + self.rng.randrange(6)
-        s.bubbles.append(Bubble(s.next_id, x * SUB, (H + r) * SUB, r, speed,
-                                self.rng.randrange(COLORS), self.rng.randrange(64)))
+        s.bubbles.append(
+            Bubble(
+                s.next_id,
+                x * SUB,
+                (H + r) * SUB,
+                r,
+                speed,
+                self.rng.randrange(COLORS),
+                self.rng.randrange(64),
+            )
+        )
         s.next_id += 1
 
     def bubble_at(self, x: int, y: int) -> Bubble | None:

@@ -1,3 +1,5 @@
+import contextlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -112,6 +114,8 @@ def test_comments_blank_lines_and_whitespace():
         (4, "release", 7),
     ]
     assert parse_movie("\ufeff" + HEADER + "\n").events == ()
+    crlf = parse_movie(f"{HEADER}\r\n1 press A\r\n2 tap 3 4 # c\r\n")
+    assert [e.to_text() for e in crlf.events] == ["1 press A", "2 tap 3 4"]
     assert parse_movie(HEADER).events == ()
 
 
@@ -302,3 +306,59 @@ def test_recorded_inputs_replay_exactly(inputs):
     rec.feed_all(inputs)
     movie = parse_movie(rec.to_text())
     assert frames(movie, len(inputs)) == inputs
+
+
+line_tokens = st.sampled_from(
+    [
+        "0",
+        "1",
+        "7",
+        "40",
+        "255",
+        "191",
+        "256",
+        "-1",
+        "1.5",
+        "0.5",
+        "nan",
+        "1e3",
+        "#",
+        "x",
+        "press",
+        "release",
+        "touch",
+        "untouch",
+        "tap",
+        "lid",
+        "power",
+        "close",
+        "open",
+        "A",
+        "START",
+        "a",
+        "Ｓ",
+        "٣",
+        "\t",
+        "",
+    ]
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.lists(line_tokens, max_size=6).map(" ".join), max_size=12))
+def test_parser_only_ever_raises_movie_error(lines):
+    text = "\n".join([HEADER, *lines])
+    try:
+        movie = parse_movie(text)
+    except MovieError as err:
+        assert err.line is not None and 2 <= err.line <= len(lines) + 1
+        return
+    # whatever parsed writes back to text that parses to the same movie
+    assert parse_movie(movie.to_text()) == movie
+
+
+@settings(max_examples=100)
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_crashes_the_parser(text):
+    with contextlib.suppress(MovieError):
+        parse_movie(HEADER + "\n" + text)

@@ -461,3 +461,27 @@ def test_sigkill_during_saves_never_loses_a_commit(tmp_path):
                 assert recs == expected
     # the kills really landed both between and inside save rounds
     assert committed >= 200 and 0 < mid_round < 200
+
+
+bad_leaves = st.sampled_from(
+    [float("nan"), float("inf"), {1, 2}, b"raw", object(), {3: "int key"}, {None: 1}]
+)
+maybe_bad_values = st.recursive(
+    st.none() | st.integers() | st.text(max_size=5) | bad_leaves,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=maybe_bad_values)
+def test_a_value_is_stored_exactly_or_refused_without_change(store, value):
+    store.set_setting("k", "before")
+    try:
+        store.set_setting("k", value)
+    except StoreValueError:
+        assert store.get_setting("k") == "before"
+    else:
+        assert store.get_setting("k") == value

@@ -3,11 +3,17 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hal.interfaces import SCREEN_H, SCREEN_W, RawTouch, TouchPoint
-from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
+from hal.touch import (
+    Calibration,
+    CalibrationError,
+    TargetSampler,
+    TouchFilterConfig,
+    TouchPipeline,
+)
 
 # A plausible ADS7846 panel: 12-bit readings, axes slightly rotated, y inverted, offsets.
 TRUE = Calibration(0.0672, 0.0015, -14.0, -0.0012, -0.0502, 198.0)
@@ -69,6 +75,14 @@ def test_fit_rejects_garbage_pairs():
         Calibration.fit([(1, 2, 3), (1, 2, 3, 4), (5, 6, 7, 8)])
     with pytest.raises(CalibrationError, match="non-finite"):
         Calibration.fit([(1, float("nan"), 3, 4), (1, 2, 3, 4), (5, 6, 7, 8)])
+
+
+def test_from_ranges_maps_the_raw_corners_to_the_screen_corners():
+    cal = Calibration.from_ranges((100, 3900), (3950, 150))  # y mirrored on this panel
+    assert cal.apply(100, 3950) == pytest.approx((0, 0))
+    assert cal.apply(3900, 150) == pytest.approx((SCREEN_W - 1, SCREEN_H - 1))
+    with pytest.raises(CalibrationError):
+        Calibration.from_ranges((5, 5), (0, 10))
 
 
 def test_json_round_trip_and_rejection():
@@ -265,3 +279,45 @@ def test_exact_profile_is_exact_for_on_screen_pixels(samples):
     for s in samples:
         want = None if s is None else TouchPoint(s.x, s.y, s.pressure)
         assert pipe.process(s) == want
+
+
+coef = st.floats(min_value=-0.2, max_value=0.2)
+offsets = st.floats(min_value=-300, max_value=300)
+
+
+@given(coef, coef, offsets, coef, coef, offsets)
+def test_fit_recovers_any_non_degenerate_map_exactly(a, b, c, d, e, f):
+    cal = Calibration(a, b, c, d, e, f)
+    # keep maps that do not squash the panel (a real panel spans the screen): singular values
+    # not too small and condition number below 10
+    det = abs(cal.determinant)
+    frob = a * a + b * b + d * d + e * e
+    assume(det > 1e-3)
+    s1 = math.sqrt((frob + math.sqrt(max(frob * frob - 4 * det * det, 0.0))) / 2)
+    assume(s1 / (det / s1) < 10)
+    pairs = [(*raw_for(cal, sx, sy), sx, sy) for sx, sy in FIVE_TARGETS]
+    fitted = Calibration.fit(pairs)
+    assert max(fitted.residuals(pairs)) < 1e-6
+    assert Calibration.from_json(json.loads(json.dumps(fitted.to_json()))) == fitted
+
+
+def test_target_sampler_gives_the_median_raw_point_of_each_tap():
+    rng = random.Random(11)
+    sampler = TargetSampler(TouchFilterConfig.RESISTIVE)
+    pairs = []
+    for sx, sy in FIVE_TARGETS:
+        rx, ry = raw_for(TRUE, sx, sy)
+        stroke = [RawTouch(rng.uniform(0, 4095), rng.uniform(0, 4095), 0.5)] * 2  # landing
+        stroke += [RawTouch(rx + rng.gauss(0, 8), ry + rng.gauss(0, 8), 0.5) for _ in range(9)]
+        stroke[6] = RawTouch(4000, 10, 0.5)  # one spike
+        stroke += [RawTouch(rx, ry, 0.01), None, None]  # light touch = lifted
+        got = [sampler.feed(s) for s in stroke]
+        points = [g for g in got if g is not None]
+        assert len(points) == 1 and got.index(points[0]) == 11
+        assert abs(points[0][0] - rx) < 12 and abs(points[0][1] - ry) < 12
+        pairs.append((*points[0], sx, sy))
+    fitted = Calibration.fit(pairs)
+    assert max(fitted.residuals(pairs)) < 1.0
+    # invalid samples never count, and a stroke of nothing but settling gives no point
+    assert sampler.feed(RawTouch(float("nan"), 1, 0.5)) is None
+    assert [sampler.feed(s) for s in [RawTouch(5, 5, 0.5), None]] == [None, None]

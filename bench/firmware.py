@@ -1,0 +1,94 @@
+"""Platform benchmarks (issue 2): tick cost of every firmware scene, cold start, peak RSS.
+
+    .venv/bin/python bench/firmware.py [--frames N]
+
+Tick cost = Machine.step() + render() + present() on the headless backend, with random input
+like the chaos test, measured per tick with perf_counter; p50 / p99 / max are printed.
+Cold start runs `twinfold headless --frames 1` in a fresh process 10 times (median, best)
+and reads the child's peak RSS from getrusage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "firmware"))
+
+
+def scene_costs(frames: int) -> list[tuple[float | str, ...]]:
+    from test_chaos import SCENES, chaos_script
+
+    from firmware.testing import machine_from_movie
+
+    rows = []
+    for name in ["boot", *SCENES, "pop"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            m = machine_from_movie(Path(tmp), game="pop" if name == "pop" else None, seed=1)
+            if name in SCENES:
+                m.push(SCENES[name](m))
+            m.hal.input.script = chaos_script(zlib.crc32(name.encode()), lid=False)
+            wall, cpu = [], []
+            for _ in range(frames):
+                t0, c0 = time.perf_counter(), time.thread_time()
+                m.step()
+                m.render()
+                m.present()
+                cpu.append((time.thread_time() - c0) * 1000)
+                wall.append((time.perf_counter() - t0) * 1000)
+            rows.append((name, *_pcts(cpu), *_pcts(wall)))
+            m.store.close()
+    return rows
+
+
+def _pcts(values: list[float]) -> tuple[float, float, float]:
+    values = sorted(values)
+    return values[len(values) // 2], values[int(len(values) * 0.99)], values[-1]
+
+
+def cold_start(runs: int = 10) -> tuple[float, float, float]:
+    exe = Path(sys.executable).with_name("twinfold")
+    times, rss = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t0 = time.perf_counter()
+        subprocess.run([str(exe), "headless", "--frames", "1"], check=True)
+        times.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        rss.append(max(before, after) / 1024)
+    return statistics.median(times), min(times), max(rss)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--frames", type=int, default=3000)
+    args = parser.parse_args()
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}")
+    print("tick = step + render + present; CPU = thread CPU time, wall = perf_counter")
+    print(f"{'scene':12} {'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8} "
+          f"{'wall p50':>9} {'wall p99':>9} {'wall max':>9}   (ms)")
+    for name, *v in scene_costs(args.frames):
+        print(f"{name:12} {v[0]:8.3f} {v[1]:8.3f} {v[2]:8.3f} {v[3]:9.3f} {v[4]:9.3f} {v[5]:9.3f}")
+    median, best, rss = cold_start()
+    print(f"cold start `twinfold headless --frames 1`: median {median:.3f} s, best {best:.3f} s")
+    print(f"peak RSS of that process: {rss:.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

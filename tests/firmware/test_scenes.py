@@ -1,0 +1,124 @@
+"""Firmware scenes driven through the real input path: settings, calibration, records, notices."""
+
+from __future__ import annotations
+
+import pygame
+
+from firmware.scenes.calibration import TARGETS
+from firmware.testing import machine_from_movie, run, tap_script
+from hal.interfaces import Button, RawInput, RawTouch
+from hal.touch import Calibration
+
+
+def tap(m, name):
+    x, y = m.scene.hotspots()[name].center
+    m.hal.input.script = tap_script({m.tick: (x, y)})
+    run(m, 5)
+
+
+def to_settings(tmp_path, **kw):
+    m = machine_from_movie(tmp_path, **kw)
+    run(m, 100)
+    tap(m, "button:settings")
+    assert m.scene.name == "settings"
+    return m
+
+
+def test_calibration_fits_and_stores_a_skewed_panel(tmp_path):
+    """A panel whose raw readings are an affine distortion of the pixels is corrected."""
+    m = to_settings(tmp_path)
+    tap(m, "item:calibrate")
+    assert m.scene.name == "calibration"
+    # The panel reads raw = M * pixel + t; calibration must learn the inverse map.
+    a, b, c, d, e, f = 1.1, 0.05, -7.0, -0.03, 0.95, 4.0
+
+    class inverse:
+        @staticmethod
+        def apply(x, y):
+            return a * x + b * y + c, d * x + e * y + f
+
+    for tx, ty in TARGETS:
+        rx, ry = inverse.apply(tx, ty)
+        start = m.tick
+        m.hal.input.script = lambda t, s=start, rx=rx, ry=ry: (
+            RawInput(touch=RawTouch(rx, ry)) if s <= t < s + 6 else RawInput()
+        )
+        run(m, 8)
+    assert m.scene.dump()["done"] and m.scene.dump()["residual"] < 0.5
+    tap(m, "button:save")
+    assert m.scene.name == "settings"
+    stored = Calibration.from_json(m.store.get_calibration())
+    for tx, ty in [(0, 0), (255, 191), (100, 50)]:
+        rx, ry = inverse.apply(tx, ty)
+        x, y = stored.apply(rx, ry)
+        assert abs(x - tx) < 0.5 and abs(y - ty) < 0.5
+    # The firmware now maps raw touches through the new calibration.
+    rx, ry = inverse.apply(128, 96)
+    m.hal.input.script = lambda t: RawInput(touch=RawTouch(rx, ry))
+    m.step()
+    assert m.touch.process(RawTouch(rx, ry)) is not None
+
+
+def test_swap_language_volume_persist(tmp_path):
+    store = tmp_path / "s.db"
+    m = to_settings(tmp_path, store_path=store)
+    tap(m, "item:volume:-")
+    tap(m, "item:volume:-")
+    tap(m, "item:swap")  # last: with swapped screens the stylus no longer reaches the menu
+    assert m.settings.swap is True and m.settings.volume == 5
+    m.hal.input.script = lambda t: RawInput()
+    upper = m.hal.display.upper
+    m.render()
+    m.present()
+    # Swapped: the lower logical image (the settings menu) is shown on the upper panel.
+    assert pygame.image.tobytes(upper, "RGB") == pygame.image.tobytes(m.bottom, "RGB")
+    m.store.close()
+    m2 = machine_from_movie(tmp_path, store_path=store)
+    assert m2.settings.swap is True and m2.settings.volume == 5
+
+
+def test_language_switch_changes_text_or_notes_missing_font(tmp_path):
+    from firmware.gfx.text import japanese_available
+
+    m = to_settings(tmp_path)
+    tap(m, "item:language")
+    assert m.settings.language == "ja"
+    expected = "せってい" if japanese_available() else "Settings"
+    assert m.tr("Settings", "せってい") == expected
+
+
+def test_button_test_lights_buttons_and_hold_b_leaves(tmp_path):
+    m = to_settings(tmp_path)
+    tap(m, "item:buttons")
+    assert m.scene.name == "buttontest"
+    m.hal.input.script = lambda t: RawInput(held=frozenset({Button.X, Button.UP}))
+    run(m, 3)
+    assert m.scene.dump()["held"] == ["UP", "X"]
+    m.hal.input.script = lambda t: RawInput(held=frozenset({Button.B}))
+    run(m, 70)
+    assert m.scene.name == "settings"
+
+
+def test_damaged_store_is_set_aside_and_boot_shows_notice(tmp_path):
+    store = tmp_path / "s.db"
+    store.write_bytes(b"this is not a database" * 100)
+    m = machine_from_movie(tmp_path, store_path=store)
+    run(m, 100)
+    assert m.scene.name == "notice"
+    assert list(tmp_path.glob("s.db.damaged-*"))
+    tap(m, "item:ok")
+    assert m.scene.name == "launcher"
+
+
+def test_finished_game_is_counted_and_recorded(tmp_path):
+    m = machine_from_movie(tmp_path, game="pop", seed=1)
+    m.hal.input.script = lambda t: RawInput()
+    for _ in range(30000):
+        m.step()
+        if m.game_scene().game.game.s.over:
+            break
+    m.step()
+    assert m.store.get_stats("pop")["played"] == 1
+    records = m.store.list_records("pop")
+    assert len(records) == 1 and records[0].record["score"] == 0
+    assert m.store.load_suspend() is None

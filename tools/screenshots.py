@@ -1,0 +1,74 @@
+"""Render the README's screenshots headless from the input movies in docs/movies/.
+
+    .venv/bin/python tools/screenshots.py            # all of them
+    .venv/bin/python tools/screenshots.py launcher   # just one
+
+Each movie `docs/movies/NAME.txt` may start with a line `# args: --game reversi --seed 3`
+(arguments for the headless run). The picture shows both screens as on the handheld, at 2x.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+ROOT = Path(__file__).resolve().parent.parent
+MOVIES = ROOT / "docs" / "movies"
+OUT = ROOT / "docs" / "img"
+
+
+def compose(top: pygame.Surface, bottom: pygame.Surface, scale: int = 2) -> pygame.Surface:
+    """Both screens in a handheld-like shell: top panel, hinge, bottom panel."""
+    pad, hinge = 10, 14
+    w = 256 + 2 * pad
+    h = 192 * 2 + 2 * pad * 2 + hinge
+    shell = pygame.Surface((w, h))
+    shell.fill((40, 44, 56))
+    pygame.draw.rect(shell, (58, 64, 80), (0, 0, w, 192 + 2 * pad), border_radius=8)
+    pygame.draw.rect(
+        shell, (58, 64, 80), (0, 192 + 2 * pad + hinge, w, 192 + 2 * pad), border_radius=8
+    )
+    shell.blit(top, (pad, pad))
+    shell.blit(bottom, (pad, 192 + 3 * pad + hinge))
+    return pygame.transform.scale(shell, (w * scale, h * scale))
+
+
+def render(name: str) -> Path:
+    from firmware.cli import main
+
+    movie = MOVIES / f"{name}.txt"
+    args: list[str] = []
+    for line in movie.read_text().splitlines():
+        if line.startswith("# args:"):
+            args = shlex.split(line.split(":", 1)[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        rc = main(["headless", "--movie", str(movie), "--shots", tmp, *args])
+        if rc != 0:
+            raise SystemExit(f"{name}: headless run failed ({rc})")
+        top = pygame.image.load(f"{tmp}/top.png")
+        bottom = pygame.image.load(f"{tmp}/bottom.png")
+    OUT.mkdir(parents=True, exist_ok=True)
+    out = OUT / f"{name}.png"
+    pygame.image.save(compose(top, bottom), str(out))
+    return out
+
+
+def main(names: list[str]) -> int:
+    names = names or sorted(p.stem for p in MOVIES.glob("*.txt"))
+    for name in names:
+        print(render(name).relative_to(ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main(sys.argv[1:]))
