@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emulator.layout import LAYOUTS, MAX_SCALE, Layout, LayoutError, fit_scale
@@ -27,6 +27,7 @@ def _shows_lower(layout: Layout) -> bool:
     return (layout.focus == "bottom") != layout.swap
 
 
+@settings(deadline=None)  # pure and fast; a loaded shared host must not fail it
 @given(layouts, st.data())
 def test_window_pixel_maps_into_its_block(layout: Layout, data: st.DataObject) -> None:
     geo = layout.geometry()
@@ -46,6 +47,7 @@ def test_window_pixel_maps_into_its_block(layout: Layout, data: st.DataObject) -
     assert bx <= wx < bx + bw and by <= wy < by + bh
 
 
+@settings(deadline=None)  # pure and fast; a loaded shared host must not fail it
 @given(layouts, st.integers(0, SCREEN_W - 1), st.integers(0, SCREEN_H - 1))
 def test_every_pixel_of_a_block_maps_back(layout: Layout, x: int, y: int) -> None:
     geo = layout.geometry()
@@ -67,6 +69,7 @@ def test_every_pixel_of_a_block_maps_back(layout: Layout, x: int, y: int) -> Non
     assert below == ((x, y + 1) if y < SCREEN_H - 1 else None)
 
 
+@settings(deadline=None)  # pure and fast; a loaded shared host must not fail it
 @given(layouts)
 def test_panels_inside_window_and_disjoint(layout: Layout) -> None:
     geo = layout.geometry()

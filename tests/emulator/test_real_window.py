@@ -168,6 +168,7 @@ def test_emu_runs_its_frames_in_a_real_window(xdisplay: str, tmp_path: Path) -> 
 
 def test_window_is_crisp_and_quits_cleanly_on_sigterm(xdisplay: str, tmp_path: Path) -> None:
     scale, gap = 2, 8
+    errfile = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen(
         [
             *twinfold_command(),
@@ -182,9 +183,8 @@ def test_window_is_crisp_and_quits_cleanly_on_sigterm(xdisplay: str, tmp_path: P
             str(tmp_path / "s.db"),
         ],
         env=emu_env(xdisplay),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=errfile,
     )
     expected = (SCREEN_W * scale, 2 * SCREEN_H * scale + gap)
     try:
@@ -203,8 +203,13 @@ def test_window_is_crisp_and_quits_cleanly_on_sigterm(xdisplay: str, tmp_path: P
                     break
         if shot is None:
             pytest.skip("libX11 is not available to capture the screen")
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        assert rect is not None and rect.size == expected
+        pygame.image.save(shot, str(tmp_path / "screen.png"))
+        if proc.poll() is not None:
+            err = (tmp_path / "stderr.txt").read_text()
+            pytest.fail(f"the emulator exited early ({proc.returncode}): {err[-2000:]}")
+        assert rect is not None and rect.size == expected, (
+            f"window found at {rect}, expected size {expected} (see {tmp_path / 'screen.png'})"
+        )
         window = shot.subsurface(rect).copy()
         pygame.image.save(window, str(tmp_path / "window.png"))
         keep = os.environ.get("TWINFOLD_KEEP_WINDOW_SHOT")
@@ -216,14 +221,17 @@ def test_window_is_crisp_and_quits_cleanly_on_sigterm(xdisplay: str, tmp_path: P
             for y in range(py0, py0 + SCREEN_H * scale, 2 * 7):
                 for x in range(0, SCREEN_W * scale, 2 * 5):
                     block = {raw[x, y], raw[x + 1, y], raw[x, y + 1], raw[x + 1, y + 1]}
-                    assert len(block) == 1, (x, y)
+                    assert len(block) == 1, f"2x2 block at {(x, y)} is not one colour"
         # the gap between the panels is the backdrop
         gap_colour = window.get_at((SCREEN_W, SCREEN_H * scale + gap // 2))
         assert tuple(gap_colour)[:3] == BACKDROP
         del raw
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=WAIT_SECONDS) == 0
+        proc.wait(timeout=WAIT_SECONDS)
+        err = (tmp_path / "stderr.txt").read_text()
+        assert proc.returncode == 0, f"exit status {proc.returncode}: {err[-2000:]}"
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        errfile.close()
