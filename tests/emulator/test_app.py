@@ -486,3 +486,14 @@ def test_lid_key_closes_and_opens_the_lid(app: App, tmp_path: Path) -> None:
     run(app, 3)
     assert not app.machine.lid_closed and not app.display.blanked
     assert probe(app).count > count
+
+
+def test_every_hotkey_action_has_a_handler(app: App) -> None:
+    from emulator.keymap import HOTKEYS
+
+    run(app, 3)
+    for action in HOTKEYS:
+        app.hotkey(action, True)
+        app.hotkey(action, False)
+        app.pass_once()
+    assert app.quitting  # quit_now was among them
