@@ -165,7 +165,7 @@ class App:
         except KeymapError as exc:
             raise CommandError(str(exc)) from None
         self.clock = clock or MonotonicClock()
-        pygame.display.init()  # no mixer: the emulator's audio is silent (P-HW-6)
+        _open_video()
         pygame.joystick.init()
         layout = self._initial_layout()
         self._log_handler = _log_to(data_dir / "twinfold.log")
@@ -174,7 +174,12 @@ class App:
         except StoreError as exc:
             self._drop_log()
             raise CommandError(str(exc)) from None
-        self.display = WindowDisplay(layout)
+        try:
+            self.display = WindowDisplay(layout)
+        except pygame.error as exc:
+            self.store.close()
+            self._drop_log()
+            raise CommandError(f"cannot open a window: {exc}") from None
         self.live = EmuInput(self.keymap, self.display.geometry)
         self.input = SessionInput(self.live)
         self.hal = Hal(
@@ -397,7 +402,12 @@ class App:
         self.loop.resync()
 
     def set_layout(self, layout: Layout) -> None:
-        self.display.set_layout(layout)
+        previous = self.display.layout
+        try:
+            self.display.set_layout(layout)
+        except pygame.error as exc:  # e.g. a window larger than the system allows
+            self.say(f"cannot show that layout: {exc}")
+            self.display.set_layout(previous)
         self.live.geometry = self.display.geometry
 
     def _sync_layout(self) -> None:
@@ -514,6 +524,25 @@ def window_title(app: App) -> str:
     if app.input.recorder is not None:
         parts.append("[rec]")
     return " ".join(parts)
+
+
+def _open_video() -> None:
+    """Start SDL's video (no mixer: the emulator's audio is silent, P-HW-6).
+
+    Without a desktop SDL falls back to an invisible "offscreen" window; unless that was asked
+    for (SDL_VIDEODRIVER, as the tests do), say so instead of running where nobody can see.
+    """
+    try:
+        pygame.display.init()
+    except pygame.error as exc:
+        raise CommandError(f"cannot open a window: {exc}") from None
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and not os.environ.get("SDL_VIDEODRIVER"):
+        pygame.display.quit()
+        raise CommandError(
+            "no desktop to open a window on (DISPLAY / WAYLAND_DISPLAY not set); "
+            "`twinfold headless` runs without one"
+        )
 
 
 def _read_movie(path: str) -> Movie:

@@ -8,6 +8,9 @@ The clock is simulated, so one pass of the loop is exactly one tick.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -497,3 +500,21 @@ def test_every_hotkey_action_has_a_handler(app: App) -> None:
         app.hotkey(action, False)
         app.pass_once()
     assert app.quitting  # quit_now was among them
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="elsewhere SDL finds the desktop itself")
+def test_without_a_desktop_the_emulator_says_so(tmp_path: Path) -> None:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "emulator", "--frames", "5", "--store", str(tmp_path / "s.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "no desktop" in result.stderr and "Traceback" not in result.stderr
