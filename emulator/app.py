@@ -430,7 +430,8 @@ class App:
         self.record_path = None
         if recorder is None or path is None:
             return None
-        text = recorder.movie().to_text()
+        header, _, events = recorder.movie().to_text().partition("\n")
+        text = f"{header}\n# {self.replay_hint(path)}\n{events}"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(path.name + ".tmp")
@@ -443,6 +444,16 @@ class App:
         self.say(f"movie saved: {path}")
         log.info("movie saved to %s", path)
         return path
+
+    def replay_hint(self, path: Path) -> str:
+        """The command that replays a recording of this session (written into the movie)."""
+        parts = ["twinfold headless"]
+        if self.args.game:
+            parts.append(f"--game {self.args.game}")
+        parts.append(f"--seed {self.args.seed}")
+        parts += [f"--option {key}={value}" for key, value in self.args.option]
+        parts.append(f"--movie {path.name}")
+        return "recorded by twinfold emu; replay: " + " ".join(parts)
 
     def slot_path(self, slot: int) -> Path:
         return self.data_dir / "states" / f"slot-{slot}.json"

@@ -282,6 +282,9 @@ def test_recording_starts_at_power_on_and_replays_headless(app: App, tmp_path: P
     movie = load_movie(str(movies[0]))
     text = movies[0].read_text()
     assert "press A" in text and "touch 90 60" in text and " 91 62" in text
+    assert text.splitlines()[1].endswith(
+        f"twinfold headless --game probe --seed 0 --movie {movies[0].name}"
+    )
     # replay on the headless backend from boot: the game sees the same inputs
     player = MoviePlayer(movie)
     store = Store.open(tmp_path / "replay.db")
