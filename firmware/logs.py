@@ -29,5 +29,4 @@ def setup_logging(data_dir: Path, *, stderr_level: int = logging.WARNING) -> Pat
     for handler in (file_handler, console):
         handler._twinfold = True  # type: ignore[attr-defined]
         log.addHandler(handler)
-    log.propagate = False
     return path

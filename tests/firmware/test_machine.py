@@ -192,7 +192,6 @@ def test_crash_trace_is_written_to_the_log_file(tmp_path):
         for handler in list(logging.getLogger("twinfold").handlers):
             logging.getLogger("twinfold").removeHandler(handler)
             handler.close()
-        logging.getLogger("twinfold").propagate = True
 
 
 def test_headless_command_writes_dump_and_shots(tmp_path):
