@@ -30,6 +30,7 @@ from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import Layout, LayoutError, fit_scale
 from firmware.cli import CommandError
 from firmware.game_api import Cartridge
+from firmware.logs import setup_logging
 from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
 from firmware.movie import Movie, MovieError, MoviePlayer, MovieRecorder, load_movie
@@ -168,17 +169,18 @@ class App:
         _open_video()
         pygame.joystick.init()
         layout = self._initial_layout()
-        self._log_handler = _log_to(data_dir / "twinfold.log")
+        try:
+            self.log_path = setup_logging(data_dir)
+        except OSError as exc:
+            raise CommandError(f"cannot write the log in {data_dir}: {exc}") from None
         try:
             self.store = Store.open(store_path or data_dir / "store.db")
         except StoreError as exc:
-            self._drop_log()
             raise CommandError(str(exc)) from None
         try:
             self.display = WindowDisplay(layout)
         except pygame.error as exc:
             self.store.close()
-            self._drop_log()
             raise CommandError(f"cannot open a window: {exc}") from None
         self.live = EmuInput(self.keymap, self.display.geometry)
         self.input = SessionInput(self.live)
@@ -193,7 +195,6 @@ class App:
             self.machine = self._boot()
         except CommandError:
             self.store.close()
-            self._drop_log()
             raise
         if args.swap:
             self.machine.settings.swap = True
@@ -289,12 +290,7 @@ class App:
             self.stop_recording()
         self.machine.suspend_game()
         self.store.close()
-        self._drop_log()
         pygame.display.quit()
-
-    def _drop_log(self) -> None:
-        logging.getLogger("twinfold").removeHandler(self._log_handler)
-        self._log_handler.close()
 
     # ------------------------------------------------------------------ hotkeys
     def hotkey(self, action: str, pressed: bool) -> None:
@@ -561,20 +557,6 @@ def _read_movie(path: str) -> Movie:
         return load_movie(path)
     except MovieError as exc:
         raise CommandError(f"{path}: {exc}" if exc.line is not None else str(exc)) from None
-
-
-def _log_to(path: Path) -> logging.Handler:
-    """Firmware log (crash traces, P-FW-3) into the data directory's twinfold.log."""
-    try:
-        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
-    except OSError:
-        handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    logger = logging.getLogger("twinfold")
-    logger.addHandler(handler)
-    if logger.level == logging.NOTSET or logger.level > logging.INFO:
-        logger.setLevel(logging.INFO)
-    return handler
 
 
 def run_from_args(args: argparse.Namespace) -> int:
