@@ -161,6 +161,10 @@ class App:
         except OSError as exc:
             raise CommandError(f"cannot create the data directory {data_dir}: {exc}") from None
         self.movie = _read_movie(args.movie) if args.movie else None
+        if args.record:
+            folder = Path(args.record).resolve().parent
+            if not folder.is_dir() or not os.access(folder, os.W_OK):
+                raise CommandError(f"cannot write the movie {args.record}: no writable folder")
         try:
             self.keymap = load_keymap(data_dir)
         except KeymapError as exc:

@@ -456,6 +456,7 @@ def test_command_line_runs_and_quits_after_frames(tmp_path: Path) -> None:
         (["--gap", "-1"], "gap"),
         (["--movie", "/nonexistent/m.movie"], "cannot read"),
         (["--link", "radio"], "link"),
+        (["--record", "/nonexistent/dir/out.movie"], "cannot write the movie"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(
