@@ -58,9 +58,7 @@ FIG24_CARDS = {(1, 1): "P1", (1, 3): "R", (3, 2): "P2", (2, 0): "P2"}
 
 
 def fig24_state(selected: str):
-    cards = {
-        sq: c(1, "1111", {"P1": 0, "P2": 1, "R": "R"}[who]) for sq, who in FIG24_CARDS.items()
-    }
+    cards = {sq: c(1, "1111", {"P1": 0, "P2": 1, "R": "R"}[who]) for sq, who in FIG24_CARDS.items()}
     stock = [c(3, "1010", "R" if selected == "rainbow" else 0)]
     return make_state(FIG24_ROWS, cards, stock)
 
