@@ -67,7 +67,7 @@ def test_first_turn_any_empty_square_then_adjacency() -> None:
     play_first_card(st, (0, 0))
     assert len(st.permitted_squares(1, 0)) == 63  # player 2's first turn
     play_first_card(st, (7, 7))
-    colour = [i for i, card in enumerate(st.players[0].stock) if card.owner == 0][0]
+    colour = next(i for i, card in enumerate(st.players[0].stock) if card.owner == 0)
     assert set(st.permitted_squares(0, colour)) == {(0, 1), (1, 0)}
 
 
