@@ -114,7 +114,7 @@ def parse_action(data: Any) -> Action:
     if not isinstance(data, dict):
         raise ValueError("an action must be a JSON object")
     kind = data.get("type")
-    if kind not in _TYPES:
+    if not isinstance(kind, str) or kind not in _TYPES:
         raise ValueError(f"unknown action type {kind!r} (known: {', '.join(_TYPES)})")
     player = _int(data, "player")
     assert player is not None

@@ -89,7 +89,7 @@ class Yaku:
     def from_json(cls, data: Any) -> Yaku:
         if not isinstance(data, dict) or data.get("kind") not in YAKU_KINDS:
             raise ValueError(f"bad yaku entry: {data!r}")
-        if data.get("direction") not in NAME_TO_DIRECTION:
+        if not isinstance(data.get("direction"), str) or data["direction"] not in NAME_TO_DIRECTION:
             raise ValueError(f"bad yaku direction: {data.get('direction')!r}")
         squares = data.get("squares")
         if not isinstance(squares, list) or len(squares) < 2:

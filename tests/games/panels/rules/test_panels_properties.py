@@ -175,3 +175,75 @@ def test_evaluation_matches_the_definitions(placed, new, where) -> None:
         if yaku.kind == SEQUENCE:
             steps = {b - a for a, b in zip(sorted(numbers), sorted(numbers)[1:], strict=False)}
             assert steps == {1} and len(numbers) <= 5
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 70) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+
+
+def mutate(data, path_picks: list[int], value):
+    """`data` with one nested value (chosen by `path_picks`) replaced by `value`."""
+    if not path_picks or not isinstance(data, dict | list) or not data:
+        return value
+    if isinstance(data, dict):
+        key = sorted(data)[path_picks[0] % len(data)]
+        return {**data, key: mutate(data[key], path_picks[1:], value)}
+    index = path_picks[0] % len(data)
+    return [*data[:index], mutate(data[index], path_picks[1:], value), *data[index + 1 :]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 1000),
+    picks=st.lists(st.integers(0, 100), min_size=1, max_size=5),
+    value=json_values,
+)
+def test_damaged_states_are_refused_with_value_error_only(seed, picks, value) -> None:
+    state = GameState.new(GameConfig(seed=seed))
+    data = mutate(json.loads(json.dumps(state.to_json())), picks, value)
+    try:
+        again = GameState.from_json(data)
+    except ValueError as exc:
+        assert str(exc)
+    else:
+        json.dumps(again.to_json())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=json_values
+    | st.dictionaries(
+        st.sampled_from(["type", "player", "stock", "square", "slot", "delta"]), json_values
+    )
+)
+def test_any_json_is_an_action_or_a_value_error(data) -> None:
+    from games.panels.rules.actions import action_to_json, parse_action
+
+    try:
+        action = parse_action(data)
+    except ValueError as exc:
+        assert str(exc)
+    else:
+        assert parse_action(action_to_json(action)) == action
+
+
+def test_linked_units_stay_in_sync_through_json_actions() -> None:
+    import random
+
+    from games.panels.ai.player import choose_turn
+    from games.panels.rules.actions import action_to_json, parse_action
+
+    config = GameConfig(seed=99)
+    unit_a, unit_b = GameState.new(config), GameState.new(config)
+    rng = random.Random(3)
+    while not unit_a.over:
+        for action in choose_turn(unit_a, 3, rng):
+            unit_a.apply(action)
+            unit_b.apply(parse_action(json.loads(json.dumps(action_to_json(action)))))
+            assert unit_a.to_json() == unit_b.to_json()
+    assert unit_b.over and unit_b.winner == unit_a.winner
