@@ -14,9 +14,11 @@ Levels:
    group it grows), + blocking (taking squares that opponent connectors face, weighted by
    the size of the opponent group behind them) - what it leaves (a rainbow card placed
    next to opponent cards opens squares and groups for them);
-4. level 3 plus items: before placing, it tries each held item on a bounded set of targets
-   (cards next to empty squares) and uses the one that most improves its best placement
-   (reshuffle when no placement scores and the stock is poor).
+4. level 3 plus a plan and items: the best 8 candidates are re-ranked by adding half the
+   points the rest of its stock could score next turn on the field they leave (the unknown
+   next draw is ignored); before placing, it tries each held item on a bounded set of
+   targets (cards next to empty squares) and uses the one that most improves its best
+   placement (reshuffle when no placement scores).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from games.panels.rules.game import GameState
 
 LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 MAX_ITEM_OPTIONS = 16
+LOOKAHEAD_WIDTH = 8  # level 4: candidates re-ranked by the next turn's best points
+LOOKAHEAD_WEIGHT = 0.5  # the opponent may block it, so a planned yaku counts half
 
 Candidate = tuple[int, int, int]  # stock index, square index, clockwise turns
 
@@ -80,15 +84,32 @@ def _choose_placement(
         return None
     if level == 1:
         return rng.choice(cands)
-    best: list[Candidate] = []
-    best_value = float("-inf")
-    for cand in cands:
-        value = _value(state, player, cand, positional=level >= 3)
-        if value > best_value + 1e-9:
-            best, best_value = [cand], value
-        elif abs(value - best_value) <= 1e-9:
-            best.append(cand)
-    return rng.choice(best)
+    scored = [(_value(state, player, cand, positional=level >= 3), cand) for cand in cands]
+    if level >= 4:
+        scored = _look_ahead(state, player, scored)
+    best_value = max(value for value, _ in scored)
+    return rng.choice([cand for value, cand in scored if value >= best_value - 1e-9])
+
+
+def _look_ahead(
+    state: GameState, player: int, scored: list[tuple[float, Candidate]]
+) -> list[tuple[float, Candidate]]:
+    """Re-rank the best LOOKAHEAD_WIDTH candidates by what the rest of the stock can score
+    next turn on the field they leave (the one unknown draw is ignored)."""
+    ranked = sorted(scored, key=lambda vc: -vc[0])[:LOOKAHEAD_WIDTH]
+    out = []
+    for value, cand in ranked:
+        if value >= 10_000.0:  # a winning placement needs no plan
+            out.append((value, cand))
+            continue
+        stock, square, turns = cand
+        trial = state.copy()
+        trial.field.cells[square] = trial.players[player].stock[stock].rotated(turns)
+        del trial.players[player].stock[stock]
+        trial.players[player].turns += 1  # next turn: adjacency rules apply
+        follow = [_points(trial, player, c)[0] for c in _candidates(trial, player)]
+        out.append((value + LOOKAHEAD_WEIGHT * max(follow, default=0), cand))
+    return out
 
 
 def _points(state: GameState, player: int, cand: Candidate) -> tuple[int, Card]:
