@@ -93,7 +93,7 @@ def test_top_level_uses_an_item_that_creates_points() -> None:
     assert st_.players[0].score == 20
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     levels=st.lists(st.sampled_from(LEVELS), min_size=2, max_size=2),
@@ -125,5 +125,5 @@ def test_simulation_counts_add_up_and_are_reproducible() -> None:
 
 @pytest.mark.slow
 def test_top_level_beats_the_lowest() -> None:
-    result = simulate(40, (4, 1), seed=1000)
-    assert result.players[0].wins >= 30
+    result = simulate(12, (4, 1), seed=1000)
+    assert result.players[0].wins >= 9  # 75%; the 200-game figure is in bench/panels.py

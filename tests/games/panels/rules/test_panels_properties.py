@@ -103,12 +103,12 @@ def any_action(player: int):
     )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(config=configs, data=st.data())
 def test_refused_actions_change_nothing(config, data) -> None:
     state = GameState.new(config)
     state.players[0].items = data.draw(st.lists(st.sampled_from(it.ITEM_KINDS), max_size=3))
-    for _ in range(30):
+    for _ in range(20):
         if state.over:
             break
         player = data.draw(st.sampled_from([state.current, 1 - state.current]))
