@@ -12,6 +12,7 @@ from games.panels.ai.match import play_game, simulate
 from games.panels.ai.player import LEVELS, choose_turn
 from games.panels.rules import items as it
 from games.panels.rules.actions import Determine, Pass, UseItem
+from games.panels.rules.cards import RAINBOW
 from games.panels.rules.combination import evaluate
 from games.panels.rules.field import SHAPE_NAMES
 from games.panels.rules.game import GameConfig, GameState
@@ -127,3 +128,10 @@ def test_simulation_counts_add_up_and_are_reproducible() -> None:
 def test_top_level_beats_the_lowest() -> None:
     result = simulate(12, (4, 1), seed=1000)
     assert result.players[0].wins >= 9  # 75%; the 200-game figure is in bench/panels.py
+
+
+def test_three_player_game_between_computers() -> None:
+    state, _turns = play_game(GameConfig(seed=77, players=3, target=200), [4, 3, 2])
+    assert state.over
+    colours = {card.owner for card in state.field.cells if card is not None}
+    assert colours <= {0, 1, 2, RAINBOW} and {0, 1, 2} <= colours
