@@ -1,9 +1,11 @@
 """Look-ahead shared by the computer personalities, computed from a seat's view only.
 
-For each card the seat could play, `assess` measures what the play does at once (opponents'
-cards and own cards killed), what the opponents could then do to the seat in their next
-plays (risk), what kills the seat keeps in hand for later (chances), and how exposed the
-cards on both sides are (few free sides left).  The personalities weigh these differently.
+Every kill is an enclosed rectangle that the rules allow to die (a single card, or a whole
+rectangle under the options) whose border has just been closed.  So one survey of the table
+per decision -- the killable rectangles of free positions whose open border is short -- tells,
+for each candidate play, what it kills at once, which opponent replies would then kill own
+cards (risk), which own cards could kill later (chances), and how close every card is to
+being enclosed (danger).  The personalities weigh these figures differently.
 """
 
 from __future__ import annotations
@@ -12,6 +14,14 @@ from dataclasses import dataclass
 
 from games.sevens.rules import board
 from games.sevens.rules.view import SeatView
+
+# how likely a card whose group still needs d more plays to be enclosed dies soon
+DANGER_BY_DISTANCE = (0.0, 1.0, 0.4, 0.15)
+_FAR = len(DANGER_BY_DISTANCE) - 1
+
+_RECT_CACHE: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+
+Survey = list[tuple[int, int, int]]
 
 
 @dataclass(frozen=True)
@@ -25,18 +35,9 @@ class Assessment:
     risk_sum: int  # own cards killable over all opponent replies
     hit_back: int  # opponents' cards that opponent replies would kill (they hurt each other)
     chances: int  # opponents' cards the seat could kill with its next plays
-    own_exposure: float  # own unplayed cards weighted by how few free sides they keep
-    opp_exposure: float  # the same for the opponents' cards
-    own_stuck: int  # own cards still unplayable after the play
-    frees_own: int  # own cards that become playable through this play
-    own_danger: float  # own cards weighted by how soon opponents could enclose them
+    own_danger: float  # own cards weighted by how soon they could be enclosed
     opp_danger: float  # the same for the opponents' cards
-
-
-# how likely a card at each kill distance (plays still needed to enclose it) dies soon
-_DANGER_BY_DISTANCE = (0.0, 1.0, 0.4, 0.15, 0.05)
-_FAR = len(_DANGER_BY_DISTANCE) - 1
-_RECT_CACHE: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+    own_stuck: int  # own cards still unplayable after the play
 
 
 def killable_rectangles(max_kill: int, three_walls: bool) -> list[tuple[int, int]]:
@@ -46,120 +47,94 @@ def killable_rectangles(max_kill: int, three_walls: bool) -> list[tuple[int, int
     if rects is None:
         rects = [
             (r, board.orthogonal(r))
-            for r, walls in board.RECTANGLE_WALLS.items()
+            for r in board.RECTANGLE_WALLS
             if board.group_is_killed(r, max_kill, three_walls)
         ]
         _RECT_CACHE[key] = rects
     return rects
 
 
-def near_rectangles(view: SeatView) -> list[tuple[int, int]]:
-    """Killable rectangles of still-free positions whose border is nearly closed:
-    (rectangle, its open border), the candidates for kills in the next few plays."""
+def survey(view: SeatView) -> Survey:
+    """Killable rectangles of free positions whose open border is short:
+    (rectangle, open border, its size), the only places where kills can come soon."""
     free = board.GRID & ~view.played & ~view.killed
     out = []
+    limit = _FAR + 1
     for r, border in killable_rectangles(view.options.max_kill, view.options.effective_three_walls):
         if r & ~free:
             continue
         open_ = border & free
-        if open_.bit_count() <= _FAR + 1:
-            out.append((r, open_))
+        d = open_.bit_count()
+        if d <= limit:
+            out.append((r, open_, d))
     return out
 
 
-def _dangers(
-    near: list[tuple[int, int]], placed: int, gone: int, mine: int, theirs: int
-) -> tuple[float, float]:
-    """Danger to own and to opponents' cards after a play, from the kill distances."""
+def assess_all(view: SeatView, cards: list[int]) -> list[Assessment]:
+    """Assessments of several candidate plays sharing one survey of the table."""
+    near = survey(view)
+    return [assess(view, c, near) for c in cards]
+
+
+def assess(view: SeatView, card: int, near: Survey | None = None) -> Assessment:
+    """Evaluate playing `card` (which must be in the seat's hand)."""
+    if near is None:
+        near = survey(view)
+    b = board.BIT[card]
+    hand = view.hand
+    unknown = view.unknown
+
+    killed_now = 0
+    for r, open_, _d in near:
+        if open_ == b:
+            killed_now |= r
+    gain = (killed_now & unknown).bit_count()
+    loss = (killed_now & hand).bit_count()
+    mine = hand & ~b & ~killed_now
+    theirs = unknown & ~killed_now
+    reach = board.playable_positions(view.played | b, True)
+    blocked = b | killed_now
+
+    replies: dict[int, int] = {}
+    chances = 0
     mine_at = [0] * (_FAR + 1)
     theirs_at = [0] * (_FAR + 1)
-    for r, open0 in near:
-        if r & (placed | gone):
+    for r, open_, d in near:
+        if r & blocked:
             continue
-        open_ = open0 & ~placed
-        d = open_.bit_count()
-        if d == 0 or d > _FAR:
+        if open_ & b:
+            open_ ^= b
+            d -= 1
+        if d > _FAR:
             continue
-        if r & mine and not open_ & mine:
-            mine_at[d] |= r & mine
+        if d == 1 and open_ & reach:
+            if open_ & mine:
+                chances += (r & theirs).bit_count()
+            else:
+                replies[open_] = replies.get(open_, 0) | r
         if r & theirs:
             theirs_at[d] |= r & theirs
+        if r & mine and not open_ & mine:
+            mine_at[d] |= r & mine
+
+    risk_max = risk_sum = hit_back = 0
+    for km in replies.values():
+        lost = (km & mine).bit_count()
+        risk_sum += lost
+        if lost > risk_max:
+            risk_max = lost
+        hit_back += (km & theirs).bit_count()
+
     own = opp = 0.0
     seen_m = seen_t = 0
     for d in range(1, _FAR + 1):
         m = mine_at[d] & ~seen_m
         t = theirs_at[d] & ~seen_t
-        own += _DANGER_BY_DISTANCE[d] * m.bit_count()
-        opp += _DANGER_BY_DISTANCE[d] * t.bit_count()
+        own += DANGER_BY_DISTANCE[d] * m.bit_count()
+        opp += DANGER_BY_DISTANCE[d] * t.bit_count()
         seen_m |= m
         seen_t |= t
-    return own, opp
 
-
-# weight of a card by how many free (unplayed) orthogonal neighbours it still has
-_EXPOSURE_BY_FREE = (4.0, 1.0, 0.35, 0.1, 0.0)
-
-
-def _exposure(cards: int, free: int, own: int) -> float:
-    total = 0.0
-    orth = board.ORTH
-    for b in board.iter_bits(cards):
-        nb = orth[b] & free
-        n = nb.bit_count()
-        if n and not (nb & ~own):
-            # every free side is held by the same side: nobody else can close it alone
-            total += 0.1 * _EXPOSURE_BY_FREE[n]
-        else:
-            total += _EXPOSURE_BY_FREE[n]
-    return total
-
-
-def assess_all(view: SeatView, cards: list[int]) -> list[Assessment]:
-    """Assessments of several candidate plays sharing one survey of the table."""
-    near = near_rectangles(view)
-    return [assess(view, c, near) for c in cards]
-
-
-def assess(view: SeatView, card: int, near: list[tuple[int, int]] | None = None) -> Assessment:
-    """Evaluate playing `card` from the view (the card must be in the seat's hand)."""
-    if near is None:
-        near = near_rectangles(view)
-    opts = view.options
-    max_kill = opts.max_kill
-    three = opts.effective_three_walls
-    hand = view.hand
-    unknown = view.unknown
-    b = board.BIT[card]
-    played = view.played | b
-    free = board.GRID & ~played & ~view.killed
-    killed_now = board.kill_mask_after_play(b, free, max_kill, three)
-    gain = (killed_now & unknown).bit_count()
-    loss = (killed_now & hand).bit_count()
-    free &= ~killed_now
-    mine = hand & ~b & ~killed_now
-    theirs = unknown & ~killed_now
-    reach = board.playable_positions(played, True)
-
-    risk_max = 0
-    risk_sum = 0
-    hit_back = 0
-    for x in board.iter_bits(reach & theirs):
-        # only positions next to own cards (or inside small groups) can kill them
-        km = board.kill_mask_after_play(x, free & ~x, max_kill, three)
-        if km:
-            lost = (km & mine).bit_count()
-            if lost > risk_max:
-                risk_max = lost
-            risk_sum += lost
-            hit_back += (km & theirs).bit_count()
-
-    chances = 0
-    for y in board.iter_bits(reach & mine):
-        km = board.kill_mask_after_play(y, free & ~y, max_kill, three)
-        if km:
-            chances += (km & theirs).bit_count()
-
-    own_danger, opp_danger = _dangers(near, b, killed_now, mine, theirs)
     return Assessment(
         card=card,
         gain=gain,
@@ -168,10 +143,7 @@ def assess(view: SeatView, card: int, near: list[tuple[int, int]] | None = None)
         risk_sum=risk_sum,
         hit_back=hit_back,
         chances=chances,
-        own_exposure=_exposure(mine, free, mine),
-        opp_exposure=_exposure(theirs, free, theirs),
+        own_danger=own,
+        opp_danger=opp,
         own_stuck=(mine & ~reach).bit_count(),
-        frees_own=((mine & reach) & ~board.playable_positions(view.played, True)).bit_count(),
-        own_danger=own_danger,
-        opp_danger=opp_danger,
     )

@@ -87,10 +87,7 @@ FEATURES = (
     "risk_sum",
     "hit_back",
     "chances",
-    "own_exposure",
-    "opp_exposure",
     "own_stuck",
-    "frees_own",
     "own_danger",
     "opp_danger",
 )
@@ -131,11 +128,11 @@ class Cool(Weighing):
     weights: Weights = {
         "gain": 3.0,
         "loss": -10.0,
-        "risk_max": -2.5,
-        "risk_sum": -0.8,
+        "risk_max": -2.0,
+        "risk_sum": -1.0,
         "chances": 0.8,
-        "own_exposure": -1.0,
-        "opp_exposure": 0.3,
+        "own_danger": -12.0,
+        "opp_danger": 0.5,
     }
 
 
@@ -147,10 +144,10 @@ class Hitman(Weighing):
         "gain": 4.0,
         "loss": -10.0,
         "risk_max": -2.0,
-        "risk_sum": -0.6,
-        "chances": 1.2,
-        "own_exposure": -0.8,
-        "opp_exposure": 0.5,
+        "risk_sum": -1.0,
+        "chances": 1.5,
+        "own_danger": -8.0,
+        "opp_danger": 1.0,
     }
 
     def _pick(self, view: SeatView, cards: list[int]) -> int:
@@ -171,7 +168,7 @@ class Coward(Weighing):
         "loss": -100.0,
         "risk_max": -6.0,
         "risk_sum": -2.0,
-        "own_exposure": -1.5,
+        "own_danger": -10.0,
         "gain": 1.0,
     }
 
@@ -183,10 +180,10 @@ class Brute(Weighing):
     weights: Weights = {
         "gain": 4.0,
         "loss": -6.0,
-        "risk_max": -0.8,
+        "risk_max": -1.0,
         "chances": 1.0,
-        "opp_exposure": 1.0,
-        "own_exposure": -0.3,
+        "opp_danger": 2.0,
+        "own_danger": -3.0,
     }
 
 
