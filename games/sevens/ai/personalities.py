@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from games.sevens.ai.analysis import Assessment, assess_all
 from games.sevens.rules.cards import card_name
@@ -107,7 +108,7 @@ def weighted(weights: Weights) -> Callable[[Assessment], float]:
 class Weighing(Personality):
     """A personality that picks the play with the best weighted assessment."""
 
-    weights: Weights = {}
+    weights: ClassVar[Weights] = {}
 
     def __init__(self, rng: random.Random, weights: Weights | None = None) -> None:
         super().__init__(rng)
@@ -125,7 +126,7 @@ class Cool(Weighing):
     """Balances the damage a play does to opponents against the risk to its own cards."""
 
     key = "cool"
-    weights: Weights = {
+    weights: ClassVar[Weights] = {
         "gain": 3.0,
         "loss": -10.0,
         "risk_max": -2.0,
@@ -140,7 +141,7 @@ class Hitman(Weighing):
     """Takes every kill there is (the biggest first); otherwise prepares the next one."""
 
     key = "hitman"
-    weights: Weights = {
+    weights: ClassVar[Weights] = {
         "gain": 4.0,
         "loss": -10.0,
         "risk_max": -2.0,
@@ -164,7 +165,7 @@ class Coward(Weighing):
     """Its own cards first: no self-harm, least exposure; kills come last."""
 
     key = "coward"
-    weights: Weights = {
+    weights: ClassVar[Weights] = {
         "loss": -100.0,
         "risk_max": -6.0,
         "risk_sum": -2.0,
@@ -177,7 +178,7 @@ class Brute(Weighing):
     """Kills and puts opponents' cards in danger; its own risk barely counts."""
 
     key = "brute"
-    weights: Weights = {
+    weights: ClassVar[Weights] = {
         "gain": 4.0,
         "loss": -6.0,
         "risk_max": -1.0,
