@@ -85,22 +85,62 @@ class SeatView:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SeatView:
-        victims = tuple((parse_card(c), int(v)) for c, v in data["killed"])
+    def from_json(cls, data: Any) -> SeatView:
+        """Rebuild a view sent over the link; ValueError with a reason if it is malformed."""
+        try:
+            return cls._from_json(data)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"malformed seat view ({type(exc).__name__}: {exc})") from None
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any]) -> SeatView:
+        def seat_no(v: Any, what: str, allow_none: bool = False) -> Any:
+            if v is None and allow_none:
+                return None
+            if not isinstance(v, int) or isinstance(v, bool) or v not in range(SEATS):
+                raise ValueError(f"{what} must be a seat number 0..3, not {v!r}")
+            return v
+
+        def counts(v: Any, what: str) -> tuple[int, ...]:
+            if not isinstance(v, list) or len(v) != SEATS:
+                raise ValueError(f"{what} must be a list of {SEATS} numbers")
+            if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v):
+                raise ValueError(f"{what} must be a list of {SEATS} numbers")
+            return tuple(v)
+
+        def card_list(v: Any, what: str) -> list[int]:
+            if not isinstance(v, list):
+                raise ValueError(f"{what} must be a list of cards")
+            return [parse_card(c) for c in v]
+
+        victims = []
+        for item in data["killed"]:
+            if not isinstance(item, list) or len(item) != 2:
+                raise ValueError("killed must list [card, seat] pairs")
+            victims.append((parse_card(item[0]), seat_no(item[1], "a victim")))
+        events = data["events"]
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise ValueError("events must be a list of objects")
+        finish = data["finish_order"]
+        if not isinstance(finish, list):
+            raise ValueError("finish_order must be a list of seats")
+        opened = data["opened"]
+        if not isinstance(opened, bool):
+            raise ValueError("opened must be true or false")
         return cls(
-            seat=int(data["seat"]),
+            seat=seat_no(data["seat"], "seat"),
             options=Options.from_json(data["options"]),
-            hand=board.mask_of(parse_card(c) for c in data["hand"]),
-            played=board.mask_of(parse_card(c) for c in data["played"]),
+            hand=board.mask_of(card_list(data["hand"], "hand")),
+            played=board.mask_of(card_list(data["played"], "played")),
             killed=board.mask_of(c for c, _ in victims),
-            victims=victims,
-            cards_left=tuple(data["cards_left"]),
-            killed_count=tuple(data["killed_count"]),
-            kills_count=tuple(data["kills_count"]),
-            finish_order=tuple(data["finish_order"]),
-            current=data["current"],
-            opened=bool(data["opened"]),
-            events=tuple(data["events"]),
+            victims=tuple(victims),
+            cards_left=counts(data["cards_left"], "cards_left"),
+            killed_count=counts(data["killed_count"], "killed_count"),
+            kills_count=counts(data["kills_count"], "kills_count"),
+            finish_order=tuple(seat_no(s, "finish_order entry") for s in finish),
+            current=seat_no(data["current"], "current", allow_none=True),
+            opened=opened,
+            events=tuple(events),
         )
 
     def standings(self) -> list[Standing]:
