@@ -93,8 +93,8 @@ def decision_times(games: int, seed: int) -> None:
         players = [make_player(k, seat_rng(seed, i, s)) for s, k in enumerate(seats)]
         while not game.over:
             seat = game.current
-            view = seat_view(game, seat)
             t0 = time.perf_counter()
+            view = seat_view(game, seat)  # building the seat's view counts as deciding
             action = players[seat].choose(view)
             dt = time.perf_counter() - t0
             key = seats[seat]

@@ -162,16 +162,24 @@ class Hitman(Weighing):
 
 
 class Coward(Weighing):
-    """Its own cards first: no self-harm, least exposure; kills come last."""
+    """Its own cards first: the play that harms and exposes its own cards least, whatever
+    that does to the others; only among equally safe plays does it look at kills."""
 
     key = "coward"
     weights: ClassVar[Weights] = {
-        "loss": -100.0,
         "risk_max": -6.0,
         "risk_sum": -2.0,
         "own_danger": -10.0,
-        "gain": 1.0,
     }
+
+    def _pick(self, view: SeatView, cards: list[int]) -> int:
+        found = assess_all(view, cards)
+        least = min(a.loss for a in found)
+        found = [a for a in found if a.loss == least]
+        safest = max(self.score(a) for a in found)
+        # "equally safe": within a small margin of the safest exposure
+        found = [a for a in found if self.score(a) >= safest - 0.5]
+        return self._best(found, lambda a: a.gain + 0.5 * a.chances)
 
 
 class Brute(Weighing):
