@@ -14,6 +14,7 @@ so games replay identically and each decision is cheap.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -40,7 +41,7 @@ NAMES_EN = {
 }
 
 
-class Personality:
+class Personality(ABC):
     """Base: pass when nothing is playable, play a forced card, else pick by `_pick`."""
 
     key = ""
@@ -58,8 +59,9 @@ class Personality:
             return {"type": "play", "card": card_name(cards[0])}
         return {"type": "play", "card": card_name(self._pick(view, cards))}
 
+    @abstractmethod
     def _pick(self, view: SeatView, cards: list[int]) -> int:
-        raise NotImplementedError
+        """The card to play among `cards` (at least two, all playable)."""
 
     def _best(self, found: list[Assessment], score: Callable[[Assessment], float]) -> int:
         """Card of the highest-scoring assessment; ties broken by the seeded generator."""
