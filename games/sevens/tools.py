@@ -118,14 +118,14 @@ def run_sim(args: argparse.Namespace) -> int:
         return 0
     print(f"{data['games']} games, seed {args.seed}, options {_options_text(options)}")
     print(
-        f"{'seat':<5}{'personality':<13}{'wins':>7}{'win %':>8}{'killed':>9}"
-        f"{'kills':>8}{'place':>8}"
+        f"{'seat':<5}{'personality':<13}{'wins':>7}{'win %':>8}{'avg killed':>12}"
+        f"{'avg kills':>11}{'avg place':>11}"
     )
     for i, s in enumerate(data["seats"]):  # type: ignore[arg-type]
         pct = 100.0 * s["wins"] / data["games"]  # type: ignore[operator]
         print(
             f"{i + 1:<5}{NAMES_EN[s['personality']]:<13}{s['wins']:>7}{pct:>7.1f}%"
-            f"{s['avg_killed']:>9.2f}{s['avg_kills']:>8.2f}{s['avg_place']:>8.2f}"
+            f"{s['avg_killed']:>12.2f}{s['avg_kills']:>11.2f}{s['avg_place']:>11.2f}"
         )
     return 0
 
