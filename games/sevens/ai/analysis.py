@@ -33,11 +33,9 @@ class Assessment:
     loss: int  # own cards killed by the play
     risk_max: int  # most own cards one opponent reply could kill
     risk_sum: int  # own cards killable over all opponent replies
-    hit_back: int  # opponents' cards that opponent replies would kill (they hurt each other)
     chances: int  # opponents' cards the seat could kill with its next plays
     own_danger: float  # own cards weighted by how soon they could be enclosed
     opp_danger: float  # the same for the opponents' cards
-    own_stuck: int  # own cards still unplayable after the play
 
 
 def killable_rectangles(max_kill: int, three_walls: bool) -> list[tuple[int, int]]:
@@ -117,13 +115,12 @@ def assess(view: SeatView, card: int, near: Survey | None = None) -> Assessment:
         if r & mine and not open_ & mine:
             mine_at[d] |= r & mine
 
-    risk_max = risk_sum = hit_back = 0
+    risk_max = risk_sum = 0
     for km in replies.values():
         lost = (km & mine).bit_count()
         risk_sum += lost
         if lost > risk_max:
             risk_max = lost
-        hit_back += (km & theirs).bit_count()
 
     own = opp = 0.0
     seen_m = seen_t = 0
@@ -141,9 +138,7 @@ def assess(view: SeatView, card: int, near: Survey | None = None) -> Assessment:
         loss=loss,
         risk_max=risk_max,
         risk_sum=risk_sum,
-        hit_back=hit_back,
         chances=chances,
         own_danger=own,
         opp_danger=opp,
-        own_stuck=(mine & ~reach).bit_count(),
     )

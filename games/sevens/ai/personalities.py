@@ -88,9 +88,7 @@ FEATURES = (
     "loss",
     "risk_max",
     "risk_sum",
-    "hit_back",
     "chances",
-    "own_stuck",
     "own_danger",
     "opp_danger",
 )
