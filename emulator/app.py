@@ -566,6 +566,7 @@ def _read_movie(path: str) -> Movie:
 def run_from_args(args: argparse.Namespace) -> int:
     """The `emu` command's handler (also `python -m emulator`)."""
     app = App(args)
+    setup_logging(app.data_dir)
 
     def terminate(signum: int, frame: object) -> None:
         app.live.quit_requested = True  # SIGTERM: shut down cleanly, like closing the window
