@@ -67,6 +67,15 @@ def _cjk_font() -> pygame.font.Font | None:
         return None
 
 
+@functools.cache
+def _cjk_band() -> tuple[int, int]:
+    """Rows (top, height) where the CJK font's ink lies: its surfaces carry empty leading."""
+    font = _cjk_font()
+    assert font is not None
+    ink = font.render("あ漢アー。ぎゃ語gj", False, (255, 255, 255)).get_bounding_rect()
+    return ink.top, ink.height
+
+
 def japanese_available() -> bool:
     """True when Japanese text can be drawn (a CJK-capable font is installed)."""
     return _cjk_font() is not None
@@ -108,14 +117,19 @@ def render(text: str, color: Color, scale: int = 1) -> pygame.Surface:
         else:
             font = _cjk_font()
             assert font is not None
-            surf = font.render(chunk, False, color[:3])
-            height = max(height, surf.get_height() - 2)
-            pieces.append((surf, -2))
+            top, band = _cjk_band()
+            full = font.render(chunk, False, color[:3])
+            surf = full.subsurface(pygame.Rect(0, top, full.get_width(), band)).copy()
+            height = max(height, band)
+            pieces.append((surf, 1))
     width = sum(p.get_width() for p, _ in pieces) + max(0, len(pieces) - 1)
     line = pygame.Surface((max(1, width), height), pygame.SRCALPHA)
     x = 0
-    for surf, dy in pieces:
-        line.blit(surf, (x, height - surf.get_height() - dy if dy else 0))
+    for surf, is_cjk in pieces:
+        # Pixel-font runs sit so their baseline meets the bottom of the CJK band less its
+        # descent: both scripts then share one visual baseline.
+        y = 0 if is_cjk or height == GLYPH_H else height - GLYPH_H
+        line.blit(surf, (x, y))
         x += surf.get_width() + 1
     if scale != 1:
         line = pygame.transform.scale(line, (line.get_width() * scale, line.get_height() * scale))
@@ -152,6 +166,31 @@ def draw(
     return surface.blit(img, (x, y))
 
 
+def line_pitch(lines: list[str], scale: int = 1, minimum: int = LINE_H) -> int:
+    """Distance between the baselines of `lines` drawn as a block (taller for CJK)."""
+    tallest = max((size(line, scale)[1] for line in lines if line), default=GLYPH_H * scale)
+    return max(minimum * scale, tallest + 2 * scale)
+
+
+def draw_block(
+    surface: pygame.Surface,
+    lines: list[str],
+    pos: tuple[int, int],
+    color: Color,
+    *,
+    align: str = "left",
+    minimum: int = LINE_H,
+    shadow: Color | None = None,
+) -> int:
+    """Draw lines one under another; returns the y just below the block."""
+    x, y = pos
+    pitch = line_pitch(lines, minimum=minimum)
+    for line in lines:
+        draw(surface, line, (x, y), color, align=align, shadow=shadow)
+        y += pitch
+    return y
+
+
 def wrap(text: str, width: int, scale: int = 1) -> list[str]:
     """Break `text` into lines that fit `width` pixels (at spaces; CJK text anywhere)."""
     lines: list[str] = []
@@ -159,13 +198,21 @@ def wrap(text: str, width: int, scale: int = 1) -> list[str]:
         line = ""
         for token in _tokens(paragraph):
             trial = line + token
-            if line and size(trial.rstrip(), scale)[0] > width:
+            # Kinsoku: closing punctuation and small kana never start a line.
+            if line and token[0] in _NO_LINE_START:
+                line = trial
+            elif line and size(trial.rstrip(), scale)[0] > width:
                 lines.append(line.rstrip())
                 line = token.lstrip()
             else:
                 line = trial
         lines.append(line.rstrip())
     return lines
+
+
+_NO_LINE_START = frozenset(
+    "、。，．・ー」』）】〕！？!?,.:;)" "ぁぃぅぇぉっゃゅょゎ" "ァィゥェォッャュョヮ"
+)
 
 
 def _tokens(text: str) -> list[str]:

@@ -142,11 +142,8 @@ class CalibrationScene(Scene):
             widgets.button(bottom, spots["button:retry"], tr("Retry", "やりなおす"))
             if "button:save" in spots:
                 widgets.button(bottom, spots["button:save"], tr("Save", "ほぞん"), face=pal.OK)
-        y = 56
-        for line in lines:
-            for row in text.wrap(line, 220):
-                text.draw(top, row, (128, y), pal.TEXT, align="center")
-                y += 12
+        rows = [row for line in lines for row in text.wrap(line, 220)]
+        text.draw_block(top, rows, (128, 56), pal.TEXT, align="center", minimum=12)
 
     def _draw_target(self, surf: pygame.Surface, pos: tuple[int, int], held: bool) -> None:
         x, y = pos

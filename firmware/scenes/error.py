@@ -43,10 +43,8 @@ class ErrorScene(Scene):
         text.draw(
             top, tr(f"in {self.where}", f"{self.where} で"), (128, 44), pal.TEXT, align="center"
         )
-        y = 64
-        for row in text.wrap(f"{self.kind}: {self.message}", 224)[:8]:
-            text.draw(top, row, (16, y), pal.TEXT_DIM)
-            y += 11
+        rows = text.wrap(f"{self.kind}: {self.message}", 224)[:8]
+        text.draw_block(top, rows, (16, 64), pal.TEXT_DIM)
         text.draw(
             top,
             tr("The details are in the log.", "くわしくはログに。"),

@@ -172,7 +172,7 @@ class LauncherScene(Scene):
         text.draw(top, title, (86, 18), pal.ACCENT, scale=scale, shadow=pal.OUTLINE)
         lo, hi = cart.players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        text.draw(top, tr(f"Players: {players}", f"にんずう: {players}"), (86, 44), pal.TEXT_DIM)
+        text.draw(top, tr(f"Players: {players}", f"にんずう: {players}"), (86, 46), pal.TEXT_DIM)
         stats = self._stats(cart.id)
         played = stats.get("played", 0)
         line = tr(f"Played {played}", f"プレイ {played}")
@@ -180,13 +180,10 @@ class LauncherScene(Scene):
             line += tr(f"  Won {stats.get('wins', 0)}", f"  かち {stats.get('wins', 0)}")
             if stats.get("best_score") is not None:
                 line += tr(f"  Best {stats['best_score']}", f"  ベスト {stats['best_score']}")
-        text.draw(top, line, (86, 56), pal.TEAL)
+        text.draw(top, line, (86, 62), pal.TEAL)
         pygame.draw.line(top, pal.PANEL_HI, (14, 84), (241, 84))
         desc = tr(cart.description, cart.description_ja)
-        y = 90
-        for row in text.wrap(desc, 226)[:8]:
-            text.draw(top, row, (16, y), pal.TEXT)
-            y += 11
+        text.draw_block(top, text.wrap(desc, 226)[:7], (16, 90), pal.TEXT)
 
     def dump(self) -> dict[str, object]:
         return {"selected": self.selected, "games": self.ids, "page": self.page}

@@ -16,10 +16,7 @@ def _message_top(top: pygame.Surface, title: str, body: str, color=pal.ACCENT) -
     widgets.background(top)
     widgets.panel(top, pygame.Rect(12, 30, 232, 132))
     text.draw(top, title, (128, 42), color, scale=2, align="center", shadow=pal.OUTLINE)
-    y = 72
-    for row in text.wrap(body, 212)[:7]:
-        text.draw(top, row, (128, y), pal.TEXT, align="center")
-        y += 11
+    text.draw_block(top, text.wrap(body, 212)[:6], (128, 72), pal.TEXT, align="center")
 
 
 class ResumeScene(MenuScene):

@@ -119,11 +119,10 @@ class SettingsScene(MenuScene):
                 else tr("factory", "しょきち"),
             ),
         ]
-        y = 48
-        for label, value in rows:
-            text.draw(top, label, (24, y), pal.TEXT_DIM)
-            text.draw(top, value, (232, y), pal.TEXT, align="right")
-            y += 14
+        pitch = text.line_pitch([cell for row in rows for cell in row], minimum=14)
+        for i, (label, value) in enumerate(rows):
+            text.draw(top, label, (24, 48 + i * pitch), pal.TEXT_DIM)
+            text.draw(top, value, (232, 48 + i * pitch), pal.TEXT, align="right")
         notes = []
         if s.language == "ja" and not japanese_available():
             notes.append(
@@ -138,8 +137,6 @@ class SettingsScene(MenuScene):
                     "いれかえちゅうは じゅうじキーと A で",
                 )
             )
-        y = 112
-        for note in notes:
-            for row in text.wrap(note, 220):
-                text.draw(top, row, (20, y), pal.ACCENT)
-                y += 11
+        text.draw_block(
+            top, [r for note in notes for r in text.wrap(note, 220)], (20, 112), pal.ACCENT
+        )

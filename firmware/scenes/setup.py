@@ -48,10 +48,7 @@ class SetupScene(MenuScene):
             top, self.title, (128, 20), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE
         )
         desc = self.machine.tr(self.cartridge.description, self.cartridge.description_ja)
-        y = 50
-        for row in text.wrap(desc, 226)[:11]:
-            text.draw(top, row, (16, y), pal.TEXT)
-            y += 11
+        text.draw_block(top, text.wrap(desc, 226)[:10], (16, 50), pal.TEXT)
 
     def dump(self) -> dict[str, object]:
         return {"game": self.cartridge.id, "options": dict(self.values)}

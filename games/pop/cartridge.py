@@ -29,7 +29,7 @@ CARTRIDGE = Cartridge(
     title_ja="バブルポップ",
     description="Tap the bubbles before they float away. Pop them in a row for combos; "
     "three escapes and the game is over. With buttons: D-pad to aim, A to pop.",
-    description_ja="うかんでいく あわを タッチして わろう。つづけて わると コンボ!"
+    description_ja="うかんでいく あわを タッチして わろう。つづけて わると コンボ！"
     "3つ にがすと ゲームオーバー。",
     draw_icon=draw_icon,
     create=_create,
