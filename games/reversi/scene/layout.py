@@ -26,8 +26,8 @@ REPLAY_RECTS = {
     for i, name in enumerate(("first", "back", "forward", "last"))
 }
 
-RESULT_PANEL = pygame.Rect(44, 44, 168, 96)  # centred on the lower screen (R-REV-VIEW-6)
-PLAY_AGAIN_RECT = pygame.Rect(78, 106, 100, 24)
+RESULT_PANEL = pygame.Rect(44, 48, 168, 96)  # centred on the lower screen (R-REV-VIEW-6)
+PLAY_AGAIN_RECT = pygame.Rect(78, 110, 100, 24)
 
 
 def square_rect(index: int) -> pygame.Rect:

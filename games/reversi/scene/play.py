@@ -101,6 +101,14 @@ class ReversiScene(Game):
     def thinking(self) -> bool:
         return not self.is_replay and self.anim is None and self.computer_to_move()
 
+    def tip(self) -> str:
+        """The preview's reminder that a second tap plays (shown, not dumped)."""
+        if self.preview is None:
+            return ""
+        return self.ctx.tr(
+            f"Tap {self.preview} again to play", f"もういちど {self.preview} で けってい"
+        )
+
     def _play(self, square: str) -> None:
         outcome = self.game.play(square)
         self.preview = None
@@ -270,11 +278,12 @@ class ReversiScene(Game):
             message=tail,
             message_color=color,
             moves=self._move_list(),
-            thinking=self.thinking,
+            thinking=self.think_calls if self.thinking else None,
+            tip=self.tip(),
             highlight=highlight,
             title=title,
         )
-        draw_top(top, tr, view, self.ctx.tick)
+        draw_top(top, tr, view)
         mover = self.game.turn if self.human_to_move() and self.anim is None else None
         legal = self.game.legal() if mover else {}
         draw_board(

@@ -34,9 +34,10 @@ class TopView:
     message: str  # sentence text after the disc picture (or plain text)
     message_color: str | None  # the disc drawn before the message, if any
     moves: list[tuple[str, str]]  # (colour, square) per placed disc
-    thinking: bool = False
+    thinking: int | None = None  # ticks the computer has been thinking, if it is
     highlight: int | None = None  # index of the move shown in a replay
     title: str = ""
+    tip: str = ""  # a quiet line for the message area when there is no event
 
 
 @functools.cache
@@ -49,10 +50,10 @@ def _backdrop() -> pygame.Surface:
     return surf
 
 
-def draw_top(surf: pygame.Surface, tr: Tr, view: TopView, tick: int) -> None:
+def draw_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
     surf.blit(_backdrop(), (0, 0))
-    _scoreboard(surf, tr, view, tick)
-    _message(surf, tr, view, tick)
+    _scoreboard(surf, tr, view)
+    _message(surf, view)
     _moves(surf, tr, view)
 
 
@@ -61,7 +62,7 @@ def count_color(score: dict[str, int], color: str) -> tuple[int, int, int]:
     return sprites.RED if score[color] > score[other] else pal.TEXT
 
 
-def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView, tick: int) -> None:
+def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
     score = view.score
     for color in ("black", "white"):
         cx, cy = COUNT_POS[color]
@@ -88,17 +89,19 @@ def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView, tick: int) -> None:
         text.draw(surf, view.title, (128, 10), pal.ACCENT, align="center")
     if view.turn is not None:
         disc_sentence(surf, view.turn, tr(*tx.TO_MOVE), (128, 29), pal.TEXT)
-        if view.thinking:
-            dots = "." * (1 + (tick // 15) % 3)
+        if view.thinking is not None:
+            dots = "." * (1 + (view.thinking // 15) % 3)
             text.draw(surf, tr(*tx.THINKING) + dots, (128 - 28, 40), pal.TEAL)
 
 
-def _message(surf: pygame.Surface, tr: Tr, view: TopView, tick: int) -> None:
+def _message(surf: pygame.Surface, view: TopView) -> None:
     center = (MESSAGE_RECT.centerx, MESSAGE_RECT.centery)
     if view.message_color is not None:
         disc_sentence(surf, view.message_color, view.message, center, pal.ACCENT)
     elif view.message:
         text.draw(surf, view.message, (center[0], center[1] - 4), pal.ACCENT, align="center")
+    elif view.tip:
+        text.draw(surf, view.tip, (center[0], center[1] - 4), pal.TEXT_DIM, align="center")
 
 
 def _moves(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
