@@ -12,8 +12,16 @@ from games.reversi.rules import Game, Position
 from hal.interfaces import Button, RawInput, RawTouch
 
 INITIAL_DUMP = {  # R-REV-STATE's initial state, written out from the spec
-    "board": ["........", "........", "........", "...WB...", "...BW...", "........",
-              "........", "........"],
+    "board": [
+        "........",
+        "........",
+        "........",
+        "...WB...",
+        "...BW...",
+        "........",
+        "........",
+        "........",
+    ],
     "turn": "black",
     "score": {"black": 2, "white": 2},
     "status": "playing",
