@@ -129,7 +129,7 @@ def flip_animation() -> Timer:
 
 
 def strongest_thinking(games: int) -> tuple[Timer, int]:
-    from games.reversi.ai import STRONGEST, LEVELS
+    from games.reversi.ai import LEVELS, STRONGEST
 
     t = Timer()
     ticks = 0

@@ -9,7 +9,6 @@ import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
-from games.reversi.rules.notation import parse_square
 from games.reversi.scene import layout, sprites
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
@@ -34,6 +33,7 @@ class BoardView:
     preview: str | None = None
     preview_flips: frozenset[str] = frozenset()
     anim: FlipAnimation | None = None
+    last_move: str | None = None  # marked with a small dot so the last move is easy to see
 
 
 def _color_at(rows: list[str], square: str) -> str | None:
@@ -81,6 +81,9 @@ def draw_board(surf: pygame.Surface, view: BoardView) -> None:
         surf.blit(sprites.disc(color), (x, y))
         if greyed:
             surf.blit(sprites.grey_veil(), inner)
+    if view.last_move is not None and anim is None:
+        r = layout.SQUARE_RECTS[view.last_move]
+        surf.fill(sprites.LAST_MOVE, (r.centerx, r.centery, 2, 2))
     if view.mover is not None:
         _draw_hints(surf, view)
 
@@ -129,11 +132,10 @@ def disc_sentence(
     big: bool = False,
 ) -> pygame.Rect:
     """A disc picture followed by text (the seed's "(disc) to move" style), centred."""
-    img = sprites.disc(color) if big else pygame.transform.scale(sprites.disc(color), (10, 10))
-    tw, th = text.size(tail, scale)
-    gap = 2 if tail[:1] == " " else 1
+    img = sprites.disc(color) if big else sprites.small_disc(color, 10)
+    gap = 2 if tail[:1] == " " else 1  # English has a space after the picture, Japanese none
     tail = tail.lstrip()
-    tw = text.size(tail, scale)[0] if tail else 0
+    tw, th = text.size(tail, scale)
     total = img.get_width() + gap + 2 + tw
     x = center[0] - total // 2
     cy = center[1]
@@ -172,24 +174,7 @@ def draw_result(surf: pygame.Surface, tr: Tr, winner: str, score: dict[str, int]
     y = panel.y + 40
     w = text.size(line)[0]
     x = panel.centerx - w // 2
-    small_b = pygame.transform.scale(sprites.disc("black"), (9, 9))
-    small_w = pygame.transform.scale(sprites.disc("white"), (9, 9))
-    surf.blit(small_b, (x - 13, y - 1))
+    surf.blit(sprites.small_disc("black", 9), (x - 13, y - 1))
     text.draw(surf, line, (x, y), pal.TEXT)
-    surf.blit(small_w, (x + w + 4, y - 1))
+    surf.blit(sprites.small_disc("white", 9), (x + w + 4, y - 1))
     widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
-
-
-def flip_count_of(square: str, legal: dict[str, list[str]]) -> int:
-    return len(legal.get(square, ()))
-
-
-__all__ = [
-    "BoardView",
-    "disc_sentence",
-    "draw_board",
-    "draw_buttons",
-    "draw_replay_buttons",
-    "draw_result",
-    "parse_square",
-]

@@ -102,8 +102,11 @@ class ReversiScene(Game):
         return not self.is_replay and self.anim is None and self.computer_to_move()
 
     def tip(self) -> str:
-        """The preview's reminder that a second tap plays (shown, not dumped)."""
+        """A quiet line for the message area (shown, not dumped): whose turn against the
+        computer, or the preview's reminder that a second tap plays."""
         if self.preview is None:
+            if self.mode == "cpu" and self.human_to_move() and self.anim is None:
+                return self.ctx.tr("Your turn", "あなたのばん")
             return ""
         return self.ctx.tr(
             f"Tap {self.preview} again to play", f"もういちど {self.preview} で けってい"
@@ -296,6 +299,7 @@ class ReversiScene(Game):
                 preview=self.preview if mover else None,
                 preview_flips=frozenset(legal.get(self.preview or "", ())),
                 anim=self.anim,
+                last_move=self.game.moves[-1] if self.game.moves else None,
             ),
         )
         if self.is_replay:

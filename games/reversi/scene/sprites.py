@@ -27,6 +27,7 @@ HINT_GREY = (120, 126, 138)
 HINT_BLUE = (52, 112, 216)
 HINT_ORANGE = (236, 132, 32)
 RED = (236, 48, 48)
+LAST_MOVE = (232, 64, 64)
 
 # Disc shading: outline, rim (lower right), body, highlight, specular spot.
 _DISC_COLORS = {
@@ -55,6 +56,12 @@ def disc(color: str, width: int = DISC) -> pygame.Surface:
         edge.fill(_EDGE[color], (0, 3, 1, DISC - 6))
         return edge
     return pygame.transform.scale(full, (width, DISC))
+
+
+@functools.cache
+def small_disc(color: str, size: int) -> pygame.Surface:
+    """A disc picture for text lines (scoreboard, messages, move list)."""
+    return pygame.transform.scale(disc(color), (size, size))
 
 
 @functools.cache

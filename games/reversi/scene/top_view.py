@@ -110,7 +110,6 @@ def _moves(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
     total = len(view.moves)
     focus = view.highlight if view.highlight is not None else total - 1
     first_row = max(0, focus // MOVE_COLS - (MOVE_ROWS - 1))  # scroll to keep the focus shown
-    small = {c: pygame.transform.scale(sprites.disc(c), (7, 7)) for c in ("black", "white")}
     for i in range(first_row * MOVE_COLS, min(total, (first_row + MOVE_ROWS) * MOVE_COLS)):
         color, square = view.moves[i]
         row, col = divmod(i - first_row * MOVE_COLS, MOVE_COLS)
@@ -119,5 +118,5 @@ def _moves(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
         if current:
             pygame.draw.rect(surf, (70, 96, 84), (x - 2, y - 2, MOVE_W - 4, MOVE_H))
         text.draw(surf, f"{i + 1:2d}", (x, y), pal.TEXT_DIM)
-        surf.blit(small[color], (x + 14, y))
+        surf.blit(sprites.small_disc(color, 7), (x + 14, y))
         text.draw(surf, square, (x + 24, y), pal.ACCENT if current else pal.TEXT)
