@@ -14,16 +14,14 @@ LEVEL_NAMES = tuple(LEVELS[n].name for n in sorted(LEVELS))
 
 
 def draw_icon(surf: pygame.Surface) -> None:
-    """32x32: a corner of a green board with a black and a white disc, one mid-flip."""
+    """32x32: the centre of the start position on green felt in a wooden frame."""
     pygame.draw.rect(surf, sprites.WOOD, (0, 0, 32, 32), border_radius=6)
     pygame.draw.rect(surf, sprites.GRID, (3, 3, 26, 26))
     for i in range(2):
         for j in range(2):
             surf.fill(sprites.FELT, (4 + i * 13, 4 + j * 13, 12, 12))
-    for (x, y), color in (((4, 4), "black"), ((17, 17), "black"), ((17, 4), "white")):
-        img = pygame.transform.scale(sprites.disc(color), (12, 12))
-        surf.blit(img, (x, y))
-    surf.blit(pygame.transform.scale(sprites.disc("white", 6), (4, 12)), (8, 17))
+            color = "white" if i == j else "black"
+            surf.blit(sprites.small_disc(color, 11), (4 + i * 13, 4 + j * 13))
 
 
 def _create(ctx: GameContext) -> ReversiScene:

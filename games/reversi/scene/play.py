@@ -56,7 +56,6 @@ class ReversiScene(Game):
         self.human = (
             opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
         )
-        self.ai_seed = ctx.rng.randrange(2**31)
         self.replay: Replay | None = None
         self.record_data: dict[str, Any] | None = None
         self.record_error: str | None = None
@@ -67,6 +66,7 @@ class ReversiScene(Game):
     # ------------------------------------------------------------------ state changes
     def _reset(self) -> None:
         """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
+        self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
         self.game = Board()
         self.hint_level = 0
         self.preview: str | None = None
