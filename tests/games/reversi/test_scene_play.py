@@ -226,3 +226,14 @@ def test_chaos_random_input_never_crashes(tmp_path, mode):
         assert m.scene.name == "reversi", m.scene.name
     dump = m.dump()["game"]
     assert len(dump["board"]) == 8 and dump["status"] in ("playing", "passed", "over")
+
+
+def test_taps_on_the_computers_turn_change_nothing(tmp_path):
+    d = Driver(tmp_path, mode="cpu", level="strong", color="white")  # thinks for a while
+    assert d.scene.thinking
+    before = d.game
+    for square in before["legal"]:  # legal for the computer (black), not for the player
+        d.tap(f"square:{square}")
+        assert d.game == before and d.scene.thinking
+    d.tap("button:hint")  # the hint level can change, but no marks show on its turn
+    assert d.game["hint_level"] == "placeable" and d.scene.human_to_move() is False
