@@ -9,6 +9,7 @@ and a second tap on it plays; with hints off a tap plays at once (see docs/games
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -56,6 +57,7 @@ class ReversiScene(Game):
         self.human = (
             opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
         )
+        self._frames: dict[str, tuple[object, pygame.Surface]] = {}  # slot -> (key, picture)
         self.replay: Replay | None = None
         self.record_data: dict[str, Any] | None = None
         self.record_error: str | None = None
@@ -281,13 +283,44 @@ class ReversiScene(Game):
             message=tail,
             message_color=color,
             moves=self._move_list(),
-            thinking=self.think_calls if self.thinking else None,
+            thinking=1 + (self.think_calls // 15) % 3 if self.thinking else None,
             tip=self.tip(),
             highlight=highlight,
             title=title,
         )
-        draw_top(top, tr, view)
+        self._cached(top, "top", (self.ctx.language, repr(view)), lambda s: draw_top(s, tr, view))
         mover = self.game.turn if self.human_to_move() and self.anim is None else None
+        key = None
+        if self.anim is None:  # a still board: the same state draws the same picture
+            rows = tuple(self.game.position.rows())
+            ends = (self.replay.at_start, self.replay.at_end) if self.replay else None
+            key = (
+                self.ctx.language,
+                rows,
+                mover,
+                self.hint_name,
+                self.preview,
+                ends,
+                self.game.moves[-1:],
+                self.is_replay,
+            )
+        self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover))
+
+    def _cached(
+        self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]
+    ) -> None:
+        """Draw, or copy the last picture when nothing it shows has changed (cheap ticks
+        while the computer thinks or the player ponders)."""
+        cached = self._frames.get(slot)
+        if key is not None and cached is not None and cached[0] == key:
+            surf.blit(cached[1], (0, 0))
+            return
+        draw(surf)
+        if key is not None:
+            self._frames[slot] = (key, surf.copy())
+
+    def _draw_bottom(self, bottom: pygame.Surface, mover: str | None) -> None:
+        tr = self.ctx.tr
         legal = self.game.legal() if mover else {}
         draw_board(
             bottom,

@@ -34,7 +34,7 @@ class TopView:
     message: str  # sentence text after the disc picture (or plain text)
     message_color: str | None  # the disc drawn before the message, if any
     moves: list[tuple[str, str]]  # (colour, square) per placed disc
-    thinking: int | None = None  # ticks the computer has been thinking, if it is
+    thinking: int | None = None  # dots after "Thinking" (1-3) while the computer thinks
     highlight: int | None = None  # index of the move shown in a replay
     title: str = ""
     tip: str = ""  # a quiet line for the message area when there is no event
@@ -90,7 +90,7 @@ def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
     if view.turn is not None:
         disc_sentence(surf, view.turn, tr(*tx.TO_MOVE), (128, 29), pal.TEXT)
         if view.thinking is not None:
-            dots = "." * (1 + (view.thinking // 15) % 3)
+            dots = "." * view.thinking
             text.draw(surf, tr(*tx.THINKING) + dots, (128 - 28, 40), pal.TEAL)
 
 
