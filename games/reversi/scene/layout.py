@@ -16,7 +16,7 @@ BOARD_RECT = pygame.Rect(BOARD_X, BOARD_Y, 8 * CELL, 8 * CELL)
 # The wooden frame: wide enough at the top and left for the coordinates a-h and 1-8.
 FRAME_RECT = pygame.Rect(BOARD_X - 10, 0, 8 * CELL + 20, 8 * CELL + 14)
 
-BUTTON_Y, BUTTON_H = 160, 30  # restart and hint buttons: same height (R-REV-VIEW-4)
+BUTTON_Y, BUTTON_H = 159, 32  # restart and hint buttons: same height (R-REV-VIEW-4)
 RESTART_RECT = pygame.Rect(30, BUTTON_Y, 94, BUTTON_H)
 HINT_RECT = pygame.Rect(132, BUTTON_Y, 94, BUTTON_H)
 

@@ -268,7 +268,9 @@ class ReversiScene(Game):
         return out
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        tr = self.ctx.tr
+        def tr(en: str, ja: str) -> str:
+            return tx.for_screen(self.ctx.tr(en, ja))
+
         color, tail = self.message()
         title = ""
         highlight = None
@@ -279,12 +281,12 @@ class ReversiScene(Game):
         view = TopView(
             score=self.game.score(),
             turn=self.game.turn,
-            names=self._names(),
-            message=tail,
+            names={c: tx.for_screen(n) for c, n in self._names().items()},
+            message=tx.for_screen(tail),
             message_color=color,
             moves=self._move_list(),
             thinking=1 + (self.think_calls // 15) % 3 if self.thinking else None,
-            tip=self.tip(),
+            tip=tx.for_screen(self.tip()),
             highlight=highlight,
             title=title,
         )
@@ -304,7 +306,7 @@ class ReversiScene(Game):
                 self.game.moves[-1:],
                 self.is_replay,
             )
-        self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover))
+        self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover, tr))
 
     def _cached(
         self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]
@@ -319,8 +321,7 @@ class ReversiScene(Game):
         if key is not None:
             self._frames[slot] = (key, surf.copy())
 
-    def _draw_bottom(self, bottom: pygame.Surface, mover: str | None) -> None:
-        tr = self.ctx.tr
+    def _draw_bottom(self, bottom: pygame.Surface, mover: str | None, tr: tx.Tr) -> None:
         legal = self.game.legal() if mover else {}
         draw_board(
             bottom,

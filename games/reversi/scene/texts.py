@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware.gfx.glyphs import has_glyph
+
 Tr = Callable[[str, str], str]
 
 HINT_LEVELS = ("none", "placeable", "full")
@@ -62,3 +64,12 @@ def player_names(tr: Tr, mode: str, human: str, level_name: str) -> dict[str, st
         cpu = "white" if human == "black" else "black"
         return {human: tr("You", "あなた"), cpu: tr(f"CPU {level_name}", f"CPU {level_name}")}
     return {"black": tr("Player 1", "プレイヤー1"), "white": tr("Player 2", "プレイヤー2")}
+
+
+def for_screen(text: str) -> str:
+    """Text as drawn: in a line with Japanese, ASCII letters, digits and "!" become their
+    full-width forms, so the whole line is set in the Japanese font on one baseline (the
+    pixel font's "!" would sit higher than the kana around it)."""
+    if all(has_glyph(ch) for ch in text):
+        return text
+    return "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in text)

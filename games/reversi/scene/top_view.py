@@ -15,13 +15,14 @@ from games.reversi.scene import texts as tx
 from games.reversi.scene.board_view import disc_sentence
 from games.reversi.scene.texts import Tr
 
-SCORE_RECT = pygame.Rect(4, 4, 248, 50)
-MESSAGE_RECT = pygame.Rect(4, 57, 248, 20)
-MOVES_RECT = pygame.Rect(4, 80, 248, 108)
+SCORE_RECT = pygame.Rect(4, 4, 248, 56)
+MESSAGE_RECT = pygame.Rect(4, 63, 248, 20)
+MOVES_RECT = pygame.Rect(4, 86, 248, 102)
 # Where each side's count is drawn (tests sample these for the red leader colour).
-COUNT_POS = {"black": (36, 16), "white": (220, 16)}
+COUNT_POS = {"black": (36, 12), "white": (220, 12)}
 COUNT_SCALE = 3
-MOVE_COLS, MOVE_ROWS, MOVE_W, MOVE_H = 4, 9, 60, 10
+TURN_Y = 24  # centre line of "(disc) to move"
+MOVE_COLS, MOVE_ROWS, MOVE_W, MOVE_H = 4, 8, 60, 10
 
 
 @dataclass
@@ -68,8 +69,8 @@ def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
         cx, cy = COUNT_POS[color]
         left = color == "black"
         disc_x = 10 if left else 230
-        surf.blit(sprites.shadow(), (disc_x + 1, 14))
-        surf.blit(sprites.disc(color), (disc_x, 13))
+        surf.blit(sprites.shadow(), (disc_x + 1, 11))
+        surf.blit(sprites.disc(color), (disc_x, 10))
         text.draw(
             surf,
             str(score[color]),
@@ -84,14 +85,14 @@ def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
             surf, view.names[color], (name_x, 41), pal.TEXT_DIM, align="left" if left else "right"
         )
         if view.turn == color:  # a little marker under the side to move
-            pygame.draw.rect(surf, pal.ACCENT, (disc_x + 2, 31, 12, 2))
+            pygame.draw.rect(surf, pal.ACCENT, (disc_x + 2, 28, 12, 2))
     if view.title:
-        text.draw(surf, view.title, (128, 10), pal.ACCENT, align="center")
+        text.draw(surf, view.title, (128, 7), pal.ACCENT, align="center")
     if view.turn is not None:
-        disc_sentence(surf, view.turn, tr(*tx.TO_MOVE), (128, 29), pal.TEXT)
+        disc_sentence(surf, view.turn, tr(*tx.TO_MOVE), (128, TURN_Y), pal.TEXT)
         if view.thinking is not None:
             dots = "." * view.thinking
-            text.draw(surf, tr(*tx.THINKING) + dots, (128 - 28, 40), pal.TEAL)
+            text.draw(surf, tr(*tx.THINKING) + dots, (128 - 28, 38), pal.TEAL)
 
 
 def _message(surf: pygame.Surface, view: TopView) -> None:
@@ -99,21 +100,23 @@ def _message(surf: pygame.Surface, view: TopView) -> None:
     if view.message_color is not None:
         disc_sentence(surf, view.message_color, view.message, center, pal.ACCENT)
     elif view.message:
-        text.draw(surf, view.message, (center[0], center[1] - 4), pal.ACCENT, align="center")
+        y = center[1] - text.size(view.message)[1] // 2
+        text.draw(surf, view.message, (center[0], y), pal.ACCENT, align="center")
     elif view.tip:
-        text.draw(surf, view.tip, (center[0], center[1] - 4), pal.TEXT_DIM, align="center")
+        y = center[1] - text.size(view.tip)[1] // 2
+        text.draw(surf, view.tip, (center[0], y), pal.TEXT_DIM, align="center")
 
 
 def _moves(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
     r = MOVES_RECT
-    text.draw(surf, tr(*tx.MOVES_TITLE), (r.x + 8, r.y + 5), pal.TEXT_DIM)
+    text.draw(surf, tr(*tx.MOVES_TITLE), (r.x + 8, r.y + 4), pal.TEXT_DIM)
     total = len(view.moves)
     focus = view.highlight if view.highlight is not None else total - 1
     first_row = max(0, focus // MOVE_COLS - (MOVE_ROWS - 1))  # scroll to keep the focus shown
     for i in range(first_row * MOVE_COLS, min(total, (first_row + MOVE_ROWS) * MOVE_COLS)):
         color, square = view.moves[i]
         row, col = divmod(i - first_row * MOVE_COLS, MOVE_COLS)
-        x, y = r.x + 8 + col * MOVE_W, r.y + 17 + row * MOVE_H
+        x, y = r.x + 8 + col * MOVE_W, r.y + 21 + row * MOVE_H
         current = i == focus
         if current:
             pygame.draw.rect(surf, (70, 96, 84), (x - 2, y - 2, MOVE_W - 4, MOVE_H))

@@ -109,12 +109,12 @@ def test_leaders_count_is_red(tmp_path):
 
 def turn_disc_colour(d: Driver):
     """The disc picture of the "(disc) to move" indicator in the middle of the scoreboard."""
-    y = 29
-    face = d.pixel(128, 50, "top")
+    y = top_view.TURN_Y
+    face = d.pixel(128, 55, "top")
     for x in range(70, 128):
         c = d.pixel(x, y, "top")
         if c != face:
-            return d.pixel(x + 5, y - 1, "top")
+            return d.pixel(x + 4, y - 1, "top")
     raise AssertionError("no turn indicator")
 
 
