@@ -6,7 +6,7 @@ Levels (1 weakest):
 2 novice        2-ply search on square weights, with noise; exact only for the last 6 empties.
 3 intermediate  4-ply NegaScout on the full evaluation, slight noise; exact from 10 empties.
 4 strong        iterative-deepening NegaScout with transposition table and ordering, full
-                evaluation, 40 000-node budget per move; exact solve from 14 empties.
+                evaluation, 32 000-node budget per move; exact solve from 14 empties.
 
 A move is computed by `ComputerMove.think(node_budget)` in slices (None until done), so the
 frame loop decides how much work each frame does. Randomness comes from a Random seeded with
@@ -24,7 +24,7 @@ from games.reversi.rules import bitboard as bb
 from games.reversi.rules.notation import square_name
 from games.reversi.rules.position import Position
 
-FRAME_NODE_BUDGET = 120  # nodes per 60 Hz frame that keep a slice well under 8 ms
+FRAME_NODE_BUDGET = 80  # nodes per 60 Hz frame that keep a slice well under 8 ms
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ LEVELS: dict[int, Level] = {
         exact_node_limit=60_000,
         noise=40,
     ),
-    4: Level(4, "strong", depth=30, node_limit=40_000, exact_empties=14, exact_node_limit=400_000),
+    4: Level(4, "strong", depth=30, node_limit=32_000, exact_empties=14, exact_node_limit=400_000),
 }
 STRONGEST = max(LEVELS)
 
