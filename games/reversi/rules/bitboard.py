@@ -44,75 +44,30 @@ RAYS_DOWN: tuple[int, ...] = _DOWN
 
 
 def legal_moves(player: int, opponent: int) -> int:
-    """Bitboard of the squares where `player` may place a disc."""
-    empty = ~(player | opponent) & FULL
+    """Bitboard of the squares where `player` may place a disc.
+
+    Per direction, a fill grows runs of opponent discs outwards from the player's discs (six
+    steps cover the longest run); one more step lands on the candidate squares. Horizontal and
+    diagonal runs use only opponent discs off the a and h columns, so no run wraps a row.
+    """
+    inner = opponent & 0x7E7E7E7E7E7E7E7E
     moves = 0
-    inner = opponent & 0x7E7E7E7E7E7E7E7E  # horizontal and diagonal runs must not wrap
-    # east (+1)
-    t = (player << 1) & inner
-    t |= (t << 1) & inner
-    t |= (t << 1) & inner
-    t |= (t << 1) & inner
-    t |= (t << 1) & inner
-    t |= (t << 1) & inner
-    moves |= t << 1
-    # west (-1)
-    t = (player >> 1) & inner
-    t |= (t >> 1) & inner
-    t |= (t >> 1) & inner
-    t |= (t >> 1) & inner
-    t |= (t >> 1) & inner
-    t |= (t >> 1) & inner
-    moves |= t >> 1
-    # south (+8)
-    t = (player << 8) & opponent
-    t |= (t << 8) & opponent
-    t |= (t << 8) & opponent
-    t |= (t << 8) & opponent
-    t |= (t << 8) & opponent
-    t |= (t << 8) & opponent
-    moves |= t << 8
-    # north (-8)
-    t = (player >> 8) & opponent
-    t |= (t >> 8) & opponent
-    t |= (t >> 8) & opponent
-    t |= (t >> 8) & opponent
-    t |= (t >> 8) & opponent
-    t |= (t >> 8) & opponent
-    moves |= t >> 8
-    # +9
-    t = (player << 9) & inner
-    t |= (t << 9) & inner
-    t |= (t << 9) & inner
-    t |= (t << 9) & inner
-    t |= (t << 9) & inner
-    t |= (t << 9) & inner
-    moves |= t << 9
-    # +7
-    t = (player << 7) & inner
-    t |= (t << 7) & inner
-    t |= (t << 7) & inner
-    t |= (t << 7) & inner
-    t |= (t << 7) & inner
-    t |= (t << 7) & inner
-    moves |= t << 7
-    # -7
-    t = (player >> 7) & inner
-    t |= (t >> 7) & inner
-    t |= (t >> 7) & inner
-    t |= (t >> 7) & inner
-    t |= (t >> 7) & inner
-    t |= (t >> 7) & inner
-    moves |= t >> 7
-    # -9
-    t = (player >> 9) & inner
-    t |= (t >> 9) & inner
-    t |= (t >> 9) & inner
-    t |= (t >> 9) & inner
-    t |= (t >> 9) & inner
-    t |= (t >> 9) & inner
-    moves |= t >> 9
-    return moves & empty
+    for shift, mask in ((1, inner), (8, opponent), (9, inner), (7, inner)):
+        t = (player << shift) & mask
+        t |= (t << shift) & mask
+        t |= (t << shift) & mask
+        t |= (t << shift) & mask
+        t |= (t << shift) & mask
+        t |= (t << shift) & mask
+        moves |= t << shift
+        t = (player >> shift) & mask
+        t |= (t >> shift) & mask
+        t |= (t >> shift) & mask
+        t |= (t >> shift) & mask
+        t |= (t >> shift) & mask
+        t |= (t >> shift) & mask
+        moves |= t >> shift
+    return moves & ~(player | opponent) & FULL
 
 
 def flips(player: int, opponent: int, sq: int) -> int:
@@ -149,23 +104,6 @@ def squares(board: int) -> list[int]:
         out.append(low.bit_length() - 1)
         board ^= low
     return out
-
-
-def potential_mobility(player: int, opponent: int) -> int:
-    """Bitboard of empty squares next to an opponent disc (where moves may appear later)."""
-    empty = ~(player | opponent) & FULL
-    o = opponent
-    around = (
-        ((o << 1) & NOT_A)
-        | ((o >> 1) & NOT_H)
-        | (o << 8)
-        | (o >> 8)
-        | ((o << 9) & NOT_A)
-        | ((o << 7) & NOT_H)
-        | ((o >> 7) & NOT_A)
-        | ((o >> 9) & NOT_H)
-    )
-    return around & empty
 
 
 def perft(player: int, opponent: int, depth: int, passed: bool = False) -> int:
