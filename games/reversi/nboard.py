@@ -82,6 +82,9 @@ class NBoardSession:
             "analyze": self._analyze,
             "quit": self._quit,
         }.get(command)
+        if handler is None and (len(command) == 2 and command[0].isalpha()):
+            handler = self._move  # NBoard 1.1 sends a bare "F5" for "move F5"
+            args = [command]
         if handler is None:
             self.err(f"ignored unknown command: {command}")
             return

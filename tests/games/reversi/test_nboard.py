@@ -99,6 +99,15 @@ def test_bad_lines_change_nothing_and_explain_on_stderr():
     assert len(err) == 12
 
 
+def test_bare_move_from_old_nboard():
+    s, _, err = session()
+    s.handle("F5")
+    s.handle("d6")
+    assert s.game.moves == ["f5", "d6"] and not err
+    s.handle("Z1")  # not a square: refused, nothing changes
+    assert s.game.moves == ["f5", "d6"] and len(err) == 1
+
+
 def test_analyze_reports_every_position_then_status():
     s, out, _ = session()
     s.handle("nboard 2")
