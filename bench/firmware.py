@@ -77,11 +77,15 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=3000)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
     print("tick = step + render + present; CPU = thread CPU time, wall = perf_counter")
-    print(f"{'scene':12} {'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8} "
-          f"{'wall p50':>9} {'wall p99':>9} {'wall max':>9}   (ms)")
+    print(
+        f"{'scene':12} {'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8} "
+        f"{'wall p50':>9} {'wall p99':>9} {'wall max':>9}   (ms)"
+    )
     for name, *v in scene_costs(args.frames):
         print(f"{name:12} {v[0]:8.3f} {v[1]:8.3f} {v[2]:8.3f} {v[3]:9.3f} {v[4]:9.3f} {v[5]:9.3f}")
     median, best, rss = cold_start()

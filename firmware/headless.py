@@ -16,6 +16,7 @@ import pygame
 
 from firmware import movie as movie_file
 from firmware.cli import CommandError
+from firmware.logs import setup_logging
 from firmware.machine import Machine
 from firmware.movie import Movie, MovieError, MoviePlayer
 from firmware.storage import Store
@@ -61,6 +62,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     movie = load_movie(args.movie) if args.movie else None
     frames = args.frames or (movie_length(movie) if movie is not None else 1)
     with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
+        setup_logging(Path(args.store).parent if args.store else Path(tmp))
         try:
             machine = build_machine(
                 Path(tmp),

@@ -177,6 +177,29 @@ def test_crashing_game_shows_error_and_returns_to_launcher(tmp_path, caplog):
     assert m.scene.name == "launcher"
 
 
+def test_crash_trace_is_written_to_the_log_file(tmp_path):
+    import logging
+
+    from firmware.logs import setup_logging
+
+    path = setup_logging(tmp_path)
+    try:
+        cart = Cartridge(id="boom", title="Boom", description="", draw_icon=lambda s: None,
+                         create=Exploding)
+        m = machine_from_movie(tmp_path)
+        m.cartridges = {"boom": cart}
+        m.start_game("boom", {})
+        run(m, 20)
+        for handler in logging.getLogger("twinfold").handlers:
+            handler.flush()
+        logged = path.read_text()
+        assert "Traceback" in logged and "RuntimeError: boom" in logged
+    finally:
+        for handler in list(logging.getLogger("twinfold").handlers):
+            logging.getLogger("twinfold").removeHandler(handler)
+            handler.close()
+
+
 def test_headless_command_writes_dump_and_shots(tmp_path):
     from firmware.cli import main
 

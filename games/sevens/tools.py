@@ -1,0 +1,226 @@
+"""Handlers of the Killing Sevens commands (see commands.py): argument checking, output,
+and a small standard-library progress bar on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, TextIO
+
+from firmware.cli import CommandError
+from games.sevens.ai.personalities import NAMES_EN, PERSONALITIES
+from games.sevens.rules.options import MAX_KILL_CHOICES, Options
+
+if TYPE_CHECKING:
+    from games.sevens.rules.game import Game
+
+LONG_RUN = 200  # games from which a run counts as long (progress shown even off a terminal)
+_BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True}
+_BOOL_WORDS.update({"off": False, "false": False, "no": False, "0": False})
+_OPTION_NAMES = {
+    "max-kill": "max_kill",
+    "three-walls": "three_walls",
+    "sevens-first": "sevens_laid_out",
+    "extra-turn": "extra_turn",
+}
+
+
+def parse_options(items: list[str]) -> Options:
+    """Options from repeated NAME[=VALUE] words; CommandError on anything unknown."""
+    values: dict[str, object] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        key = _OPTION_NAMES.get(name.strip().lower())
+        if key is None:
+            raise CommandError(f"unknown option {name!r} (choose from {', '.join(_OPTION_NAMES)})")
+        if key == "max_kill":
+            if not value.strip().isdigit() or int(value) not in MAX_KILL_CHOICES:
+                raise CommandError(
+                    f"max-kill must be one of {', '.join(map(str, MAX_KILL_CHOICES))}"
+                )
+            values[key] = int(value)
+        elif not value:
+            values[key] = True
+        elif value.strip().lower() in _BOOL_WORDS:
+            values[key] = _BOOL_WORDS[value.strip().lower()]
+        else:
+            raise CommandError(f"option {name} takes on or off, not {value!r}")
+    return Options(**values)  # type: ignore[arg-type]
+
+
+def parse_seats(text: str) -> list[str]:
+    seats = [s.strip().lower() for s in text.split(",")]
+    if len(seats) != 4:
+        raise CommandError(f"--seats needs four personalities, got {len(seats)}")
+    for s in seats:
+        if s not in PERSONALITIES:
+            raise CommandError(
+                f"unknown personality {s!r} (choose from {', '.join(PERSONALITIES)})"
+            )
+    return seats
+
+
+class ProgressBar:
+    """A one-line bar redrawn in place on a terminal; on other streams, a line per 10%."""
+
+    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
+        self.total = total
+        self.stream = stream
+        self.width = width
+        self.tty = stream.isatty()
+        self.start = time.monotonic()
+        self.last_draw = 0.0
+        self.last_tenth = 0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.tty:
+            if done < self.total and now - self.last_draw < 0.1:
+                return
+            self.last_draw = now
+            filled = self.width * done // self.total
+            bar = "#" * filled + "-" * (self.width - filled)
+            eta = ""
+            if 0 < done < self.total:
+                left = (now - self.start) / done * (self.total - done)
+                eta = f" ~{left:.0f}s left"
+            self.stream.write(f"\r[{bar}] {done}/{self.total}{eta}\033[K")
+            if done == self.total:
+                self.stream.write("\n")
+        else:
+            tenth = 10 * done // self.total
+            if tenth == self.last_tenth:
+                return
+            self.last_tenth = tenth
+            self.stream.write(f"{done}/{self.total} games ({tenth * 10}%)\n")
+        self.stream.flush()
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    from games.sevens.simulator import simulate
+
+    if args.games < 1:
+        raise CommandError("--games must be at least 1")
+    if args.games > 10_000_000:
+        raise CommandError("--games must be at most 10000000")
+    seats = parse_seats(args.seats)
+    options = parse_options(args.option)
+    show = args.progress == "always" or (
+        args.progress == "auto" and (sys.stderr.isatty() or args.games >= LONG_RUN)
+    )
+    bar = ProgressBar(args.games, sys.stderr) if show else None
+    result = simulate(args.games, seats, args.seed, options, bar.update if bar else None)
+    data = result.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(f"{data['games']} games, seed {args.seed}, options {_options_text(options)}")
+    print(
+        f"{'seat':<5}{'personality':<13}{'wins':>7}{'win %':>8}{'avg killed':>12}"
+        f"{'avg kills':>11}{'avg place':>11}"
+    )
+    for i, s in enumerate(data["seats"]):  # type: ignore[arg-type]
+        pct = 100.0 * s["wins"] / data["games"]  # type: ignore[operator]
+        print(
+            f"{i + 1:<5}{NAMES_EN[s['personality']]:<13}{s['wins']:>7}{pct:>7.1f}%"
+            f"{s['avg_killed']:>12.2f}{s['avg_kills']:>11.2f}{s['avg_place']:>11.2f}"
+        )
+    return 0
+
+
+def _options_text(o: Options) -> str:
+    flags = [f"max-kill={o.max_kill}"]
+    flags += [n for n, k in _OPTION_NAMES.items() if k != "max_kill" and getattr(o, k)]
+    return " ".join(flags)
+
+
+def run_game(args: argparse.Namespace) -> int:
+    import random
+
+    from games.sevens.ai.voices import Narrator
+    from games.sevens.rules.record import save_record
+    from games.sevens.simulator import play_game
+
+    seats = parse_seats(args.seats)
+    options = parse_options(args.option)
+    game = play_game(seats, args.seed, 0, options)
+    narrator = Narrator(seats, random.Random(f"sevens-voice:{args.seed}"))
+    names = [NAMES_EN[s] for s in seats]
+    for group in action_groups(game.events):
+        for e in group:
+            line = _event_text(e, names)
+            if line:
+                print(line)
+        for speech in narrator.react(group):
+            print(f"     {names[speech.seat]}: {speech.text(args.lang)}")
+    print(_result_text(game, names))
+    if args.save:
+        try:
+            save_record(args.save, game, seats)
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.save}: {exc.strerror or exc}") from None
+        print(f"record saved to {args.save}")
+    return 0
+
+
+def action_groups(events: list[dict]) -> list[list[dict]]:
+    """Events split so that each group starts with a play or pass (the opening first)."""
+    groups: list[list[dict]] = [[]]
+    for e in events:
+        if e["type"] in ("play", "pass") and groups[-1]:
+            groups.append([])
+        groups[-1].append(e)
+    return groups
+
+
+def _event_text(e: dict, names: list[str]) -> str:
+    from games.sevens.rules.cards import card_label, parse_card
+
+    kind = e["type"]
+    if kind == "play":
+        return f"  {names[e['seat']]} plays {card_label(parse_card(e['card']))}"
+    if kind == "pass":
+        return f"  {names[e['seat']]} passes"
+    if kind == "kill":
+        lost = ", ".join(
+            f"{card_label(parse_card(c))} ({names[v]})"
+            for c, v in zip(e["cards"], e["victims"], strict=True)
+        )
+        return f"  ** {names[e['killer']]} kills {lost}"
+    if kind == "finish":
+        return f"  {names[e['seat']]} goes out (#{e['place']})"
+    if kind == "extra_turn":
+        return f"  {names[e['seat']]} plays again"
+    if kind == "layout":
+        return "  the sevens are laid out"
+    return ""
+
+
+def _result_text(game: Game, names: list[str]) -> str:
+    lines = ["result (fewest killed, then most kills, then first out):"]
+    for place, s in enumerate(game.ranking(), 1):
+        lines.append(
+            f"  {place}. {names[s]:<10} killed {game.killed_count[s]:>2}  "
+            f"kills {game.kills_count[s]:>2}  out #{game.finish_order.index(s) + 1}"
+        )
+    return "\n".join(lines)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from games.sevens.rules.record import RecordError, load_record
+
+    try:
+        game = load_record(args.record)
+    except RecordError as exc:
+        raise CommandError(str(exc)) from None
+    if args.json:
+        print(json.dumps(game.to_json(), ensure_ascii=False))
+        return 0
+    names = [f"Player {s + 1}" for s in range(4)]
+    status = "finished" if game.over else f"in progress (player {game.current + 1} to move)"
+    print(f"record replays correctly: {len(game.events)} events, game {status}")
+    if game.over:
+        print(_result_text(game, names))
+    return 0
