@@ -11,6 +11,7 @@ from reversi_driver import Driver
 from firmware.testing import machine_from_movie, run
 from games.reversi.records import GameRecord
 from games.reversi.rules import Game
+from games.reversi.scene import layout
 from hal.interfaces import Button, RawInput, RawTouch
 
 
@@ -210,22 +211,48 @@ def test_bad_saved_states_are_refused(tmp_path):
 
 @pytest.mark.parametrize("mode", ["two", "cpu"])
 def test_chaos_random_input_never_crashes(tmp_path, mode):
+    """Bursts of random input for 3000 frames: taps on legal squares (so games progress),
+    on any square, anywhere, buttons held briefly or long; never a crash, never a state
+    that is not the legal game of its own move list."""
     rng = random.Random(f"chaos-{mode}")
     buttons = [b for b in Button if b is not Button.START]
-    events: dict[int, RawInput] = {}
-    for t in range(3000):
-        roll = rng.random()
-        if roll < 0.3:
-            events[t] = RawInput(touch=RawTouch(rng.randrange(256), rng.randrange(192)))
-        elif roll < 0.4:
-            events[t] = RawInput(held=frozenset({rng.choice(buttons)}))
     m = machine_from_movie(tmp_path, game="reversi", seed=3, options={"mode": mode})
-    m.hal.input.script = lambda t: events.get(t, RawInput())
-    for _ in range(3000):
-        run(m, 1, draw=_ % 7 == 0)
+    burst = {"end": 0, "raw": RawInput()}
+
+    def script(t: int) -> RawInput:
+        if t < burst["end"]:
+            return burst["raw"]
+        if t < burst["end"] + 2:  # a gap, so the next touch is a new touch-down
+            return RawInput()
+        roll, length = rng.random(), rng.choice((1, 3, 3, 3, 8, 40))
+        legal = m.game_scene().game.game.legal()
+        if roll < 0.45 and legal:
+            x, y = layout.SQUARE_RECTS[rng.choice(sorted(legal))].center
+            raw = RawInput(touch=RawTouch(x, y))
+        elif roll < 0.6:
+            x, y = rng.choice(list(layout.SQUARE_RECTS.values())).center
+            raw = RawInput(touch=RawTouch(x + rng.randint(-8, 8), y + rng.randint(-8, 8)))
+        elif roll < 0.75:
+            raw = RawInput(touch=RawTouch(rng.randrange(256), rng.randrange(192)))
+        elif roll < 0.95:
+            raw = RawInput(held=frozenset({rng.choice(buttons)}))
+        else:
+            raw = RawInput()
+        burst.update(end=t + length, raw=raw)
+        return raw
+
+    m.hal.input.script = script
+    most = 0
+    for i in range(3000):
+        run(m, 1, draw=i % 5 == 0)
         assert m.scene.name == "reversi", m.scene.name
+        most = max(most, len(m.game_scene().game.game.moves))
+    assert most >= 10, most  # the random input did play (and restart, and cycle the hints)
     dump = m.dump()["game"]
-    assert len(dump["board"]) == 8 and dump["status"] in ("playing", "passed", "over")
+    assert dump["status"] in ("playing", "passed", "over")
+    replayed = Game(moves=dump["moves"])
+    assert dump["board"] == replayed.position.rows() and dump["turn"] == replayed.turn
+    assert dump["preview"] is None or dump["preview"] in dump["legal"]
 
 
 def test_taps_on_the_computers_turn_change_nothing(tmp_path):
