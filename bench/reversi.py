@@ -8,7 +8,9 @@
 2. Strength: the strongest level against the beginner and against the next level down,
    `--games` seeded games each (colours alternate; each game opens with 4 random plies from
    its seed so the games differ). Targets: >= 95% and >= 70% wins. Run on both cores.
-3. Timing, on one core: `--timing-games` games of strongest vs next level, the strongest
+3. Endgame: `--endgame-positions` exact solves at 14 empties (positions from seeded games),
+   CPU time each (target <= 5 s) and whether the solve finished within the node budget.
+4. Timing, on one core: `--timing-games` games of strongest vs next level, the strongest
    thinking in frame slices of FRAME_NODE_BUDGET nodes as the handheld would. Reports the
    strongest level's move times (midgame and exact endgame separately: targets 1 s and 5 s)
    and the longest single slice (target: no frame over 8 ms while thinking).
@@ -192,14 +194,46 @@ def bench_timing(games: int) -> None:
         )
 
 
+def bench_endgame(count: int) -> None:
+    """Exact solves at 14 empties, positions from seeded intermediate self-play."""
+    lv = LEVELS[STRONGEST]
+    print(f"## endgame: {count} positions at {lv.exact_empties} empties (strong's solver budget)")
+    cpu: list[float] = []
+    solved = 0
+    nodes: list[int] = []
+    for seed in range(count):
+        rng = random.Random(5000 + seed)
+        g = Game()
+        for _ in range(4):
+            g.play(rng.choice(sorted(g.legal())))
+        while not g.over and g.position.empties() > lv.exact_empties:
+            g.play(ComputerMove(g.position, STRONGEST - 1, seed).finish())
+        if g.over or g.position.empties() != lv.exact_empties:
+            continue  # a pass skipped 14 exactly (rare): leave this seed out
+        job = ComputerMove(g.position, STRONGEST, seed)
+        c = time.process_time()
+        job.finish()
+        cpu.append(time.process_time() - c)
+        if job.result is not None:
+            solved += job.result.exact
+            nodes.append(job.result.nodes)
+    print(
+        f"solved exactly within {lv.exact_node_limit} nodes: {solved}/{len(cpu)}; "
+        f"CPU mean {statistics.mean(cpu):.2f} s, max {max(cpu):.2f} s; "
+        f"nodes mean {statistics.mean(nodes):.0f}, max {max(nodes)} (target <= 5 s)"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50, help="games per strength match")
     ap.add_argument("--timing-games", type=int, default=4, help="games for move/slice timing")
+    ap.add_argument("--endgame-positions", type=int, default=20, help="14-empty solves")
     ap.add_argument("--skip-matches", action="store_true", help="only perft and timing")
     args = ap.parse_args()
     bench_perft()
     bench_timing(args.timing_games)
+    bench_endgame(args.endgame_positions)
     if not args.skip_matches:
         print(f"## strength: {args.games} seeded games per match, colours alternating")
         with multiprocessing.Pool(2) as pool:
