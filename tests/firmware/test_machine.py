@@ -46,6 +46,7 @@ def test_boot_reaches_launcher_with_games(tmp_path):
 def test_launcher_starts_a_game_and_start_pauses(tmp_path):
     m = machine_from_movie(tmp_path)
     run(m, 100)
+    tap(m, "game:pop")  # the launcher lists Reversi first; a tap selects the demo
     assert m.scene.selected == "pop"
     tap(m, "button:play")
     assert m.scene.name == "pop"
@@ -58,8 +59,13 @@ def test_launcher_starts_a_game_and_start_pauses(tmp_path):
 def test_dpad_cursor_alone_starts_a_game(tmp_path):
     m = machine_from_movie(tmp_path)
     run(m, 100)
-    # Move the cursor onto Play and press A: buttons alone must work (P-FW-4).
+    # Select the demo with the cursor, move it onto Play and press A: buttons alone must
+    # work (P-FW-4). The first press shows the cursor on the first tile (Reversi).
     press(m, Button.DOWN)
+    assert m.cursor.current == "game:reversi"
+    press(m, Button.RIGHT)
+    press(m, Button.A)
+    assert m.scene.selected == "pop"
     for _ in range(4):
         press(m, Button.DOWN)
         press(m, Button.RIGHT)

@@ -1,0 +1,1 @@
+"""Reversi (Othello rules): rules, computer players, records and the NBoard engine mode."""

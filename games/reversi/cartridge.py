@@ -1,0 +1,68 @@
+"""Reversi's registration with the firmware: titles, icon, options, play and replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Cartridge, GameContext, Option
+from games.reversi.ai import LEVELS
+from games.reversi.scene import ReversiScene, sprites
+
+LEVEL_NAMES = tuple(LEVELS[n].name for n in sorted(LEVELS))
+
+
+def draw_icon(surf: pygame.Surface) -> None:
+    """32x32: the centre of the start position on green felt in a wooden frame."""
+    pygame.draw.rect(surf, sprites.WOOD, (0, 0, 32, 32), border_radius=6)
+    pygame.draw.rect(surf, sprites.GRID, (3, 3, 26, 26))
+    for i in range(2):
+        for j in range(2):
+            surf.fill(sprites.FELT, (4 + i * 13, 4 + j * 13, 12, 12))
+            color = "white" if i == j else "black"
+            surf.blit(sprites.small_disc(color, 11), (4 + i * 13, 4 + j * 13))
+
+
+def _create(ctx: GameContext) -> ReversiScene:
+    return ReversiScene(ctx)
+
+
+def _replay(ctx: GameContext, record: dict[str, Any]) -> ReversiScene:
+    return ReversiScene(ctx, record=record)
+
+
+CARTRIDGE = Cartridge(
+    id="reversi",
+    title="Reversi",
+    title_ja="リバーシ",
+    description="Bracket your opponent's discs to turn them your colour; most discs at the "
+    "end wins. Against the computer (four levels) or two players on one unit. Hint shows "
+    "where you can play and how many discs each move turns.",
+    description_ja="あいての いしを はさんで ひっくりかえそう。さいごに いしが おおい ほうの "
+    "かち。コンピューター(4レベル)か ふたりで あそべます。「おしえて!」で おける ばしょが "
+    "わかります。",
+    draw_icon=draw_icon,
+    create=_create,
+    players=(1, 2),
+    options=(
+        Option(
+            "mode",
+            "Mode",
+            ("cpu", "two"),
+            "cpu",
+            label_ja="モード",
+            choice_labels={"cpu": "vs Computer", "two": "2 Players"},
+        ),
+        Option("level", "Level", LEVEL_NAMES, "intermediate", label_ja="レベル"),
+        Option(
+            "color",
+            "Your discs",
+            ("black", "white"),
+            "black",
+            label_ja="あなたの いし",
+            choice_labels={"black": "Black (first)", "white": "White"},
+        ),
+    ),
+    replay=_replay,
+)

@@ -1,0 +1,432 @@
+"""Reversi on the handheld: one scene for play (two players on one unit, or against the
+computer) and for replaying a stored record move by move.
+
+Operation follows R-REV-OP: an illegal tap changes nothing; all board input is ignored while
+discs flip; the hint button cycles none -> placeable -> full; restart resets everything,
+hint level included. With hints shown, a first tap on a legal square previews it (R-REV-VIEW-9)
+and a second tap on it plays; with hints off a tap plays at once (see docs/games/reversi.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Game, GameContext, GameResult
+from firmware.input import InputState
+from firmware.scene import hit
+from games.reversi.ai import FRAME_NODE_BUDGET, LEVELS, ComputerMove
+from games.reversi.records import GameRecord, RecordError, Replay
+from games.reversi.rules import PASS, GameDataError
+from games.reversi.rules import Game as Board
+from games.reversi.scene import layout
+from games.reversi.scene import texts as tx
+from games.reversi.scene.animation import FlipAnimation
+from games.reversi.scene.board_view import (
+    BoardView,
+    draw_board,
+    draw_buttons,
+    draw_replay_buttons,
+    draw_result,
+)
+from games.reversi.scene.top_view import TopView, draw_top
+from hal.interfaces import Button
+
+STATE_VERSION = 1
+MIN_THINK_TICKS = 24  # the computer never answers faster than this: its move stays visible
+LEVEL_BY_NAME = {lv.name: n for n, lv in LEVELS.items()}
+MODES = ("cpu", "two")
+
+
+def other(color: str) -> str:
+    return "white" if color == "black" else "black"
+
+
+class ReversiScene(Game):
+    """Play or replay. `record` (a stored GameRecord JSON) opens the replay viewer."""
+
+    uses_dpad = False  # the firmware's cursor walks the squares; A taps (P-FW-4)
+
+    def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
+        super().__init__(ctx)
+        opts = ctx.options
+        self.mode = opts.get("mode", "cpu") if opts.get("mode") in MODES else "cpu"
+        self.level = LEVEL_BY_NAME.get(opts.get("level", ""), 3)
+        self.human = (
+            opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
+        )
+        self._frames: dict[str, tuple[object, pygame.Surface]] = {}  # slot -> (key, picture)
+        self.replay: Replay | None = None
+        self.record_data: dict[str, Any] | None = None
+        self.record_error: str | None = None
+        self._reset()
+        if record is not None:
+            self._open_record(record)
+
+    # ------------------------------------------------------------------ state changes
+    def _reset(self) -> None:
+        """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
+        self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
+        self.game = Board()
+        self.hint_level = 0
+        self.preview: str | None = None
+        self.anim: FlipAnimation | None = None
+        self.job: ComputerMove | None = None
+        self.think_calls = 0
+        self.reported = False
+
+    def _open_record(self, data: dict[str, Any]) -> None:
+        self.record_data = data
+        try:
+            self.replay = GameRecord.from_json(data).replay()
+        except RecordError as exc:
+            self.replay, self.record_error = None, str(exc)
+        self.game = self.replay.game if self.replay else Board()
+
+    @property
+    def is_replay(self) -> bool:
+        return self.record_data is not None
+
+    @property
+    def hint_name(self) -> str:
+        return tx.HINT_LEVELS[self.hint_level]
+
+    def computer_to_move(self) -> bool:
+        return self.mode == "cpu" and self.game.turn == other(self.human)
+
+    def human_to_move(self) -> bool:
+        return self.game.turn is not None and not self.is_replay and not self.computer_to_move()
+
+    @property
+    def thinking(self) -> bool:
+        return not self.is_replay and self.anim is None and self.computer_to_move()
+
+    def tip(self) -> str:
+        """A quiet line for the message area (shown, not dumped): whose turn against the
+        computer, or the preview's reminder that a second tap plays."""
+        if self.preview is None:
+            if self.mode == "cpu" and self.human_to_move() and self.anim is None:
+                return self.ctx.tr("Your turn", "あなたのばん")
+            return ""
+        return self.ctx.tr(
+            f"Tap {self.preview} again to play", f"もういちど {self.preview} で けってい"
+        )
+
+    def _play(self, square: str) -> None:
+        outcome = self.game.play(square)
+        self.preview = None
+        self.job, self.think_calls = None, 0
+        self.anim = FlipAnimation(outcome.square, outcome.color, list(outcome.flipped))
+        self.ctx.play("pass" if outcome.passed else "place")
+
+    # ------------------------------------------------------------------------- input
+    def hotspots(self) -> dict[str, pygame.Rect]:
+        if self.is_replay:
+            if self.replay is None:
+                return {}
+            return {f"button:{name}": rect for name, rect in layout.REPLAY_RECTS.items()}
+        if self.game.over and self.anim is None:
+            return {"button:play-again": layout.PLAY_AGAIN_RECT}
+        spots = {f"square:{sq}": rect for sq, rect in layout.SQUARE_RECTS.items()}
+        spots["button:restart"] = layout.RESTART_RECT
+        spots["button:hint"] = layout.HINT_RECT
+        return spots
+
+    def update(self, inp: InputState) -> None:
+        if self.is_replay:
+            self._update_replay(inp)
+            return
+        name = hit(self.hotspots(), inp)
+        if name == "button:play-again" or name == "button:restart":
+            self._reset()
+            return
+        if name == "button:hint":
+            self.hint_level = (self.hint_level + 1) % len(tx.HINT_LEVELS)
+            if self.hint_name == "none":
+                self.preview = None
+        elif name is not None and name.startswith("square:"):
+            self._tap_square(name.removeprefix("square:"))
+        self._advance()
+
+    def _tap_square(self, square: str) -> None:
+        if self.anim is not None or not self.human_to_move():
+            return  # R-REV-OP-4: all board input is ignored while discs flip
+        if not self.game.is_legal(square):
+            return  # R-REV-OP-3: an illegal square changes nothing at all
+        if self.hint_name != "none" and self.preview != square:
+            self.preview = square  # R-REV-VIEW-9: first tap previews, another square moves it
+            return
+        self._play(square)
+
+    def _advance(self) -> None:
+        if self.anim is not None:
+            self.anim.step()
+            if self.anim.done:
+                self.anim = None
+        if self.anim is not None:
+            return
+        if self.game.over:
+            if not self.reported:
+                self._report()
+        elif self.computer_to_move():
+            self._think()
+
+    def _think(self) -> None:
+        """One slice of the computer's decision per tick (never more than the budget)."""
+        if self.job is None:
+            self.job = ComputerMove(self.game.position, self.level, self.ai_seed)
+        move = self.job.think(FRAME_NODE_BUDGET)
+        self.think_calls += 1
+        if move is not None and move != PASS and self.think_calls >= MIN_THINK_TICKS:
+            self._play(move)
+
+    def _report(self) -> None:
+        self.reported = True
+        names = tx.player_names(lambda en, ja: en, self.mode, self.human, self.level_name)
+        score, winner = self.game.score(), self.game.winner
+        outcome = None
+        if self.mode == "cpu":
+            outcome = "draw" if winner == "draw" else "win" if winner == self.human else "loss"
+        record = GameRecord.from_game(self.game, names["black"], names["white"]).to_json()
+        summary = f"{names['black']} {score['black']}-{score['white']} {names['white']}"
+        self.ctx.finish(
+            GameResult(
+                outcome,
+                score[self.human] if self.mode == "cpu" else None,
+                summary,
+                record,
+            )
+        )
+        self.ctx.play("win" if outcome != "loss" else "lose")
+
+    @property
+    def level_name(self) -> str:
+        return LEVELS[self.level].name
+
+    def _update_replay(self, inp: InputState) -> None:
+        if self.anim is not None:
+            self.anim.step()
+            if self.anim.done:
+                self.anim = None
+        if self.replay is None:
+            return
+        name = hit(self.hotspots(), inp)
+        action = name.removeprefix("button:") if name else None
+        if Button.L in inp.repeated:
+            action = "back"
+        elif Button.R in inp.repeated:
+            action = "forward"
+        if action is None:
+            return
+        self.anim = None
+        replay = self.replay
+        if action == "forward":
+            outcome = replay.forward()
+            if outcome is not None:
+                self.anim = FlipAnimation(outcome.square, outcome.color, list(outcome.flipped))
+        elif action == "back":
+            replay.back()
+        elif action == "first":
+            replay.seek(0)
+        elif action == "last":
+            replay.seek(len(replay.record.game.moves))
+        self.game = replay.game
+
+    # -------------------------------------------------------------------------- view
+    def message(self) -> tuple[str | None, str]:
+        """(disc colour or None, text) for the message area: pass or result."""
+        tr = self.ctx.tr
+        if self.record_error is not None:
+            return None, tr(*tx.BAD_RECORD)
+        g = self.game
+        if g.over:
+            if g.winner == "draw":
+                return None, tr(*tx.DRAW)
+            return g.winner, tr(*tx.WINS)
+        if g.last_pass is not None:
+            return g.last_pass, tr(*tx.PASSED)
+        return None, ""
+
+    def message_text(self) -> str:
+        color, tail = self.message()
+        return tail if color is None else tx.color_name(self.ctx.tr, color) + tail
+
+    def _names(self) -> dict[str, str]:
+        if self.replay is not None:
+            return {"black": self.replay.record.black, "white": self.replay.record.white}
+        return tx.player_names(self.ctx.tr, self.mode, self.human, self.level_name)
+
+    def _move_list(self) -> list[tuple[str, str]]:
+        game = self.replay.record.game if self.replay else self.game
+        color, out = game.start.turn, []
+        for ply in game.plies:
+            if ply != PASS:
+                out.append((color, ply))
+            color = other(color)
+        return out
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        def tr(en: str, ja: str) -> str:
+            return tx.for_screen(self.ctx.tr(en, ja))
+
+        color, tail = self.message()
+        title = ""
+        highlight = None
+        if self.replay is not None:
+            total = len(self.replay.record.game.moves)
+            title = f"{tr(*tx.REPLAY_TITLE)} {self.replay.index}/{total}"
+            highlight = self.replay.index - 1 if self.replay.index else -1
+        view = TopView(
+            score=self.game.score(),
+            turn=self.game.turn,
+            names={c: tx.for_screen(n) for c, n in self._names().items()},
+            message=tx.for_screen(tail),
+            message_color=color,
+            moves=self._move_list(),
+            thinking=1 + (self.think_calls // 15) % 3 if self.thinking else None,
+            tip=tx.for_screen(self.tip()),
+            highlight=highlight,
+            title=title,
+        )
+        self._cached(top, "top", (self.ctx.language, repr(view)), lambda s: draw_top(s, tr, view))
+        mover = self.game.turn if self.human_to_move() and self.anim is None else None
+        key = None
+        if self.anim is None:  # a still board: the same state draws the same picture
+            rows = tuple(self.game.position.rows())
+            ends = (self.replay.at_start, self.replay.at_end) if self.replay else None
+            key = (
+                self.ctx.language,
+                rows,
+                mover,
+                self.hint_name,
+                self.preview,
+                ends,
+                self.game.moves[-1:],
+                self.is_replay,
+            )
+        self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover, tr))
+
+    def _cached(
+        self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]
+    ) -> None:
+        """Draw, or copy the last picture when nothing it shows has changed (cheap ticks
+        while the computer thinks or the player ponders)."""
+        cached = self._frames.get(slot)
+        if key is not None and cached is not None and cached[0] == key:
+            surf.blit(cached[1], (0, 0))
+            return
+        draw(surf)
+        if key is not None:
+            self._frames[slot] = (key, surf.copy())
+
+    def _draw_bottom(self, bottom: pygame.Surface, mover: str | None, tr: tx.Tr) -> None:
+        legal = self.game.legal() if mover else {}
+        draw_board(
+            bottom,
+            BoardView(
+                rows=self.game.position.rows(),
+                mover=mover,
+                hints={sq: len(f) for sq, f in legal.items()},
+                hint_level=self.hint_name,
+                preview=self.preview if mover else None,
+                preview_flips=frozenset(legal.get(self.preview or "", ())),
+                anim=self.anim,
+                last_move=self.game.moves[-1] if self.game.moves else None,
+            ),
+        )
+        if self.is_replay:
+            if self.replay is not None:
+                draw_replay_buttons(bottom, self.replay.at_start, self.replay.at_end)
+            return
+        draw_buttons(bottom, tr, self.hint_name)
+        if self.game.over and self.anim is None:
+            draw_result(bottom, tr, self.game.winner or "draw", self.game.score())
+
+    # ------------------------------------------------------------------- persistence
+    def dump(self) -> dict[str, Any]:
+        s = self.game.state()
+        out = {
+            "board": s["board"],
+            "turn": s["turn"],
+            "score": s["score"],
+            "status": s["status"],
+            "winner": s["winner"],
+            "hint_level": self.hint_name,
+            "legal": s["legal"],
+            "preview": self.preview,
+            "animating": self.anim is not None,
+            "message": self.message_text(),
+            "moves": s["moves"],
+        }
+        if self.is_replay:
+            out["replay"] = {
+                "index": self.replay.index if self.replay else 0,
+                "total": len(self.replay.record.game.moves) if self.replay else 0,
+            }
+        return out
+
+    def save_state(self) -> dict[str, Any]:
+        if self.is_replay:
+            return {
+                "version": STATE_VERSION,
+                "mode": "replay",
+                "record": self.record_data,
+                "index": self.replay.index if self.replay else 0,
+            }
+        return {
+            "version": STATE_VERSION,
+            "mode": self.mode,
+            "level": self.level,
+            "human": self.human,
+            "ai_seed": self.ai_seed,
+            "game": self.game.to_json(),
+            "hint_level": self.hint_name,
+            "preview": self.preview,
+            "anim": self.anim.to_json() if self.anim else None,
+            "think_calls": self.think_calls,
+            "reported": self.reported,
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        try:
+            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+                raise ValueError("unknown version")
+            if state["mode"] == "replay":
+                self._load_replay(state)
+                return
+            self._load_play(state)
+        except (KeyError, TypeError, ValueError, GameDataError) as exc:
+            raise ValueError(f"not a Reversi save: {exc}") from None
+
+    def _load_replay(self, state: dict[str, Any]) -> None:
+        self._reset()
+        self._open_record(state["record"])
+        if self.replay is not None:
+            self.replay.seek(int(state["index"]))
+            self.game = self.replay.game
+
+    def _load_play(self, state: dict[str, Any]) -> None:
+        mode, level, human = state["mode"], int(state["level"]), state["human"]
+        if mode not in MODES or level not in LEVELS or human not in ("black", "white"):
+            raise ValueError("bad mode, level or colour")
+        game = Board.from_json(state["game"])
+        hint = tx.HINT_LEVELS.index(state["hint_level"])
+        preview = state["preview"]
+        if preview is not None and (hint == 0 or not game.is_legal(preview)):
+            raise ValueError("bad preview")
+        anim = FlipAnimation.from_json(state["anim"]) if state["anim"] is not None else None
+        think_calls = int(state["think_calls"])
+        self.record_data, self.replay, self.record_error = None, None, None
+        self.mode, self.level, self.human = mode, level, human
+        self.ai_seed = int(state["ai_seed"])
+        self.game, self.hint_level, self.preview, self.anim = game, hint, preview, anim
+        self.reported = bool(state["reported"])
+        self.job, self.think_calls = None, 0
+        if think_calls and self.computer_to_move():
+            # The pending decision, restarted: the same slices give the same move and timing.
+            self.job = ComputerMove(game.position, level, self.ai_seed)
+            for _ in range(think_calls):
+                self.job.think(FRAME_NODE_BUDGET)
+            self.think_calls = think_calls
