@@ -6,6 +6,7 @@ screens, `present()` hands them to the display (swapped if the setting says so).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import traceback
@@ -25,6 +26,17 @@ from hal.interfaces import SCREEN_SIZE, Hal, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
 log = logging.getLogger("twinfold")
+
+
+def settle_heap() -> None:
+    """Collect once, then move every surviving object out of the collector's reach.
+
+    Called at scene changes (boot, game start), where a pause is invisible. The firmware,
+    fonts, sprites and the game's tables are long-lived; without this, a full collection
+    pass over them (10-20 ms) can land in any later tick and break its budget (P-LOOP-3).
+    """
+    gc.collect()
+    gc.freeze()
 
 
 class Machine:
@@ -69,6 +81,7 @@ class Machine:
             self.scenes.append(boot.BootScene(self))
         else:
             self.scenes.append(launcher.LauncherScene(self))
+        settle_heap()
 
     # ----------------------------------------------------------------- services for scenes
     def tr(self, en: str, ja: str) -> str:
@@ -147,6 +160,7 @@ class Machine:
             game.load_state(state)
         self.to_launcher(selected=game_id)
         self.push(GameScene(self, cartridge, ctx, game))
+        settle_heap()
 
     def suspend_game(self) -> bool:
         """Save the running game to the store's suspend slot; True if there was one."""

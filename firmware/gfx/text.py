@@ -67,13 +67,16 @@ def _cjk_font() -> pygame.font.Font | None:
         return None
 
 
-@functools.cache
-def _cjk_band() -> tuple[int, int]:
+def _cjk_band(font: pygame.font.Font) -> tuple[int, int]:
     """Rows (top, height) where the CJK font's ink lies: its surfaces carry empty leading."""
-    font = _cjk_font()
-    assert font is not None
-    ink = font.render("あ漢アー。ぎゃ語gj", False, (255, 255, 255)).get_bounding_rect()
-    return ink.top, ink.height
+    key = id(font)
+    if key not in _BANDS:
+        ink = font.render("あ漢アー。ぎゃ語gj", False, (255, 255, 255)).get_bounding_rect()
+        _BANDS[key] = (ink.top, max(1, ink.height))
+    return _BANDS[key]
+
+
+_BANDS: dict[int, tuple[int, int]] = {}
 
 
 def japanese_available() -> bool:
@@ -117,9 +120,11 @@ def render(text: str, color: Color, scale: int = 1) -> pygame.Surface:
         else:
             font = _cjk_font()
             assert font is not None
-            top, band = _cjk_band()
+            top, band = _cjk_band(font)
             full = font.render(chunk, False, color[:3])
-            surf = full.subsurface(pygame.Rect(0, top, full.get_width(), band)).copy()
+            crop = pygame.Rect(0, top, full.get_width(), band).clip(full.get_rect())
+            surf = full.subsurface(crop).copy()
+            band = surf.get_height()
             height = max(height, band)
             pieces.append((surf, 1))
     width = sum(p.get_width() for p, _ in pieces) + max(0, len(pieces) - 1)

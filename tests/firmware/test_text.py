@@ -37,7 +37,6 @@ def test_wrap_never_starts_a_line_with_closing_punctuation():
 
 def _reset_font_caches():
     text._cjk_font.cache_clear()
-    text._cjk_band.cache_clear()
     text.render.cache_clear()
 
 
