@@ -1,0 +1,1 @@
+"""Pure Region Select engine: no pygame, no I/O."""

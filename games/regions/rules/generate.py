@@ -1,0 +1,60 @@
+"""Random surfaces for n = 3..15 crossings (R-REG-GEN-1).
+
+A random table diagram of the right parity (3_1 ... 8_21, at most n crossings) is grown by
+Reidemeister II moves: an arc is pushed across another arc of the same face, adding two
+crossings and splitting the face. Faces and arcs are chosen uniformly from the seeded
+generator, so the result is a planar, one-component curve by construction (and validated
+anyway). A shadow whose surface cannot be drawn legibly on the screen is discarded and
+another one grown; every accepted surface is also checked solvable by the puzzle layer.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.regions.rules.catalogue import PD_CODES
+from games.regions.rules.layout import Drawing, DrawingError, draw
+from games.regions.rules.shadow import Shadow, add_bigon, from_pd, rot
+from games.regions.rules.surface import Surface
+
+MIN_CROSSINGS = 3
+MAX_CROSSINGS = 15
+MAX_TRIES = 40
+
+
+class GenerationError(ValueError):
+    """No drawable surface of that size was found."""
+
+
+def random_shadow(n: int, rng: random.Random) -> Shadow:
+    """A random shadow with exactly n crossings."""
+    if not MIN_CROSSINGS <= n <= MAX_CROSSINGS:
+        raise GenerationError(f"crossings must be {MIN_CROSSINGS}..{MAX_CROSSINGS}, not {n}")
+    starts = sorted(
+        name
+        for name, code in PD_CODES.items()
+        if len(code) <= min(n, 8) and len(code) % 2 == n % 2
+    )
+    sh = from_pd(PD_CODES[rng.choice(starts)])
+    while sh.crossings < n:
+        face = rng.randrange(len(sh.faces))
+        sides = [d for d in range(len(sh.link)) if sh.face_of[rot(d)] == face]
+        if len(sides) < 2:
+            continue
+        d1 = rng.choice(sides)
+        others = [d for d in sides if d not in (d1, sh.link[d1])]
+        if not others:
+            continue
+        sh = add_bigon(sh, d1, rng.choice(others))
+    return sh
+
+
+def random_surface(n: int, rng: random.Random) -> tuple[Surface, Drawing]:
+    """A random surface with n game regions together with its drawing."""
+    for _ in range(MAX_TRIES):
+        surface = Surface(random_shadow(n, rng))
+        try:
+            return surface, draw(surface)
+        except DrawingError:
+            continue
+    raise GenerationError(f"no legible surface with {n} crossings found in {MAX_TRIES} tries")

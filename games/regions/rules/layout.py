@@ -1,0 +1,512 @@
+"""Drawings of a surface for the 256x192 lower screen (R-REG-GEN-3).
+
+Method. The dual graph is refined into a triangulation T of the sphere: every line gets a
+bend vertex at its middle, every game region a centre vertex fanned to its boundary, and a
+region whose boundary repeats a point or line (beside curls and nugatory crossings) gets an
+extra ring of corner and side vertices so that T stays a simple triangulation. The region
+drawn as the surrounding one loses its centre; its ring is pinned to a convex octagon on the
+rectangle's border and Tutte's barycentric embedding places everything else, which is a
+planar straight-line drawing (Tutte 1963; T is 3-connected). A force-directed pass (spring
+lengths, repulsion between points, clearance between points and lines, room inside regions)
+then balances the picture; every vertex move is accepted only if no triangle of T turns
+over, so the drawing stays planar throughout. The result is checked against the
+constraints (`check_drawing`) and another surrounding region is tried if it fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import hypot, sqrt
+
+from games.regions.rules.geometry import (
+    Point,
+    inscribed_disc,
+    point_in_polygon,
+    seg_point_distance,
+    segments_intersect,
+)
+from games.regions.rules.surface import Surface
+
+SCREEN: tuple[float, float, float, float] = (0.0, 0.0, 256.0, 192.0)
+MIN_POINT_GAP = 14.0
+MIN_POINT_LINE_GAP = 6.0
+MIN_REGION_RADIUS = 6.0
+POINT_MARGIN = 12.0  # points stay this far inside the rectangle (tappable, fully visible)
+MAX_ATTEMPTS = 4
+
+
+class DrawingError(ValueError):
+    """No drawing meeting the constraints was found inside the rectangle."""
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Coordinates (lower-screen pixels) of a surface's points, lines and regions."""
+
+    rect: tuple[float, float, float, float]
+    outer: int
+    points: tuple[Point, ...]
+    lines: tuple[tuple[Point, ...], ...]
+    polygons: tuple[tuple[Point, ...] | None, ...]
+    anchors: tuple[Point | None, ...]
+
+    def region_at(self, p: Point) -> int:
+        """The game region under screen position p (the surrounding one if none is)."""
+        for r, poly in enumerate(self.polygons):
+            if poly is not None and point_in_polygon(p, poly):
+                return r
+        return self.outer
+
+    def point_at(self, p: Point, radius: float = MIN_POINT_GAP / 2) -> int | None:
+        """The connecting point within `radius` of p, if any (the nearest)."""
+        best, best_d = None, radius
+        for i, q in enumerate(self.points):
+            d = hypot(q[0] - p[0], q[1] - p[1])
+            if d <= best_d:
+                best, best_d = i, d
+        return best
+
+
+def draw(
+    surface: Surface,
+    rect: tuple[float, float, float, float] = SCREEN,
+    outer: int | None = None,
+) -> Drawing:
+    """A balanced drawing of `surface` inside `rect` meeting every constraint."""
+    if rect[2] < 40 or rect[3] < 40:
+        raise DrawingError("the drawing rectangle is too small")
+    if outer is not None and not 0 <= outer < surface.region_count:
+        raise DrawingError(f"surrounding region must be 0..{surface.region_count - 1}")
+    candidates = [outer] if outer is not None else _outer_candidates(surface)
+    problems: list[str] = []
+    for c0 in candidates[:MAX_ATTEMPTS]:
+        drawing = _Layout(surface, rect, c0).run()
+        problems = check_drawing(surface, drawing)
+        if not problems:
+            return drawing
+    raise DrawingError(f"could not draw this surface legibly: {problems[0]}")
+
+
+def _outer_candidates(surface: Surface) -> list[int]:
+    def key(r: int) -> tuple[int, int, int]:
+        corners = set(surface.corners[r])
+        return (-len(corners), -sum(surface.degree[p] for p in corners), r)
+
+    return sorted(range(surface.region_count), key=key)
+
+
+class _Layout:
+    """One layout attempt with a given surrounding region."""
+
+    def __init__(self, surface: Surface, rect: tuple[float, float, float, float], outer: int):
+        self.s = surface
+        self.rect = rect
+        self.outer = outer
+        self.n_points = surface.point_count
+        self.n_mids = len(surface.lines)
+        self.count = self.n_points + self.n_mids
+        self.tris: list[tuple[int, int, int]] = []
+        self.centre: list[int | None] = [None] * surface.region_count
+        self.ring: list[int] = []
+        self._build()
+
+    def _new(self) -> int:
+        self.count += 1
+        return self.count - 1
+
+    def _build(self) -> None:
+        s, tri = self.s, self.tris.append
+        for r, walk in enumerate(s.region_walk):
+            ps = [p for p, _ in walk]
+            ms = [self.n_points + line for _, line in walk]
+            simple = r != self.outer and len(set(ps)) == 4 and len(set(ms)) == 4
+            if simple:
+                f = self._new()
+                self.centre[r] = f
+                for i in range(4):
+                    tri((f, ps[i], ms[i]))
+                    tri((f, ms[i], ps[(i + 1) % 4]))
+                continue
+            ks = [self._new() for _ in range(4)]
+            ss = [self._new() for _ in range(4)]
+            for i in range(4):
+                j = (i + 1) % 4
+                tri((ps[i], ms[i], ss[i]))
+                tri((ms[i], ps[j], ss[i]))
+                tri((ps[i], ss[i], ks[i]))
+                tri((ps[j], ks[j], ss[i]))
+            if r == self.outer:
+                self.ring = [v for i in range(4) for v in (ks[i], ss[i])]
+            else:
+                f = self._new()
+                self.centre[r] = f
+                for i in range(4):
+                    tri((f, ks[i], ss[i]))
+                    tri((f, ss[i], ks[(i + 1) % 4]))
+        nbrs: list[set[int]] = [set() for _ in range(self.count)]
+        self.inc: list[list[int]] = [[] for _ in range(self.count)]
+        for t, (a, b, c) in enumerate(self.tris):
+            nbrs[a].update((b, c))
+            nbrs[b].update((a, c))
+            nbrs[c].update((a, b))
+            self.inc[a].append(t)
+            self.inc[b].append(t)
+            self.inc[c].append(t)
+        self.nbrs = [sorted(x) for x in nbrs]
+        self.wts = [[1.0] * len(x) for x in self.nbrs]
+        fixed = set(self.ring)
+        self.free = [v for v in range(self.count) if v not in fixed]
+        self.helpers = [v for v in self.free if v >= self.n_points + self.n_mids]
+        self.helper_set = set(self.helpers)
+
+    # -- Tutte ------------------------------------------------------------------------
+
+    def _place_ring(self, flip: bool) -> None:
+        x0, y0, w, h = self.rect
+        bulge = 0.08 * min(w, h)
+        spots = [
+            (x0, y0),
+            (x0 + w / 2, y0 - bulge),
+            (x0 + w, y0),
+            (x0 + w + bulge, y0 + h / 2),
+            (x0 + w, y0 + h),
+            (x0 + w / 2, y0 + h + bulge),
+            (x0, y0 + h),
+            (x0 - bulge, y0 + h / 2),
+        ]
+        if flip:
+            spots = [spots[0], *reversed(spots[1:])]
+        cx, cy = x0 + w / 2, y0 + h / 2
+        self.xs = [cx] * self.count
+        self.ys = [cy] * self.count
+        for v, (x, y) in zip(self.ring, spots, strict=True):
+            self.xs[v], self.ys[v] = x, y
+
+    def _tutte(self, sweeps: int = 600, tol: float = 0.01) -> None:
+        """Weighted barycentric (Tutte/Floater) embedding by over-relaxed Gauss-Seidel."""
+        xs, ys, nbrs, wts = self.xs, self.ys, self.nbrs, self.wts
+        omega = 1.8
+        for _ in range(sweeps):
+            worst = 0.0
+            for v in self.free:
+                nb, wv = nbrs[v], wts[v]
+                tot = sum(wv)
+                tx = sum(w * xs[u] for u, w in zip(nb, wv, strict=True)) / tot
+                ty = sum(w * ys[u] for u, w in zip(nb, wv, strict=True)) / tot
+                dx, dy = omega * (tx - xs[v]), omega * (ty - ys[v])
+                xs[v] += dx
+                ys[v] += dy
+                worst = max(worst, abs(dx) + abs(dy))
+            if worst < tol:
+                break
+
+    def _reweight(self, rounds: int) -> None:
+        """Even out edge lengths by re-solving with weights that favour long edges' shrinking.
+
+        Every solve is again a barycentric embedding with positive weights and a convex
+        border, so every intermediate drawing is planar (Floater 1997).
+        """
+        xs, ys, nbrs = self.xs, self.ys, self.nbrs
+        for _ in range(rounds):
+            for v in self.free:
+                row = self.wts[v]
+                for i, u in enumerate(nbrs[v]):
+                    d = sqrt((xs[u] - xs[v]) ** 2 + (ys[u] - ys[v]) ** 2) + 1e-6
+                    row[i] = min(1e4, max(1e-4, row[i] * sqrt(d / self.tlen[v][i])))
+            self._tutte(sweeps=40, tol=0.05)
+
+    def _orientation(self) -> float:
+        xs, ys = self.xs, self.ys
+        signs = set()
+        for a, b, c in self.tris:
+            o = (xs[b] - xs[a]) * (ys[c] - ys[a]) - (ys[b] - ys[a]) * (xs[c] - xs[a])
+            signs.add(o > 1e-9 if o > 0 else (False if o < -1e-9 else None))
+        if signs == {True}:
+            return 1.0
+        if signs == {False}:
+            return -1.0
+        return 0.0
+
+    # -- balancing --------------------------------------------------------------------
+
+    def _ok(self, v: int, x: float, y: float) -> bool:
+        if self.unconstrained:
+            return True
+        xs, ys, sign = self.xs, self.ys, self.sign
+        for t in self.inc[v]:
+            a, b, c = self.tris[t]
+            ax, ay = (x, y) if a == v else (xs[a], ys[a])
+            bx, by = (x, y) if b == v else (xs[b], ys[b])
+            cx, cy = (x, y) if c == v else (xs[c], ys[c])
+            if sign * ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) < 0.05:
+                return False
+        return True
+
+    def _try(self, v: int, dx: float, dy: float) -> bool:
+        for scale in (1.0, 0.5, 0.25):
+            x, y = self.xs[v] + dx * scale, self.ys[v] + dy * scale
+            if self._ok(v, x, y):
+                self.xs[v], self.ys[v] = x, y
+                return True
+        return False
+
+    def _move(self, v: int, dx: float, dy: float) -> None:
+        """Move v (less far if need be) unless a triangle of T would turn over.
+
+        A refused move first lets the helper vertices around v catch up, then retries.
+        """
+        if self._try(v, dx, dy):
+            return
+        xs, ys, nbrs = self.xs, self.ys, self.nbrs
+        first_helper = self.n_points + self.n_mids
+        for u in nbrs[v]:
+            if u >= first_helper and u in self.helper_set:
+                nb = nbrs[u]
+                k = len(nb)
+                self._try(u, sum(xs[q] for q in nb) / k - xs[u], sum(ys[q] for q in nb) / k - ys[u])
+        self._try(v, dx, dy)
+
+    def _balance(self, rounds: int) -> None:
+        s, xs, ys = self.s, self.xs, self.ys
+        npts, nm = self.n_points, self.n_mids
+        x0, y0, w, h = self.rect
+        inner_w, inner_h = w - 2 * POINT_MARGIN, h - 2 * POINT_MARGIN
+        k = 0.95 * sqrt(inner_w * inner_h / (npts + nm))
+        k2 = k * k
+        ideal = 2 * k
+        gravity = 0.012
+        cx, cy = x0 + w / 2, y0 + h / 2
+        lines = [(ln.a, ln.b, npts + i) for i, ln in enumerate(s.lines)]
+        segs = [(a, m) for a, _b, m in lines] + [(b, m) for _a, b, m in lines]
+        seg_line = [i for i in range(nm)] * 2
+        faces = [
+            (self.centre[r], [v for p, line in walk for v in (p, npts + line)])
+            for r, walk in enumerate(s.region_walk)
+            if self.centre[r] is not None
+        ]
+        movers = list(range(npts + nm))
+        want_pl = MIN_POINT_LINE_GAP + 5.0
+        want_pp = MIN_POINT_GAP + 8.0
+        want_face = MIN_REGION_RADIUS + 4.0
+        for it in range(rounds):
+            temp = max(1.0, 0.12 * ideal * (1 - it / rounds))
+            fx = [0.0] * (npts + nm)
+            fy = [0.0] * (npts + nm)
+            # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
+            for i in range(npts + nm):
+                xi, yi = xs[i], ys[i]
+                wi = 1.0 if i < npts else 0.5
+                for j in range(i + 1, npts + nm):
+                    dx, dy = xi - xs[j], yi - ys[j]
+                    d2 = dx * dx + dy * dy + 0.01
+                    wgt = wi * (1.0 if j < npts else 0.5)
+                    f = wgt * k2 / d2
+                    if i < npts and j < npts and d2 < want_pp * want_pp:
+                        f += 2.0 * (want_pp - sqrt(d2)) / sqrt(d2)
+                    fx[i] += dx * f
+                    fy[i] += dy * f
+                    fx[j] -= dx * f
+                    fy[j] -= dy * f
+                fx[i] += gravity * (cx - xi)
+                fy[i] += gravity * (cy - yi)
+            for a, b, m in lines:
+                for p in (a, b):
+                    dx, dy = xs[m] - xs[p], ys[m] - ys[p]
+                    d = sqrt(dx * dx + dy * dy) + 0.01
+                    f = d / k
+                    fx[p] += dx * f
+                    fy[p] += dy * f
+                    fx[m] -= dx * f
+                    fy[m] -= dy * f
+                if a != b:
+                    fx[m] += 0.5 * ((xs[a] + xs[b]) / 2 - xs[m])
+                    fy[m] += 0.5 * ((ys[a] + ys[b]) / 2 - ys[m])
+            # points keep clear of lines they are not on
+            for p in range(npts):
+                px, py = xs[p], ys[p]
+                for k, (a, m) in enumerate(segs):
+                    ln = lines[seg_line[k]]
+                    if p == ln[0] or p == ln[1]:
+                        continue
+                    ax, ay, bx, by = xs[a], ys[a], xs[m], ys[m]
+                    ex, ey = bx - ax, by - ay
+                    l2 = ex * ex + ey * ey + 1e-9
+                    t = max(0.0, min(1.0, ((px - ax) * ex + (py - ay) * ey) / l2))
+                    qx, qy = ax + t * ex, ay + t * ey
+                    dx, dy = px - qx, py - qy
+                    d = sqrt(dx * dx + dy * dy) + 1e-6
+                    if d < want_pl:
+                        push = 1.5 * (want_pl - d) / d
+                        fx[p] += dx * push
+                        fy[p] += dy * push
+                        fx[a] -= dx * push * (1 - t) * 0.5
+                        fy[a] -= dy * push * (1 - t) * 0.5
+                        fx[m] -= dx * push * t * 0.5
+                        fy[m] -= dy * push * t * 0.5
+            # regions keep room around their centre
+            for f_v, ring in faces:
+                cx, cy = xs[f_v], ys[f_v]
+                k = len(ring)
+                for i in range(k):
+                    a, b = ring[i], ring[(i + 1) % k]
+                    ax, ay = xs[a], ys[a]
+                    ex, ey = xs[b] - ax, ys[b] - ay
+                    l2 = ex * ex + ey * ey + 1e-9
+                    t = max(0.0, min(1.0, ((cx - ax) * ex + (cy - ay) * ey) / l2))
+                    dx, dy = ax + t * ex - cx, ay + t * ey - cy
+                    d = sqrt(dx * dx + dy * dy) + 1e-6
+                    if d < want_face:
+                        push = (want_face - d) / d
+                        fx[a] += dx * push * (1 - t)
+                        fy[a] += dy * push * (1 - t)
+                        fx[b] += dx * push * t
+                        fy[b] += dy * push * t
+            lo_x, hi_x = x0 + POINT_MARGIN, x0 + w - POINT_MARGIN
+            lo_y, hi_y = y0 + POINT_MARGIN, y0 + h - POINT_MARGIN
+            for v in movers:
+                dx, dy = fx[v], fy[v]
+                d = sqrt(dx * dx + dy * dy)
+                if d > temp:
+                    dx, dy = dx * temp / d, dy * temp / d
+                nx = min(max(xs[v] + dx, lo_x), hi_x)
+                ny = min(max(ys[v] + dy, lo_y), hi_y)
+                self._move(v, nx - xs[v], ny - ys[v])
+            self._relax_helpers(2)
+
+    def _relax_helpers(self, sweeps: int) -> None:
+        xs, ys, nbrs = self.xs, self.ys, self.nbrs
+        for _ in range(sweeps):
+            for v in self.helpers:
+                nb = nbrs[v]
+                k = len(nb)
+                tx = sum(xs[u] for u in nb) / k
+                ty = sum(ys[u] for u in nb) / k
+                self._try(v, tx - xs[v], ty - ys[v])
+
+    def run(self) -> Drawing:
+        self.sign = 0.0
+        self.unconstrained = False
+        for flip in (False, True):
+            self._place_ring(flip)
+            self._tutte()
+            self.sign = self._orientation()
+            if self.sign:
+                break
+        if not self.sign:
+            raise DrawingError("the surface's triangulation could not be embedded")
+        x0, y0, w, h = self.rect
+        length = 0.9 * sqrt(w * h / self.count)
+        ring = set(self.ring)
+        self.tlen = [
+            [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
+        ]
+        self.unconstrained = True
+        self._balance(rounds=40 + 2 * self.s.region_count)
+        return self._result()
+
+    def _pull_inside(self) -> None:
+        """Bring points and bends off the pinned border ring (scaled toward the centre)."""
+        x0, y0, w, h = self.rect
+        cx, cy = x0 + w / 2, y0 + h / 2
+        for v in range(self.n_points + self.n_mids):
+            self._move(v, (cx - self.xs[v]) * 0.1, (cy - self.ys[v]) * 0.1)
+        self._relax_helpers(3)
+
+    def _result(self) -> Drawing:
+        s, xs, ys = self.s, self.xs, self.ys
+
+        def at(v: int) -> Point:
+            return (round(xs[v], 2), round(ys[v], 2))
+
+        points = tuple(at(p) for p in range(self.n_points))
+        lines = tuple(
+            (points[ln.a], at(self.n_points + i), points[ln.b]) for i, ln in enumerate(s.lines)
+        )
+        polygons: list[tuple[Point, ...] | None] = []
+        anchors: list[Point | None] = []
+        for r, walk in enumerate(s.region_walk):
+            if r == self.outer:
+                polygons.append(None)
+                anchors.append(None)
+                continue
+            poly = tuple(q for p, line in walk for q in (points[p], at(self.n_points + line)))
+            centre = self.centre[r]
+            assert centre is not None
+            spot, _radius = inscribed_disc(poly, at(centre))
+            polygons.append(poly)
+            anchors.append((round(spot[0], 2), round(spot[1], 2)))
+        return Drawing(self.rect, self.outer, points, lines, tuple(polygons), tuple(anchors))
+
+
+def check_drawing(surface: Surface, drawing: Drawing) -> list[str]:
+    """Every violated drawing constraint, as readable sentences (empty when all hold)."""
+    problems: list[str] = []
+    x0, y0, w, h = drawing.rect
+    pts = drawing.points
+    if len(pts) != surface.point_count or len(drawing.lines) != len(surface.lines):
+        return ["the drawing does not match the surface"]
+    for i, (x, y) in enumerate(pts):
+        if not (x0 <= x <= x0 + w and y0 <= y <= y0 + h):
+            problems.append(f"point {i} lies outside the rectangle")
+    for line in drawing.lines:
+        for x, y in line:
+            if not (x0 <= x <= x0 + w and y0 <= y <= y0 + h):
+                problems.append("a line leaves the rectangle")
+    for i in range(len(pts)):
+        for j in range(i + 1, len(pts)):
+            d = hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1])
+            if d < MIN_POINT_GAP:
+                problems.append(f"points {i} and {j} are {d:.1f} px apart")
+    segs = []
+    for i, (ln, path) in enumerate(zip(surface.lines, drawing.lines, strict=True)):
+        ends = [("p", ln.a), ("m", i), ("p", ln.b)]
+        for k in range(len(path) - 1):
+            segs.append((i, path[k], path[k + 1], ends[k] if k < 2 else None, ends[k + 1]))
+    for p, q in enumerate(pts):
+        for i, ln in enumerate(surface.lines):
+            if p in (ln.a, ln.b):
+                continue
+            path = drawing.lines[i]
+            for k in range(len(path) - 1):
+                d = seg_point_distance(q, path[k], path[k + 1])
+                if d < MIN_POINT_LINE_GAP:
+                    problems.append(f"point {p} is {d:.1f} px from line {i}")
+    for x in range(len(segs)):
+        li, a, b, _ea, _eb = segs[x]
+        for y in range(x + 1, len(segs)):
+            lj, c, d, _ec, _ed = segs[y]
+            shared = {a, b} & {c, d}
+            if shared:
+                if _overlap_at(a, b, c, d):
+                    problems.append(f"lines {li} and {lj} overlap")
+                continue
+            if segments_intersect(a, b, c, d):
+                problems.append(f"lines {li} and {lj} cross")
+    for r, poly in enumerate(drawing.polygons):
+        if r == drawing.outer:
+            if poly is not None:
+                problems.append("the surrounding region has a polygon")
+            continue
+        anchor = drawing.anchors[r]
+        if poly is None or anchor is None:
+            problems.append(f"region {r} has no polygon")
+            continue
+        if not point_in_polygon(anchor, poly):
+            problems.append(f"region {r}'s disc centre is outside it")
+            continue
+        room = min(seg_point_distance(anchor, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
+        if room < MIN_REGION_RADIUS:
+            problems.append(f"region {r} has room for a disc of radius {room:.1f} px only")
+    return problems
+
+
+def _overlap_at(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Two segments sharing an end overlap when they leave it in the same direction."""
+    if a in (c, d):
+        s, e1 = a, b
+    else:
+        s, e1 = b, a
+    e2 = d if c == s else c
+    ux, uy = e1[0] - s[0], e1[1] - s[1]
+    vx, vy = e2[0] - s[0], e2[1] - s[1]
+    return abs(ux * vy - uy * vx) < 1e-9 and ux * vx + uy * vy > 0
