@@ -21,7 +21,6 @@ PD_CODES: dict[str, list[list[int]]] = {
     "6_1": [[7, 12, 8, 1], [1, 6, 2, 7], [11, 3, 12, 2], [3, 11, 4, 10], [9, 5, 10, 4], [5, 9, 6, 8]],
     "6_2": [[12, 8, 1, 7], [8, 2, 9, 1], [2, 10, 3, 9], [6, 4, 7, 3], [4, 11, 5, 12], [10, 5, 11, 6]],
     "6_3": [[9, 12, 10, 1], [1, 5, 2, 4], [7, 3, 8, 2], [3, 9, 4, 8], [5, 10, 6, 11], [11, 6, 12, 7]],
-    "7_1": [[14, 7, 1, 8], [8, 1, 9, 2], [2, 9, 3, 10], [10, 3, 11, 4], [4, 11, 5, 12], [12, 5, 13, 6], [6, 13, 7, 14]],
     "7_4": [[14, 8, 1, 7], [6, 2, 7, 1], [2, 12, 3, 11], [10, 4, 11, 3], [4, 10, 5, 9], [12, 6, 13, 5], [8, 14, 9, 13]],
     "7_7": [[7, 14, 8, 1], [1, 6, 2, 7], [11, 2, 12, 3], [3, 10, 4, 11], [13, 5, 14, 4], [5, 9, 6, 8], [9, 13, 10, 12]],
     "8_5": [[11, 1, 12, 16], [1, 13, 2, 12], [13, 3, 14, 2], [3, 9, 4, 8], [9, 5, 10, 4], [5, 11, 6, 10], [15, 6, 16, 7], [7, 14, 8, 15]],
@@ -29,10 +28,8 @@ PD_CODES: dict[str, list[list[int]]] = {
     "8_19": [[16, 6, 1, 5], [6, 2, 7, 1], [11, 3, 12, 2], [3, 15, 4, 14], [4, 10, 5, 9], [12, 8, 13, 7], [8, 14, 9, 13], [15, 11, 16, 10]],
     "8_20": [[16, 7, 1, 8], [1, 12, 2, 13], [9, 2, 10, 3], [14, 3, 15, 4], [4, 15, 5, 16], [10, 6, 11, 5], [6, 12, 7, 11], [13, 9, 14, 8]],
     "8_21": [[7, 1, 8, 16], [1, 12, 2, 13], [2, 10, 3, 9], [14, 3, 15, 4], [4, 15, 5, 16], [5, 10, 6, 11], [11, 6, 12, 7], [8, 13, 9, 14]],
-    "9_1": [[1, 10, 2, 11], [11, 2, 12, 3], [3, 12, 4, 13], [13, 4, 14, 5], [5, 14, 6, 15], [15, 6, 16, 7], [7, 16, 8, 17], [17, 8, 18, 9], [9, 18, 10, 1]],
     "9_40": [[1, 6, 2, 7], [11, 3, 12, 2], [3, 16, 4, 17], [9, 4, 10, 5], [5, 15, 6, 14], [7, 12, 8, 13], [17, 9, 18, 8], [15, 10, 16, 11], [13, 18, 14, 1]],
     "9_42": [[1, 4, 2, 5], [9, 3, 10, 2], [3, 9, 4, 8], [5, 10, 6, 11], [6, 15, 7, 16], [14, 7, 15, 8], [16, 12, 17, 11], [12, 18, 13, 17], [18, 14, 1, 13]],
-    "10_1": [[12, 1, 13, 2], [2, 11, 3, 12], [20, 4, 1, 3], [4, 20, 5, 19], [18, 6, 19, 5], [6, 18, 7, 17], [16, 8, 17, 7], [8, 16, 9, 15], [14, 10, 15, 9], [10, 14, 11, 13]],
     "10_17": [[6, 2, 7, 1], [2, 12, 3, 11], [12, 4, 13, 3], [4, 14, 5, 13], [14, 6, 15, 5], [16, 7, 17, 8], [8, 17, 9, 18], [18, 9, 19, 10], [10, 19, 11, 20], [20, 15, 1, 16]],
 }
 
@@ -70,23 +67,15 @@ def _pushed(name: str) -> Callable[[], Shadow]:
     return build
 
 
-def _curl_chain(n: int) -> Shadow:
-    # one crossing with two loops (an "8" lying on its side), then more curls on one arc
-    sh = Shadow((1, 0, 3, 2))
-    for _ in range(n - 1):
-        sh = add_curl(sh, 2)
-    return sh
-
-
 def _build_all() -> list[Entry]:
     entries = []
     for name, code in PD_CODES.items():
         kind = "non-alternating" if name in NON_ALTERNATING else "alternating"
         entries.append(Entry(name, f"knot {name} ({kind} table diagram)", from_pd(code)))
-    entries.append(Entry("curls_3", "three curls on a loop (reducible)", _curl_chain(3)))
-    entries.append(Entry("curls_5", "five curls on a loop (reducible)", _curl_chain(5)))
     entries.append(Entry("3_1_curl", "trefoil with a curl (reducible)", _curled("3_1", 1)()))
-    entries.append(Entry("4_1_curls", "figure-eight with two curls (reducible)", _curled("4_1", 2)()))
+    entries.append(Entry("4_1_curl", "figure-eight with a curl (reducible)", _curled("4_1", 1)()))
+    entries.append(Entry("5_2_curl", "5_2 with a curl (reducible)", _curled("5_2", 1)()))
+    entries.append(Entry("6_2_pushed", "6_2 with one arc pushed over another", _pushed("6_2")()))
     entries.append(Entry("3_1_pushed", "trefoil with one arc pushed over another", _pushed("3_1")()))
     entries.append(Entry("5_2_pushed", "5_2 with one arc pushed over another", _pushed("5_2")()))
     entries.append(Entry("6_1_curl", "6_1 with a curl (reducible)", _curled("6_1", 1)()))

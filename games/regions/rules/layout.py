@@ -32,7 +32,7 @@ MIN_POINT_GAP = 14.0
 MIN_POINT_LINE_GAP = 6.0
 MIN_REGION_RADIUS = 6.0
 POINT_MARGIN = 12.0  # points stay this far inside the rectangle (tappable, fully visible)
-MAX_ATTEMPTS = 4
+MAX_ATTEMPTS = 10
 
 
 class DrawingError(ValueError):
@@ -108,7 +108,12 @@ class _Layout:
         self.tris: list[tuple[int, int, int]] = []
         self.centre: list[int | None] = [None] * surface.region_count
         self.ring: list[int] = []
+        self.fan: dict[int, list[int]] = {}
         self._build()
+        self.centres_at: list[list[int]] = [[] for _ in range(self.count)]
+        for f, ring in self.fan.items():
+            for q in set(ring):
+                self.centres_at[q].append(f)
 
     def _new(self) -> int:
         self.count += 1
@@ -123,6 +128,7 @@ class _Layout:
             if simple:
                 f = self._new()
                 self.centre[r] = f
+                self.fan[f] = [v for i in range(4) for v in (ps[i], ms[i])]
                 for i in range(4):
                     tri((f, ps[i], ms[i]))
                     tri((f, ms[i], ps[(i + 1) % 4]))
@@ -253,20 +259,36 @@ class _Layout:
     def _move(self, v: int, dx: float, dy: float) -> None:
         """Move v (less far if need be) unless a triangle of T would turn over.
 
-        A refused move first lets the helper vertices around v catch up, then retries.
+        The centres of the simple regions around v move with it (to their boundary's
+        mean), so a centre never lags behind and blocks a move.
         """
-        if self._try(v, dx, dy):
-            return
-        xs, ys, nbrs = self.xs, self.ys, self.nbrs
-        first_helper = self.n_points + self.n_mids
-        for u in nbrs[v]:
-            if u >= first_helper and u in self.helper_set:
-                nb = nbrs[u]
-                k = len(nb)
-                self._try(u, sum(xs[q] for q in nb) / k - xs[u], sum(ys[q] for q in nb) / k - ys[u])
-        self._try(v, dx, dy)
+        xs, ys = self.xs, self.ys
+        centres = self.centres_at[v]
+        tris = set(self.inc[v])
+        for f in centres:
+            tris.update(self.inc[f])
+        for scale in (1.0, 0.5, 0.25, 0.1, 0.04):
+            saved = [(v, xs[v], ys[v])] + [(f, xs[f], ys[f]) for f in centres]
+            xs[v] += dx * scale
+            ys[v] += dy * scale
+            for f in centres:
+                ring = self.fan[f]
+                xs[f] = sum(xs[q] for q in ring) / len(ring)
+                ys[f] = sum(ys[q] for q in ring) / len(ring)
+            if self._tris_ok(tris):
+                return
+            for q, qx, qy in saved:
+                xs[q], ys[q] = qx, qy
 
-    def _balance(self, rounds: int) -> None:
+    def _tris_ok(self, tris: set[int]) -> bool:
+        xs, ys, sign, all_tris = self.xs, self.ys, self.sign, self.tris
+        for t in tris:
+            a, b, c = all_tris[t]
+            if sign * ((xs[b] - xs[a]) * (ys[c] - ys[a]) - (ys[b] - ys[a]) * (xs[c] - xs[a])) < 0.05:
+                return False
+        return True
+
+    def _balance(self, rounds: int, repair: bool = False) -> None:
         s, xs, ys = self.s, self.xs, self.ys
         npts, nm = self.n_points, self.n_mids
         x0, y0, w, h = self.rect
@@ -289,27 +311,28 @@ class _Layout:
         want_pp = MIN_POINT_GAP + 8.0
         want_face = MIN_REGION_RADIUS + 4.0
         for it in range(rounds):
-            temp = max(1.0, 0.12 * ideal * (1 - it / rounds))
+            temp = 1.5 if repair else max(1.0, 0.12 * ideal * (1 - it / rounds))
             fx = [0.0] * (npts + nm)
             fy = [0.0] * (npts + nm)
             # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
-            for i in range(npts + nm):
+            for i in range(npts if repair else npts + nm):
                 xi, yi = xs[i], ys[i]
                 wi = 1.0 if i < npts else 0.5
-                for j in range(i + 1, npts + nm):
+                for j in range(i + 1, npts if repair else npts + nm):
                     dx, dy = xi - xs[j], yi - ys[j]
                     d2 = dx * dx + dy * dy + 0.01
                     wgt = wi * (1.0 if j < npts else 0.5)
-                    f = wgt * k2 / d2
+                    f = 0.0 if repair else wgt * k2 / d2
                     if i < npts and j < npts and d2 < want_pp * want_pp:
                         f += 2.0 * (want_pp - sqrt(d2)) / sqrt(d2)
                     fx[i] += dx * f
                     fy[i] += dy * f
                     fx[j] -= dx * f
                     fy[j] -= dy * f
-                fx[i] += gravity * (cx - xi)
-                fy[i] += gravity * (cy - yi)
-            for a, b, m in lines:
+                if not repair:
+                    fx[i] += gravity * (cx - xi)
+                    fy[i] += gravity * (cy - yi)
+            for a, b, m in [] if repair else lines:
                 for p in (a, b):
                     dx, dy = xs[m] - xs[p], ys[m] - ys[p]
                     d = sqrt(dx * dx + dy * dy) + 0.01
@@ -400,8 +423,8 @@ class _Layout:
         self.tlen = [
             [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
         ]
-        self.unconstrained = True
         self._balance(rounds=40 + 2 * self.s.region_count)
+        self._balance(rounds=30, repair=True)
         return self._result()
 
     def _pull_inside(self) -> None:
