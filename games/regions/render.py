@@ -29,6 +29,7 @@ def render_png(
 ) -> None:
     """Write the drawing as a PNG (scaled up 3x, anti-aliased), cells coloured by state."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
     import pygame.gfxdraw
 
