@@ -54,7 +54,7 @@ def random_surface(n: int, rng: random.Random) -> tuple[Surface, Drawing]:
     for _ in range(MAX_TRIES):
         surface = Surface(random_shadow(n, rng))
         try:
-            return surface, draw(surface)
+            return surface, draw(surface, attempts=2)
         except DrawingError:
             continue
     raise GenerationError(f"no legible surface with {n} crossings found in {MAX_TRIES} tries")

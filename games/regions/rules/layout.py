@@ -71,6 +71,7 @@ def draw(
     surface: Surface,
     rect: tuple[float, float, float, float] = SCREEN,
     outer: int | None = None,
+    attempts: int = MAX_ATTEMPTS,
 ) -> Drawing:
     """A balanced drawing of `surface` inside `rect` meeting every constraint."""
     if rect[2] < 40 or rect[3] < 40:
@@ -79,7 +80,7 @@ def draw(
         raise DrawingError(f"surrounding region must be 0..{surface.region_count - 1}")
     candidates = [outer] if outer is not None else _outer_candidates(surface)
     problems: list[str] = []
-    for c0 in candidates[:MAX_ATTEMPTS]:
+    for c0 in candidates[: max(1, attempts)]:
         drawing = _Layout(surface, rect, c0).run()
         problems = check_drawing(surface, drawing)
         if not problems:
@@ -161,6 +162,7 @@ class _Layout:
         self.nbrs = [sorted(x) for x in nbrs]
         self.wts = [[1.0] * len(x) for x in self.nbrs]
         fixed = set(self.ring)
+        self.ring_set = fixed
         self.free = [v for v in range(self.count) if v not in fixed]
         self.helpers = [v for v in self.free if v >= self.n_points + self.n_mids]
         self.helper_set = set(self.helpers)
@@ -424,8 +426,42 @@ class _Layout:
             [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
         ]
         self._balance(rounds=40 + 2 * self.s.region_count)
+        self._fit()
         self._balance(rounds=30, repair=True)
+        self._fit()
         return self._result()
+
+    def _fit(self) -> None:
+        """Stretch the drawing to fill the rectangle (factors >= 1 only lengthen distances).
+
+        A linear map with both factors at least 1 never brings two things closer, so every
+        clearance only grows; it is kept only if no triangle of T turns over against the
+        pinned border ring.
+        """
+        xs, ys = self.xs, self.ys
+        drawn = range(self.n_points + self.n_mids)
+        lo_x, hi_x = min(xs[v] for v in drawn), max(xs[v] for v in drawn)
+        lo_y, hi_y = min(ys[v] for v in drawn), max(ys[v] for v in drawn)
+        x0, y0, w, h = self.rect
+        sx = (w - 2 * POINT_MARGIN) / max(hi_x - lo_x, 1.0)
+        sy = (h - 2 * POINT_MARGIN) / max(hi_y - lo_y, 1.0)
+        sx, sy = min(sx, 1.4 * sy), min(sy, 1.4 * sx)
+        if sx < 1 or sy < 1:
+            return
+        cx, cy = (lo_x + hi_x) / 2, (lo_y + hi_y) / 2
+        tx, ty = x0 + w / 2, y0 + h / 2
+        movable = [v for v in range(self.count) if v not in self.ring_set]
+        old = [(xs[v], ys[v]) for v in movable]
+        for _ in range(5):
+            for v, (x, y) in zip(movable, old, strict=True):
+                xs[v] = tx + (x - cx) * sx
+                ys[v] = ty + (y - cy) * sy
+            if self._orientation() == self.sign:
+                return
+            sx, sy = (1 + sx) / 2, (1 + sy) / 2
+            tx, ty = (tx + cx) / 2, (ty + cy) / 2
+        for v, (x, y) in zip(movable, old, strict=True):
+            xs[v], ys[v] = x, y
 
     def _pull_inside(self) -> None:
         """Bring points and bends off the pinned border ring (scaled toward the centre)."""
