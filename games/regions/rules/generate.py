@@ -37,15 +37,20 @@ def random_shadow(n: int, rng: random.Random) -> Shadow:
     )
     sh = from_pd(PD_CODES[rng.choice(starts)])
     while sh.crossings < n:
-        face = rng.randrange(len(sh.faces))
-        sides = [d for d in range(len(sh.link)) if sh.face_of[rot(d)] == face]
+        sizes = [len(f) for f in sh.faces]
+        face = rng.choices(range(len(sizes)), weights=[z * z for z in sizes])[0]
+        cycle = sh.faces[face]  # darts in walk order; the arc leaving unrot(d) borders it
+        sides = [sh.link[d] for d in cycle]
         if len(sides) < 2:
             continue
-        d1 = rng.choice(sides)
-        others = [d for d in sides if d not in (d1, sh.link[d1])]
-        if not others:
+        i = rng.randrange(len(sides))
+        far = [j for j in range(len(sides)) if (j - i) % len(sides) not in (0, 1, len(sides) - 1)]
+        near = [j for j in range(len(sides)) if j != i]
+        j = rng.choice(far or near)
+        d1, d2 = sides[i], sides[j]
+        if sh.face_of[rot(d1)] != face or sh.face_of[rot(d2)] != face or d2 in (d1, sh.link[d1]):
             continue
-        sh = add_bigon(sh, d1, rng.choice(others))
+        sh = add_bigon(sh, d1, d2)
     return sh
 
 

@@ -16,7 +16,7 @@ constraints (`check_drawing`) and another surrounding region is tried if it fail
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import hypot, sqrt
+from math import hypot, log, sqrt
 
 from games.regions.rules.geometry import (
     Point,
@@ -111,10 +111,16 @@ class _Layout:
         self.ring: list[int] = []
         self.fan: dict[int, list[int]] = {}
         self._build()
-        self.centres_at: list[list[int]] = [[] for _ in range(self.count)]
+        self.centres_at: list[list[tuple[int, float]]] = [[] for _ in range(self.count)]
         for f, ring in self.fan.items():
             for q in set(ring):
-                self.centres_at[q].append(f)
+                self.centres_at[q].append((f, ring.count(q) / len(ring)))
+        self.move_tris: list[tuple[int, ...]] = []
+        for v in range(self.count):
+            tris = set(self.inc[v])
+            for f, _share in self.centres_at[v]:
+                tris.update(self.inc[f])
+            self.move_tris.append(tuple(tris))
 
     def _new(self) -> int:
         self.count += 1
@@ -266,23 +272,22 @@ class _Layout:
         """
         xs, ys = self.xs, self.ys
         centres = self.centres_at[v]
-        tris = set(self.inc[v])
-        for f in centres:
-            tris.update(self.inc[f])
-        for scale in (1.0, 0.5, 0.25, 0.1, 0.04):
-            saved = [(v, xs[v], ys[v])] + [(f, xs[f], ys[f]) for f in centres]
-            xs[v] += dx * scale
-            ys[v] += dy * scale
-            for f in centres:
-                ring = self.fan[f]
-                xs[f] = sum(xs[q] for q in ring) / len(ring)
-                ys[f] = sum(ys[q] for q in ring) / len(ring)
+        tris = self.move_tris[v]
+        x0, y0 = xs[v], ys[v]
+        for scale in (1.0, 0.5, 0.25, 0.1):
+            mx, my = dx * scale, dy * scale
+            xs[v], ys[v] = x0 + mx, y0 + my
+            for f, share in centres:
+                xs[f] += mx * share
+                ys[f] += my * share
             if self._tris_ok(tris):
                 return
-            for q, qx, qy in saved:
-                xs[q], ys[q] = qx, qy
+            xs[v], ys[v] = x0, y0
+            for f, share in centres:
+                xs[f] -= mx * share
+                ys[f] -= my * share
 
-    def _tris_ok(self, tris: set[int]) -> bool:
+    def _tris_ok(self, tris: tuple[int, ...]) -> bool:
         xs, ys, sign, all_tris = self.xs, self.ys, self.sign, self.tris
         for t in tris:
             a, b, c = all_tris[t]
@@ -298,7 +303,9 @@ class _Layout:
         k = 0.95 * sqrt(inner_w * inner_h / (npts + nm))
         k2 = k * k
         ideal = 2 * k
-        gravity = 0.012
+        gravity = 0.04
+        target_area = inner_w * inner_h * 0.8 / max(1, s.region_count - 1)
+        pressure = 3.0
         cx, cy = x0 + w / 2, y0 + h / 2
         lines = [(ln.a, ln.b, npts + i) for i, ln in enumerate(s.lines)]
         segs = [(a, m) for a, _b, m in lines] + [(b, m) for _a, b, m in lines]
@@ -368,10 +375,22 @@ class _Layout:
                         fy[a] -= dy * push * (1 - t) * 0.5
                         fx[m] -= dx * push * t * 0.5
                         fy[m] -= dy * push * t * 0.5
-            # regions keep room around their centre
+            # regions keep room around their centre, and small regions push out (pressure)
             for f_v, ring in faces:
                 cx, cy = xs[f_v], ys[f_v]
                 k = len(ring)
+                if not repair:
+                    area = 0.0
+                    for i in range(k):
+                        a, b = ring[i], ring[(i + 1) % k]
+                        area += xs[a] * ys[b] - xs[b] * ys[a]
+                    area = abs(area) / 2 + 1.0
+                    press = max(-1.0, min(1.0, log(target_area / area))) * pressure
+                    for a in ring:
+                        dx, dy = xs[a] - cx, ys[a] - cy
+                        d = sqrt(dx * dx + dy * dy) + 1e-6
+                        fx[a] += dx / d * press
+                        fy[a] += dy / d * press
                 for i in range(k):
                     a, b = ring[i], ring[(i + 1) % k]
                     ax, ay = xs[a], ys[a]
@@ -425,9 +444,9 @@ class _Layout:
         self.tlen = [
             [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
         ]
-        self._balance(rounds=40 + 2 * self.s.region_count)
+        self._balance(rounds=30 + self.s.region_count)
         self._fit()
-        self._balance(rounds=30, repair=True)
+        self._balance(rounds=20, repair=True)
         self._fit()
         return self._result()
 
