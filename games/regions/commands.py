@@ -15,7 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     src = gen.add_mutually_exclusive_group(required=True)
     src.add_argument("--crossings", type=int, metavar="N", help="random surface, N = 3..15")
-    src.add_argument("--from-catalogue", metavar="NAME", help="a catalogue surface ('list' lists them)")
+    src.add_argument(
+        "--from-catalogue", metavar="NAME", help="a catalogue surface ('list' lists them)"
+    )
     src.add_argument("--from-json", metavar="FILE", help="re-read a surface file")
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     gen.add_argument("--json", metavar="FILE", help="write the surface as JSON here ('-': stdout)")

@@ -5,6 +5,7 @@ Kept apart from `rules` because it needs pygame; `regions-gen --png` uses it.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +17,14 @@ BACKGROUND = (212, 222, 236)
 SURROUND = (250, 250, 246)
 WHITE = (255, 255, 255)
 GREY = (150, 156, 166)
-STATE_COLOURS = [(150, 156, 166), (255, 255, 255), (246, 200, 120), (150, 200, 240), (200, 160, 220), (170, 220, 160)]
+STATE_COLOURS = [
+    (150, 156, 166),
+    (255, 255, 255),
+    (246, 200, 120),
+    (150, 200, 240),
+    (200, 160, 220),
+    (170, 220, 160),
+]
 LINE = (40, 52, 84)
 HIDDEN = (170, 178, 196)
 POINT = (214, 64, 64)
@@ -34,18 +42,20 @@ def render_png(
     import pygame.gfxdraw
 
     x0, y0, w, h = drawing.rect
-    sx = int(round((x0 + w) * SCALE))
-    sy = int(round((y0 + h) * SCALE))
+    sx = round((x0 + w) * SCALE)
+    sy = round((y0 + h) * SCALE)
     image = pygame.Surface((sx, sy))
     image.fill(BACKGROUND)
     states = list(cells) if cells is not None else [1] * surface.region_count
 
     def px(p: tuple[float, float]) -> tuple[int, int]:
-        return int(round(p[0] * SCALE)), int(round(p[1] * SCALE))
+        return round(p[0] * SCALE), round(p[1] * SCALE)
 
     outer_colour = STATE_COLOURS[states[drawing.outer] % len(STATE_COLOURS)]
     pygame.draw.rect(
-        image, _mix(outer_colour, SURROUND), pygame.Rect(px((x0, y0)), (int(w * SCALE), int(h * SCALE)))
+        image,
+        _mix(outer_colour, SURROUND),
+        pygame.Rect(px((x0, y0)), (int(w * SCALE), int(h * SCALE))),
     )
     for r, poly in enumerate(drawing.polygons):
         if poly is None:
@@ -56,7 +66,7 @@ def render_png(
     for i, line_path in enumerate(drawing.lines):
         colour = HIDDEN if i in surface.hidden_lines else LINE
         pts = [px(p) for p in line_path]
-        for a, b in zip(pts, pts[1:], strict=False):
+        for a, b in itertools.pairwise(pts):
             _thick_line(image, a, b, colour, 2 * SCALE // 2 + 1)
     for p, q in enumerate(drawing.points):
         c = px(q)

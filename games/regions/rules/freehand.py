@@ -14,7 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import atan2, degrees, hypot, isfinite, pi
 
-from games.regions.rules.geometry import Point, seg_point_distance, segment_intersection
+from games.regions.rules.geometry import (
+    Point,
+    orient,
+    seg_point_distance,
+    segment_intersection,
+)
 from games.regions.rules.shadow import Shadow, ShadowError
 
 CLOSE_GAP = 12.0  # the pen must come back this close to where it started
@@ -43,7 +48,9 @@ def shadow_from_polyline(raw: Sequence[Sequence[float]]) -> Shadow:
     if not crossings:
         raise CurveError("the curve does not cross itself: it needs at least one crossing")
     if len(crossings) > MAX_CROSSINGS:
-        raise CurveError(f"the curve crosses itself {len(crossings)} times (at most {MAX_CROSSINGS})")
+        raise CurveError(
+            f"the curve crosses itself {len(crossings)} times (at most {MAX_CROSSINGS})"
+        )
     return _shadow(pts, crossings)
 
 
@@ -73,9 +80,7 @@ def find_crossings(pts: Sequence[Point]) -> list[Crossing]:
     """All transverse self-crossings of the closed polyline, after checking for trouble."""
     m = len(pts)
     segs = [(pts[i], pts[(i + 1) % m]) for i in range(m)]
-    boxes = [
-        (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in segs
-    ]
+    boxes = [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in segs]
     arc = [0.0]
     for a, b in segs:
         arc.append(arc[-1] + hypot(b[0] - a[0], b[1] - a[1]))
@@ -110,6 +115,10 @@ def find_crossings(pts: Sequence[Point]) -> list[Crossing]:
                 continue
             t, u = hit
             at = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+            if (u == 0 and not _passes(a, b, pts[j - 1], pts[(j + 1) % m])) or (
+                t == 0 and not _passes(c, d, pts[i - 1], pts[(i + 1) % m])
+            ):
+                raise CurveError(f"the curve touches itself without crossing near {_fmt(at)}")
             angle = abs(atan2(b[1] - a[1], b[0] - a[0]) - atan2(d[1] - c[1], d[0] - c[0])) % pi
             angle = degrees(min(angle, pi - angle))
             if angle < MIN_ANGLE:
@@ -122,6 +131,11 @@ def find_crossings(pts: Sequence[Point]) -> list[Crossing]:
             raise CurveError(f"the curve touches itself without crossing near {_fmt(spot)}")
     _check_spacing(found)
     return found
+
+
+def _passes(a: Point, b: Point, before: Point, after: Point) -> bool:
+    """A strand through a vertex lying on line ab goes from one side of it to the other."""
+    return orient(a, b, before) * orient(a, b, after) < 0
 
 
 def _check_spacing(found: list[Crossing]) -> None:
@@ -148,7 +162,7 @@ def _check_spacing(found: list[Crossing]) -> None:
 
 def _same_pair(a: Crossing, b: Crossing) -> bool:
     """Both crossings involve the same two stretches of the curve (a wiggle across)."""
-    return abs(a.first - b.first) < 3 and abs(a.second - b.second) < 3 or (
+    return (abs(a.first - b.first) < 3 and abs(a.second - b.second) < 3) or (
         abs(a.first - b.second) < 3 and abs(a.second - b.first) < 3
     )
 
@@ -189,7 +203,7 @@ def _shadow(pts: Sequence[Point], crossings: list[Crossing]) -> Shadow:
         a = dart[(c, which, True)]
         b = dart[(c2, which2, False)]
         link[a], link[b] = b, a
-    for c, lst in enumerate(ends):
+    for lst in ends:
         order = [(w, o) for _a, w, o in lst]
         for k in range(4):
             if order[k][0] != order[(k + 2) % 4][0]:

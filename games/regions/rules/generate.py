@@ -31,9 +31,7 @@ def random_shadow(n: int, rng: random.Random) -> Shadow:
     if not MIN_CROSSINGS <= n <= MAX_CROSSINGS:
         raise GenerationError(f"crossings must be {MIN_CROSSINGS}..{MAX_CROSSINGS}, not {n}")
     starts = sorted(
-        name
-        for name, code in PD_CODES.items()
-        if len(code) <= min(n, 8) and len(code) % 2 == n % 2
+        name for name, code in PD_CODES.items() if len(code) <= min(n, 8) and len(code) % 2 == n % 2
     )
     sh = from_pd(PD_CODES[rng.choice(starts)])
     while sh.crossings < n:

@@ -291,7 +291,10 @@ class _Layout:
         xs, ys, sign, all_tris = self.xs, self.ys, self.sign, self.tris
         for t in tris:
             a, b, c = all_tris[t]
-            if sign * ((xs[b] - xs[a]) * (ys[c] - ys[a]) - (ys[b] - ys[a]) * (xs[c] - xs[a])) < 0.05:
+            if (
+                sign * ((xs[b] - xs[a]) * (ys[c] - ys[a]) - (ys[b] - ys[a]) * (xs[c] - xs[a]))
+                < 0.05
+            ):
                 return False
         return True
 
@@ -438,7 +441,7 @@ class _Layout:
                 break
         if not self.sign:
             raise DrawingError("the surface's triangulation could not be embedded")
-        x0, y0, w, h = self.rect
+        _x0, _y0, w, h = self.rect
         length = 0.9 * sqrt(w * h / self.count)
         ring = set(self.ring)
         self.tlen = [
@@ -572,7 +575,9 @@ def check_drawing(surface: Surface, drawing: Drawing) -> list[str]:
         if not point_in_polygon(anchor, poly):
             problems.append(f"region {r}'s disc centre is outside it")
             continue
-        room = min(seg_point_distance(anchor, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
+        room = min(
+            seg_point_distance(anchor, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))
+        )
         if room < MIN_REGION_RADIUS:
             problems.append(f"region {r} has room for a disc of radius {room:.1f} px only")
     return problems

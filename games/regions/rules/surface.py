@@ -59,7 +59,9 @@ class Surface:
     def corners(self) -> tuple[tuple[int, int, int, int], ...]:
         """corners[r]: the points around region r, counterclockwise around its crossing."""
         fo = self.shadow.face_of
-        return tuple((fo[4 * c + 1], fo[4 * c + 2], fo[4 * c + 3], fo[4 * c]) for c in range(self.crossings))
+        return tuple(
+            (fo[4 * c + 1], fo[4 * c + 2], fo[4 * c + 3], fo[4 * c]) for c in range(self.crossings)
+        )
 
     @cached_property
     def region_walk(self) -> tuple[tuple[tuple[int, int], ...], ...]:

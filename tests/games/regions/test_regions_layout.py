@@ -30,7 +30,9 @@ def _proper_or_touching(a, b, c, d):
     if d1 * d2 < 0 and d3 * d4 < 0:
         return True
     # touching: an end on the other segment
-    return min(_seg_dist(a, c, d), _seg_dist(b, c, d), _seg_dist(c, a, b), _seg_dist(d, a, b)) < 1e-6
+    return (
+        min(_seg_dist(a, c, d), _seg_dist(b, c, d), _seg_dist(c, a, b), _seg_dist(d, a, b)) < 1e-6
+    )
 
 
 def _inside(p, poly):
@@ -117,7 +119,9 @@ def test_drawings_use_the_screen():
 def test_check_drawing_reports_broken_drawings():
     surface = Surface(CATALOGUE[0].shadow)
     d = draw(surface)
-    squeezed = Drawing(d.rect, d.outer, (d.points[1], *d.points[1:]), d.lines, d.polygons, d.anchors)
+    squeezed = Drawing(
+        d.rect, d.outer, (d.points[1], *d.points[1:]), d.lines, d.polygons, d.anchors
+    )
     assert check_drawing(surface, squeezed)
 
 

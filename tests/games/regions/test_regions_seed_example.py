@@ -13,8 +13,7 @@ def test_trefoil_has_the_seeds_incidence_and_x4_then_x3_clears_fig2():
     x3 = next(
         p
         for p in range(5)
-        if len(surface.touches[p]) == 2
-        and any({ln.a, ln.b} == {p, x4} for ln in surface.lines)
+        if len(surface.touches[p]) == 2 and any({ln.a, ln.b} == {p, x4} for ln in surface.lines)
     )
     z1, z2 = sorted(surface.touches[x3])
     (z3,) = set(range(3)) - {z1, z2}

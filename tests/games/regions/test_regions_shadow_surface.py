@@ -89,7 +89,8 @@ def test_reidemeister_moves_keep_one_plane_curve(moves):
             d1 = pick % len(shadow.link)
             face = shadow.face_of[rot(d1)]
             others = [
-                d for d in range(len(shadow.link))
+                d
+                for d in range(len(shadow.link))
                 if shadow.face_of[rot(d)] == face and d not in (d1, shadow.link[d1])
             ]
             if not others:
