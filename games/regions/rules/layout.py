@@ -33,6 +33,8 @@ MIN_POINT_LINE_GAP = 6.0
 MIN_REGION_RADIUS = 6.0
 POINT_MARGIN = 12.0  # points stay this far inside the rectangle (tappable, fully visible)
 MAX_ATTEMPTS = 10
+MID_WEIGHT = 0.5  # repulsion weight of line bends relative to points
+STRAIGHTEN = 1.2  # pull of a bend toward the middle of its line
 
 
 class DrawingError(ValueError):
@@ -329,11 +331,11 @@ class _Layout:
             # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
             for i in range(npts if repair else npts + nm):
                 xi, yi = xs[i], ys[i]
-                wi = 1.0 if i < npts else 0.5
+                wi = 1.0 if i < npts else MID_WEIGHT
                 for j in range(i + 1, npts if repair else npts + nm):
                     dx, dy = xi - xs[j], yi - ys[j]
                     d2 = dx * dx + dy * dy + 0.01
-                    wgt = wi * (1.0 if j < npts else 0.5)
+                    wgt = wi * (1.0 if j < npts else MID_WEIGHT)
                     f = 0.0 if repair else wgt * k2 / d2
                     if i < npts and j < npts and d2 < want_pp * want_pp:
                         f += 2.0 * (want_pp - sqrt(d2)) / sqrt(d2)
@@ -354,8 +356,8 @@ class _Layout:
                     fx[m] -= dx * f
                     fy[m] -= dy * f
                 if a != b:
-                    fx[m] += 0.5 * ((xs[a] + xs[b]) / 2 - xs[m])
-                    fy[m] += 0.5 * ((ys[a] + ys[b]) / 2 - ys[m])
+                    fx[m] += STRAIGHTEN * ((xs[a] + xs[b]) / 2 - xs[m])
+                    fy[m] += STRAIGHTEN * ((ys[a] + ys[b]) / 2 - ys[m])
             # points keep clear of lines they are not on
             for p in range(npts):
                 px, py = xs[p], ys[p]
