@@ -189,7 +189,9 @@ def _build_all() -> list[Entry]:
         entries.append(Entry(name, f"knot {name} ({kind} table diagram)", from_pd(code)))
     entries.append(Entry("3_1_curl", "trefoil with a curl (reducible)", _curled("3_1", 1)()))
     entries.append(Entry("4_1_curl", "figure-eight with a curl (reducible)", _curled("4_1", 1)()))
-    entries.append(Entry("5_2_curl", "5_2 with a curl (reducible)", _curled("5_2", 1)()))
+    entries.append(Entry("5_1_curl", "5_1 with a curl (reducible)", _curled("5_1", 1)()))
+    entries.append(Entry("6_3_curl", "6_3 with a curl (reducible)", _curled("6_3", 1)()))
+    entries.append(Entry("7_4_pushed", "7_4 with one arc pushed over another", _pushed("7_4")()))
     entries.append(Entry("6_2_pushed", "6_2 with one arc pushed over another", _pushed("6_2")()))
     entries.append(
         Entry("3_1_pushed", "trefoil with one arc pushed over another", _pushed("3_1")())

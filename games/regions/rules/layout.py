@@ -33,6 +33,7 @@ MIN_POINT_LINE_GAP = 6.0
 MIN_REGION_RADIUS = 6.0
 POINT_MARGIN = 12.0  # points stay this far inside the rectangle (tappable, fully visible)
 MAX_ATTEMPTS = 10
+MIN_TWICE_AREA = 1.0  # triangles of T keep at least this much (twice) area while moving
 MID_WEIGHT = 0.5  # repulsion weight of line bends relative to points
 STRAIGHTEN = 1.2  # pull of a bend toward the middle of its line
 
@@ -117,12 +118,10 @@ class _Layout:
         for f, ring in self.fan.items():
             for q in set(ring):
                 self.centres_at[q].append((f, ring.count(q) / len(ring)))
-        self.move_tris: list[tuple[int, ...]] = []
-        for v in range(self.count):
-            tris = set(self.inc[v])
-            for f, _share in self.centres_at[v]:
-                tris.update(self.inc[f])
-            self.move_tris.append(tuple(tris))
+        fan_tris = {t for f in self.fan for t in self.inc[f]}
+        self.move_tris: list[tuple[int, ...]] = [
+            tuple(t for t in self.inc[v] if t not in fan_tris) for v in range(self.count)
+        ]
 
     def _new(self) -> int:
         self.count += 1
@@ -173,6 +172,7 @@ class _Layout:
         self.ring_set = fixed
         self.free = [v for v in range(self.count) if v not in fixed]
         self.helpers = [v for v in self.free if v >= self.n_points + self.n_mids]
+        self.helpers = [v for v in self.helpers if v not in self.fan]
         self.helper_set = set(self.helpers)
 
     # -- Tutte ------------------------------------------------------------------------
@@ -254,7 +254,7 @@ class _Layout:
             ax, ay = (x, y) if a == v else (xs[a], ys[a])
             bx, by = (x, y) if b == v else (xs[b], ys[b])
             cx, cy = (x, y) if c == v else (xs[c], ys[c])
-            if sign * ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) < 0.05:
+            if sign * ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) < MIN_TWICE_AREA:
                 return False
         return True
 
@@ -267,27 +267,63 @@ class _Layout:
         return False
 
     def _move(self, v: int, dx: float, dy: float) -> None:
-        """Move v (less far if need be) unless a triangle of T would turn over.
+        """Move v (less far if need be) unless the drawing would stop being planar.
 
-        The centres of the simple regions around v move with it (to their boundary's
-        mean), so a centre never lags behind and blocks a move.
+        Around a simple region the certificate is its centre seeing the whole boundary: the
+        centre is re-placed in the kernel of the region's polygon (clipped half-planes),
+        and the move is refused when the kernel is empty. Other triangles of T must keep
+        their orientation.
         """
         xs, ys = self.xs, self.ys
         centres = self.centres_at[v]
         tris = self.move_tris[v]
         x0, y0 = xs[v], ys[v]
+        saved = [(f, xs[f], ys[f]) for f, _share in centres]
         for scale in (1.0, 0.5, 0.25, 0.1):
-            mx, my = dx * scale, dy * scale
-            xs[v], ys[v] = x0 + mx, y0 + my
-            for f, share in centres:
-                xs[f] += mx * share
-                ys[f] += my * share
-            if self._tris_ok(tris):
+            xs[v], ys[v] = x0 + dx * scale, y0 + dy * scale
+            ok = True
+            for f, _share in centres:
+                spot = self._kernel_point(self.fan[f])
+                if spot is None:
+                    ok = False
+                    break
+                xs[f], ys[f] = spot
+            if ok and self._tris_ok(tris):
                 return
             xs[v], ys[v] = x0, y0
-            for f, share in centres:
-                xs[f] -= mx * share
-                ys[f] -= my * share
+            for f, fx, fy in saved:
+                xs[f], ys[f] = fx, fy
+
+    def _kernel_point(self, ring: list[int]) -> tuple[float, float] | None:
+        """A point seeing every edge of the ring polygon from its positive side, or None."""
+        xs, ys, sign = self.xs, self.ys, self.sign
+        rx = [xs[q] for q in ring]
+        ry = [ys[q] for q in ring]
+        lo_x, hi_x, lo_y, hi_y = min(rx), max(rx), min(ry), max(ry)
+        poly = [(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)]
+        if sign < 0:
+            poly.reverse()
+        k = len(ring)
+        for i in range(k):
+            ax, ay = rx[i], ry[i]
+            ex, ey = rx[(i + 1) % k] - ax, ry[(i + 1) % k] - ay
+            out = []
+            m = len(poly)
+            for j in range(m):
+                px, py = poly[j]
+                qx, qy = poly[(j + 1) % m]
+                vp = sign * (ex * (py - ay) - ey * (px - ax)) - MIN_TWICE_AREA
+                vq = sign * (ex * (qy - ay) - ey * (qx - ax)) - MIN_TWICE_AREA
+                if vp >= 0:
+                    out.append((px, py))
+                if (vp >= 0) != (vq >= 0):
+                    t = vp / (vp - vq)
+                    out.append((px + (qx - px) * t, py + (qy - py) * t))
+            if len(out) < 3:
+                return None
+            poly = out
+        n = len(poly)
+        return sum(p[0] for p in poly) / n, sum(p[1] for p in poly) / n
 
     def _tris_ok(self, tris: tuple[int, ...]) -> bool:
         xs, ys, sign, all_tris = self.xs, self.ys, self.sign, self.tris
@@ -295,7 +331,7 @@ class _Layout:
             a, b, c = all_tris[t]
             if (
                 sign * ((xs[b] - xs[a]) * (ys[c] - ys[a]) - (ys[b] - ys[a]) * (xs[c] - xs[a]))
-                < 0.05
+                < MIN_TWICE_AREA
             ):
                 return False
         return True
@@ -310,7 +346,7 @@ class _Layout:
         ideal = 2 * k
         gravity = 0.04
         target_area = inner_w * inner_h * 0.8 / max(1, s.region_count - 1)
-        pressure = 3.0
+        pressure = 6.0
         cx, cy = x0 + w / 2, y0 + h / 2
         lines = [(ln.a, ln.b, npts + i) for i, ln in enumerate(s.lines)]
         segs = [(a, m) for a, _b, m in lines] + [(b, m) for _a, b, m in lines]
@@ -323,7 +359,7 @@ class _Layout:
         movers = list(range(npts + nm))
         want_pl = MIN_POINT_LINE_GAP + 5.0
         want_pp = MIN_POINT_GAP + 8.0
-        want_face = MIN_REGION_RADIUS + 4.0
+        want_face = MIN_REGION_RADIUS + 6.0
         for it in range(rounds):
             temp = 1.5 if repair else max(1.0, 0.12 * ideal * (1 - it / rounds))
             fx = [0.0] * (npts + nm)
@@ -405,7 +441,7 @@ class _Layout:
                     dx, dy = ax + t * ex - cx, ay + t * ey - cy
                     d = sqrt(dx * dx + dy * dy) + 1e-6
                     if d < want_face:
-                        push = (want_face - d) / d
+                        push = 2 * (want_face - d) / d
                         fx[a] += dx * push * (1 - t)
                         fy[a] += dy * push * (1 - t)
                         fx[b] += dx * push * t
@@ -499,7 +535,7 @@ class _Layout:
         s, xs, ys = self.s, self.xs, self.ys
 
         def at(v: int) -> Point:
-            return (round(xs[v], 2), round(ys[v], 2))
+            return (round(xs[v], 3), round(ys[v], 3))
 
         points = tuple(at(p) for p in range(self.n_points))
         lines = tuple(
@@ -517,7 +553,7 @@ class _Layout:
             assert centre is not None
             spot, _radius = inscribed_disc(poly, at(centre))
             polygons.append(poly)
-            anchors.append((round(spot[0], 2), round(spot[1], 2)))
+            anchors.append((round(spot[0], 3), round(spot[1], 3)))
         return Drawing(self.rect, self.outer, points, lines, tuple(polygons), tuple(anchors))
 
 
