@@ -283,7 +283,10 @@ class _Layout:
             xs[v], ys[v] = x0 + dx * scale, y0 + dy * scale
             ok = True
             for f, _share in centres:
-                spot = self._kernel_point(self.fan[f])
+                ring = self.fan[f]
+                if self._sees(xs[f], ys[f], ring):
+                    continue
+                spot = self._kernel_point(ring)
                 if spot is None:
                     ok = False
                     break
@@ -293,6 +296,17 @@ class _Layout:
             xs[v], ys[v] = x0, y0
             for f, fx, fy in saved:
                 xs[f], ys[f] = fx, fy
+
+    def _sees(self, x: float, y: float, ring: list[int]) -> bool:
+        """(x, y) sees every edge of the ring polygon from its positive side."""
+        xs, ys, sign = self.xs, self.ys, self.sign
+        k = len(ring)
+        for i in range(k):
+            a, b = ring[i], ring[(i + 1) % k]
+            ax, ay = xs[a], ys[a]
+            if sign * ((xs[b] - ax) * (y - ay) - (ys[b] - ay) * (x - ax)) < MIN_TWICE_AREA:
+                return False
+        return True
 
     def _kernel_point(self, ring: list[int]) -> tuple[float, float] | None:
         """A point seeing every edge of the ring polygon from its positive side, or None."""
@@ -362,6 +376,10 @@ class _Layout:
         want_face = MIN_REGION_RADIUS + 6.0
         for it in range(rounds):
             temp = 1.5 if repair else max(1.0, 0.12 * ideal * (1 - it / rounds))
+            for f_v, ring in self.fan.items():  # centres to the middle of their kernel
+                spot = self._kernel_point(ring)
+                if spot is not None:
+                    xs[f_v], ys[f_v] = spot
             fx = [0.0] * (npts + nm)
             fy = [0.0] * (npts + nm)
             # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
