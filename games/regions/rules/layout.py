@@ -33,6 +33,7 @@ MIN_POINT_LINE_GAP = 6.0
 MIN_REGION_RADIUS = 6.0
 POINT_MARGIN = 12.0  # points stay this far inside the rectangle (tappable, fully visible)
 MAX_ATTEMPTS = 10
+EXTRA_REPAIRS = 1  # further repair passes when a drawing still breaks a constraint
 MIN_TWICE_AREA = 1.0  # triangles of T keep at least this much (twice) area while moving
 MID_WEIGHT = 0.5  # repulsion weight of line bends relative to points
 STRAIGHTEN = 1.2  # pull of a bend toward the middle of its line
@@ -507,7 +508,14 @@ class _Layout:
         self._fit()
         self._balance(rounds=20, repair=True)
         self._fit()
-        return self._result()
+        drawing = self._result()
+        for _ in range(EXTRA_REPAIRS):
+            if not check_drawing(self.s, drawing):
+                break
+            self._balance(rounds=20, repair=True)
+            self._fit()
+            drawing = self._result()
+        return drawing
 
     def _fit(self) -> None:
         """Stretch the drawing to fill the rectangle (factors >= 1 only lengthen distances).
