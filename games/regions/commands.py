@@ -32,7 +32,7 @@ def _generate(args: argparse.Namespace) -> int:
     from firmware.cli import CommandError
     from games.regions.rules import catalogue, export
     from games.regions.rules.generate import GenerationError, random_surface
-    from games.regions.rules.layout import DrawingError, draw
+    from games.regions.rules.layout import DrawingError
     from games.regions.rules.puzzle import Board
     from games.regions.rules.solver import Unsolvable
     from games.regions.rules.surface import Surface
@@ -54,7 +54,7 @@ def _generate(args: argparse.Namespace) -> int:
                     f"no catalogue surface {args.from_catalogue!r} (try --from-catalogue list)"
                 ) from None
             surface = Surface(entry.shadow)
-            drawing = draw(surface)
+            drawing = catalogue.drawing(entry.name)
             name = entry.name
         else:
             try:

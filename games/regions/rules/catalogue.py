@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
+from games.regions.rules.layout import Drawing, draw
 from games.regions.rules.shadow import Shadow, add_bigon, add_curl, from_pd, rot
+from games.regions.rules.surface import Surface
 
 PD_CODES: dict[str, list[list[int]]] = {
     "3_1": [[1, 5, 2, 4], [3, 1, 4, 6], [5, 3, 6, 2]],
@@ -214,3 +217,9 @@ def entry(name: str) -> Entry:
 
 def names() -> list[str]:
     return [e.name for e in CATALOGUE]
+
+
+@cache
+def drawing(name: str) -> Drawing:
+    """The lower-screen drawing of a catalogue surface (computed once, then cached)."""
+    return draw(Surface(entry(name).shadow))

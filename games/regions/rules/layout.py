@@ -6,11 +6,16 @@ region whose boundary repeats a point or line (beside curls and nugatory crossin
 extra ring of corner and side vertices so that T stays a simple triangulation. The region
 drawn as the surrounding one loses its centre; its ring is pinned to a convex octagon on the
 rectangle's border and Tutte's barycentric embedding places everything else, which is a
-planar straight-line drawing (Tutte 1963; T is 3-connected). A force-directed pass (spring
-lengths, repulsion between points, clearance between points and lines, room inside regions)
-then balances the picture; every vertex move is accepted only if no triangle of T turns
-over, so the drawing stays planar throughout. The result is checked against the
-constraints (`check_drawing`) and another surrounding region is tried if it fails.
+planar straight-line drawing (Tutte 1963; T is 3-connected). A force-directed pass (springs
+along lines, repulsion between points and bends, a pull to the middle, pressure inflating
+small regions, clearance between points and lines, room around region centres) then
+balances the picture. Planarity is kept by a certificate: every triangle of T stays
+positively oriented (with a convex pinned border this makes the drawing an embedding). A
+simple region's centre is not a constraint of its own: it is re-placed anywhere in the
+kernel of the region's polygon (half-plane clipping), so a move is refused only when no
+such point exists. The drawing is then stretched to fill the rectangle (factors >= 1 can only
+lengthen distances), a repair pass works on the remaining violations, and the result is
+checked (`check_drawing`); other surrounding regions are tried if it fails.
 """
 
 from __future__ import annotations
