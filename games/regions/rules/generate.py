@@ -2,11 +2,12 @@
 
 A random table diagram of the right parity (3_1 ... 8_21, at most n crossings) is grown by
 Reidemeister II moves: an arc is pushed across another arc of the same face, adding two
-crossings and splitting the face. Faces and arcs are chosen uniformly from the seeded
-generator, so the result is a planar, one-component curve by construction (and validated
-anyway). A shadow whose surface cannot be drawn legibly on the screen is discarded and
-another one grown; every accepted surface is also checked solvable by the puzzle layer.
-"""
+crossings and splitting the face. The face is chosen with weight (sides)^2 and the two arcs
+preferably not next to each other, all from the seeded generator, so the result is a
+planar, one-component curve by construction (and validated anyway). A shadow with a face of
+more than 5 sides (a point with more than 5 lines: only thin wedges would fit around it on
+the screen) or whose surface cannot be drawn legibly is discarded and another one grown;
+every accepted surface is also checked solvable by the puzzle layer."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from games.regions.rules.surface import Surface
 
 MIN_CROSSINGS = 3
 MAX_CROSSINGS = 15
-MAX_TRIES = 40
+MAX_TRIES = 40  # shadows drawn without success before giving up
+MAX_SHADOWS = 2000  # shadows grown at most (most are skipped without drawing)
+MAX_FACE_SIDES = 5
 
 
 class GenerationError(ValueError):
@@ -53,11 +56,20 @@ def random_shadow(n: int, rng: random.Random) -> Shadow:
 
 
 def random_surface(n: int, rng: random.Random) -> tuple[Surface, Drawing]:
-    """A random surface with n game regions together with its drawing."""
-    for _ in range(MAX_TRIES):
+    """A random surface with n game regions together with its drawing.
+
+    Shadows with a face of more than MAX_FACE_SIDES sides (a point with that many lines,
+    which leaves only thin wedges around it on a 256x192 screen) are skipped before drawing.
+    """
+    drawn = 0
+    for _ in range(MAX_SHADOWS):
         surface = Surface(random_shadow(n, rng))
+        if max(surface.degree) > MAX_FACE_SIDES:
+            continue
         try:
             return surface, draw(surface, attempts=2)
         except DrawingError:
-            continue
-    raise GenerationError(f"no legible surface with {n} crossings found in {MAX_TRIES} tries")
+            drawn += 1
+            if drawn >= MAX_TRIES:
+                break
+    raise GenerationError(f"no legible surface with {n} crossings found")
