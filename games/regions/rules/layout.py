@@ -509,7 +509,7 @@ class _Layout:
         self.tlen = [
             [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
         ]
-        self._balance(rounds=30 + self.s.region_count)
+        self._balance(rounds=20 + self.s.region_count)
         self._fit()
         self._balance(rounds=20, repair=True)
         self._fit()
