@@ -40,7 +40,7 @@ class Rules:
     states: int = 2
     goal: int = 0
     blocked: int | None = None
-    hide_curls: bool = True
+    hide_curls: bool = False
 
     def check(self, surface: Surface) -> None:
         if not 2 <= self.states <= MAX_STATES:

@@ -151,3 +151,26 @@ def test_rosette_curves_have_the_expected_crossings(k, scale, phase):
     )
     with pytest.raises(CurveError, match="at least one crossing"):
         shadow_from_polyline(pts)
+
+
+def test_curve_of_three_curls_needs_its_curl_points():
+    # epitrochoid with three small loops: every crossing is a curl
+    loops = curve(
+        lambda t: (128 + 80 * cos(t) - 30 * cos(4 * t), 96 + 80 * sin(t) - 30 * sin(4 * t))
+    )
+    surface = Surface(shadow_from_polyline(loops))
+    assert surface.crossings == 3
+    assert len(surface.hidden_points) == 3
+    Board(surface)  # solvable with every point selectable
+    from games.regions.rules.puzzle import Rules
+    from games.regions.rules.solver import Unsolvable
+
+    with pytest.raises(Unsolvable):
+        Board(surface, Rules(hide_curls=True))  # the curl points are needed here
+
+
+def test_lemniscate_is_drawn_and_playable():
+    surface = Surface(shadow_from_polyline(LEMNISCATE))
+    draw(surface)
+    board = Board(surface)
+    assert board.shortest_solution(board.pattern(1))

@@ -155,3 +155,13 @@ def test_unsolvable_boards_are_refused():
     assert board.solves_everything
     with pytest.raises(Unsolvable):
         board.gf2.shortest(1 << 5)  # a region that does not exist
+
+
+@pytest.mark.parametrize("name", ["3_1_curl", "4_1_curl", "6_1_curl"])
+def test_hidden_curl_points_are_not_selectable_and_every_pattern_still_clears(name):
+    surface = Surface(next(e for e in CATALOGUE if e.name == name).shadow)
+    board = Board(surface, Rules(hide_curls=True))
+    assert surface.hidden_points and not set(board.selectable) & surface.hidden_points
+    for number in range(1, board.pattern_count + 1):
+        cells = board.pattern(number)
+        assert _replay(board, cells, board.shortest_solution(cells)) == (0,) * len(cells)
