@@ -21,8 +21,8 @@ from games.reversi.rules.bitboard import CORNERS, FULL, flips, legal_moves
 INF = 1 << 30
 EXACT, LOWER, UPPER = 0, 1, 2
 PLAIN_EMPTIES = 5  # endgame nodes with this many empties or fewer are plain recursive calls
-TT_MAX = 1 << 16  # entries; a full table is cleared (deterministically) to bound memory and
-# to keep dict growth (whose resize copies the table) from stalling a slice
+TT_MAX = 1 << 15  # entries; a full table takes no new positions (existing ones still update):
+# bounded memory, no clear() or large resize stalling a slice, and deterministic
 
 Evaluator = Callable[[int, int], int]
 SearchGen = Generator[None, None, "SearchResult"]
@@ -250,9 +250,8 @@ class Search:
                     if alpha >= beta:
                         break
         flag = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
-        if len(self.tt) >= TT_MAX:
-            self.tt.clear()
-        self.tt[key] = (depth, flag, best, best_sq)
+        if len(self.tt) < TT_MAX or key in self.tt:
+            self.tt[key] = (depth, flag, best, best_sq)
         return best
 
     # --- exact endgame ------------------------------------------------------------------
@@ -360,9 +359,8 @@ class Search:
             lower = max(lower, best)
         else:
             lower = upper = best
-        if len(self.solve_tt) >= TT_MAX:
-            self.solve_tt.clear()
-        self.solve_tt[key] = (lower, upper, best_sq)
+        if len(self.solve_tt) < TT_MAX or key in self.solve_tt:
+            self.solve_tt[key] = (lower, upper, best_sq)
         return best
 
     def _solve_plain(self, p: int, o: int, alpha: int, beta: int) -> int:
