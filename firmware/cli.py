@@ -66,4 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Under `python -m firmware.cli` this file runs as `__main__`; the handlers raise the
+    # CommandError of `firmware.cli`, so dispatch through that module, not this copy.
+    from firmware.cli import main as _main
+
+    sys.exit(_main())

@@ -19,3 +19,14 @@ def test_module_entry_point_runs():
     )
     assert proc.returncode == 0
     assert "headless" in proc.stdout
+
+
+def test_module_entry_point_turns_command_errors_into_one_line(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "headless", "--game", "no-such-game"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
