@@ -44,6 +44,12 @@ MID_WEIGHT = 0.5  # repulsion weight of line bends relative to points
 STRAIGHTEN = 1.2  # pull of a bend toward the middle of its line
 
 
+def _box(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
+    """The bounding box of the points, as a polygon (xs, ys)."""
+    lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
+    return [lo_x, hi_x, hi_x, lo_x], [lo_y, lo_y, hi_y, hi_y]
+
+
 class DrawingError(ValueError):
     """No drawing meeting the constraints was found inside the rectangle."""
 
@@ -120,10 +126,21 @@ class _Layout:
         self.ring: list[int] = []
         self.fan: dict[int, list[int]] = {}
         self._build()
-        self.centres_at: list[list[tuple[int, float]]] = [[] for _ in range(self.count)]
+        # centres_at[v]: (centre, its ring's edges, those ending at v, the others), edges as
+        # (from, to) pairs. Only the edges at v change when v moves: the rest of the kernel
+        # is clipped once per move, then only the two new edges per trial position.
+        Edges = tuple[tuple[int, int], ...]
+        self.centres_at: list[list[tuple[int, Edges, Edges, Edges]]] = [
+            [] for _ in range(self.count)
+        ]
+        self.ring_edges: dict[int, Edges] = {}
         for f, ring in self.fan.items():
-            for q in set(ring):
-                self.centres_at[q].append((f, ring.count(q) / len(ring)))
+            edges = tuple((ring[i - 1], ring[i]) for i in range(len(ring)))
+            self.ring_edges[f] = edges
+            for q in ring:
+                mine = tuple(e for e in edges if q in e)
+                rest = tuple(e for e in edges if q not in e)
+                self.centres_at[q].append((f, edges, mine, rest))
         fan_tris = {t for f in self.fan for t in self.inc[f]}
         self.move_tris: list[tuple[int, ...]] = [
             tuple(t for t in self.inc[v] if t not in fan_tris) for v in range(self.count)
@@ -278,72 +295,93 @@ class _Layout:
         Around a simple region the certificate is its centre seeing the whole boundary: the
         centre is re-placed in the kernel of the region's polygon (clipped half-planes),
         and the move is refused when the kernel is empty. Other triangles of T must keep
-        their orientation.
+        their orientation. Only the ring edges at v change, so only they are re-checked
+        against an unmoved centre, and the kernel of the other edges is clipped only once.
         """
+        if not (dx or dy):
+            return
         xs, ys = self.xs, self.ys
         centres = self.centres_at[v]
         tris = self.move_tris[v]
         x0, y0 = xs[v], ys[v]
-        saved = [(f, xs[f], ys[f]) for f, _share in centres]
+        saved = [(f, xs[f], ys[f]) for f, _edges, _mine, _rest in centres]
+        rest_kernel: dict[int, tuple[list[float], list[float]] | None] = {}
         for scale in (1.0, 0.5, 0.25, 0.1):
             xs[v], ys[v] = x0 + dx * scale, y0 + dy * scale
             ok = True
-            for f, _share in centres:
-                ring = self.fan[f]
-                if self._sees(xs[f], ys[f], ring):
+            for f, edges, mine, rest in centres:
+                if self._sees(xs[f], ys[f], mine):
                     continue
-                spot = self._kernel_point(ring)
-                if spot is None:
+                if f not in rest_kernel:
+                    qs = [q for e in edges for q in e if q != v]
+                    bx = [xs[q] for q in qs] + [x0, x0 + dx]
+                    by = [ys[q] for q in qs] + [y0, y0 + dy]
+                    rest_kernel[f] = self._clip(_box(bx, by), rest)
+                base = rest_kernel[f]
+                poly = None if base is None else self._clip(base, mine)
+                if poly is None:
                     ok = False
                     break
-                xs[f], ys[f] = spot
+                xs[f], ys[f] = sum(poly[0]) / len(poly[0]), sum(poly[1]) / len(poly[1])
             if ok and self._tris_ok(tris):
                 return
             xs[v], ys[v] = x0, y0
             for f, fx, fy in saved:
                 xs[f], ys[f] = fx, fy
 
-    def _sees(self, x: float, y: float, ring: list[int]) -> bool:
-        """(x, y) sees every edge of the ring polygon from its positive side."""
+    def _sees(self, x: float, y: float, edges: tuple[tuple[int, int], ...]) -> bool:
+        """(x, y) sees each of the ring edges (from, to) from its positive side."""
         xs, ys, sign = self.xs, self.ys, self.sign
-        k = len(ring)
-        for i in range(k):
-            a, b = ring[i], ring[(i + 1) % k]
+        for a, b in edges:
             ax, ay = xs[a], ys[a]
             if sign * ((xs[b] - ax) * (y - ay) - (ys[b] - ay) * (x - ax)) < MIN_TWICE_AREA:
                 return False
         return True
 
-    def _kernel_point(self, ring: list[int]) -> tuple[float, float] | None:
-        """A point seeing every edge of the ring polygon from its positive side, or None."""
+    def _kernel_point(self, f: int) -> tuple[float, float] | None:
+        """The middle of the part of centre f's region that sees its whole boundary."""
+        xs, ys = self.xs, self.ys
+        ring = self.fan[f]
+        poly = self._clip(_box([xs[q] for q in ring], [ys[q] for q in ring]), self.ring_edges[f])
+        if poly is None:
+            return None
+        return sum(poly[0]) / len(poly[0]), sum(poly[1]) / len(poly[1])
+
+    def _clip(
+        self, poly: tuple[list[float], list[float]], edges: tuple[tuple[int, int], ...]
+    ) -> tuple[list[float], list[float]] | None:
+        """Convex polygon (xs, ys) cut to the positive sides of the edges, or None if empty.
+
+        Sutherland-Hodgman clipping by each edge's half-plane shrunk by the area margin;
+        an edge whose half-plane holds the whole polygon so far clips nothing.
+        """
         xs, ys, sign = self.xs, self.ys, self.sign
-        rx = [xs[q] for q in ring]
-        ry = [ys[q] for q in ring]
-        lo_x, hi_x, lo_y, hi_y = min(rx), max(rx), min(ry), max(ry)
-        poly = [(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)]
-        if sign < 0:
-            poly.reverse()
-        k = len(ring)
-        for i in range(k):
-            ax, ay = rx[i], ry[i]
-            ex, ey = rx[(i + 1) % k] - ax, ry[(i + 1) % k] - ay
-            out = []
-            m = len(poly)
+        px, py = poly
+        for a, b in edges:
+            ax, ay = xs[a], ys[a]
+            ex, ey = sign * (xs[b] - ax), sign * (ys[b] - ay)
+            c = ey * ax - ex * ay - MIN_TWICE_AREA
+            vals = [ex * y - ey * x + c for x, y in zip(px, py, strict=True)]
+            if min(vals) >= 0:
+                continue
+            m = len(vals)
+            ox: list[float] = []
+            oy: list[float] = []
             for j in range(m):
-                px, py = poly[j]
-                qx, qy = poly[(j + 1) % m]
-                vp = sign * (ex * (py - ay) - ey * (px - ax)) - MIN_TWICE_AREA
-                vq = sign * (ex * (qy - ay) - ey * (qx - ax)) - MIN_TWICE_AREA
+                vp = vals[j]
+                jn = j + 1 if j + 1 < m else 0
+                vq = vals[jn]
                 if vp >= 0:
-                    out.append((px, py))
+                    ox.append(px[j])
+                    oy.append(py[j])
                 if (vp >= 0) != (vq >= 0):
                     t = vp / (vp - vq)
-                    out.append((px + (qx - px) * t, py + (qy - py) * t))
-            if len(out) < 3:
+                    ox.append(px[j] + (px[jn] - px[j]) * t)
+                    oy.append(py[j] + (py[jn] - py[j]) * t)
+            if len(ox) < 3:
                 return None
-            poly = out
-        n = len(poly)
-        return sum(p[0] for p in poly) / n, sum(p[1] for p in poly) / n
+            px, py = ox, oy
+        return px, py
 
     def _tris_ok(self, tris: tuple[int, ...]) -> bool:
         xs, ys, sign, all_tris = self.xs, self.ys, self.sign, self.tris
@@ -369,8 +407,8 @@ class _Layout:
         pressure = 6.0
         cx, cy = x0 + w / 2, y0 + h / 2
         lines = [(ln.a, ln.b, npts + i) for i, ln in enumerate(s.lines)]
-        segs = [(a, m) for a, _b, m in lines] + [(b, m) for _a, b, m in lines]
-        seg_line = [i for i in range(nm)] * 2
+        segs = [(a, m, (a, b)) for a, b, m in lines] + [(b, m, (a, b)) for a, b, m in lines]
+        weight = [1.0] * npts + [MID_WEIGHT] * nm
         faces = [
             (self.centre[r], [v for p, line in walk for v in (p, npts + line)])
             for r, walk in enumerate(s.region_walk)
@@ -379,30 +417,34 @@ class _Layout:
         movers = list(range(npts + nm))
         want_pl = MIN_POINT_LINE_GAP + 5.0
         want_pp = MIN_POINT_GAP + 8.0
+        want_pp2 = want_pp * want_pp
         want_face = MIN_REGION_RADIUS + 6.0
         for it in range(rounds):
             temp = 1.5 if repair else max(1.0, 0.12 * ideal * (1 - it / rounds))
-            for f_v, ring in self.fan.items():  # centres to the middle of their kernel
-                spot = self._kernel_point(ring)
+            for f_v in self.fan:  # centres to the middle of their kernel
+                spot = self._kernel_point(f_v)
                 if spot is not None:
                     xs[f_v], ys[f_v] = spot
             fx = [0.0] * (npts + nm)
             fy = [0.0] * (npts + nm)
             # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
-            for i in range(npts if repair else npts + nm):
-                xi, yi = xs[i], ys[i]
-                wi = 1.0 if i < npts else MID_WEIGHT
-                for j in range(i + 1, npts if repair else npts + nm):
+            nodes = npts if repair else npts + nm
+            for i in range(nodes):
+                xi, yi, wi = xs[i], ys[i], weight[i]
+                fxi = fyi = 0.0
+                for j in range(i + 1, nodes):
                     dx, dy = xi - xs[j], yi - ys[j]
                     d2 = dx * dx + dy * dy + 0.01
-                    wgt = wi * (1.0 if j < npts else MID_WEIGHT)
-                    f = 0.0 if repair else wgt * k2 / d2
-                    if i < npts and j < npts and d2 < want_pp * want_pp:
-                        f += 2.0 * (want_pp - sqrt(d2)) / sqrt(d2)
-                    fx[i] += dx * f
-                    fy[i] += dy * f
+                    f = 0.0 if repair else wi * weight[j] * k2 / d2
+                    if j < npts and i < npts and d2 < want_pp2:
+                        d = sqrt(d2)
+                        f += 2.0 * (want_pp - d) / d
+                    fxi += dx * f
+                    fyi += dy * f
                     fx[j] -= dx * f
                     fy[j] -= dy * f
+                fx[i] += fxi
+                fy[i] += fyi
                 if not repair:
                     fx[i] += gravity * (cx - xi)
                     fy[i] += gravity * (cy - yi)
@@ -419,18 +461,18 @@ class _Layout:
                     fx[m] += STRAIGHTEN * ((xs[a] + xs[b]) / 2 - xs[m])
                     fy[m] += STRAIGHTEN * ((ys[a] + ys[b]) / 2 - ys[m])
             # points keep clear of lines they are not on
-            for p in range(npts):
-                px, py = xs[p], ys[p]
-                for k, (a, m) in enumerate(segs):
-                    ln = lines[seg_line[k]]
-                    if p == ln[0] or p == ln[1]:
+            for a, m, ends in segs:  # (a box test first: most pairs are far apart)
+                ax, ay, bx, by = xs[a], ys[a], xs[m], ys[m]
+                lo_x, hi_x = min(ax, bx) - want_pl, max(ax, bx) + want_pl
+                lo_y, hi_y = min(ay, by) - want_pl, max(ay, by) + want_pl
+                ex, ey = bx - ax, by - ay
+                l2 = ex * ex + ey * ey + 1e-9
+                for p in range(npts):
+                    px, py = xs[p], ys[p]
+                    if px < lo_x or px > hi_x or py < lo_y or py > hi_y or p in ends:
                         continue
-                    ax, ay, bx, by = xs[a], ys[a], xs[m], ys[m]
-                    ex, ey = bx - ax, by - ay
-                    l2 = ex * ex + ey * ey + 1e-9
                     t = max(0.0, min(1.0, ((px - ax) * ex + (py - ay) * ey) / l2))
-                    qx, qy = ax + t * ex, ay + t * ey
-                    dx, dy = px - qx, py - qy
+                    dx, dy = px - ax - t * ex, py - ay - t * ey
                     d = sqrt(dx * dx + dy * dy) + 1e-6
                     if d < want_pl:
                         push = 1.5 * (want_pl - d) / d
