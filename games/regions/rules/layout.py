@@ -225,11 +225,10 @@ class _Layout:
         """Weighted barycentric (Tutte/Floater) embedding by over-relaxed Gauss-Seidel."""
         xs, ys, nbrs, wts = self.xs, self.ys, self.nbrs, self.wts
         omega = 1.8
+        rows = [(v, nbrs[v], wts[v], sum(wts[v])) for v in self.free]
         for _ in range(sweeps):
             worst = 0.0
-            for v in self.free:
-                nb, wv = nbrs[v], wts[v]
-                tot = sum(wv)
+            for v, nb, wv, tot in rows:
                 tx = sum(w * xs[u] for u, w in zip(nb, wv, strict=True)) / tot
                 ty = sum(w * ys[u] for u, w in zip(nb, wv, strict=True)) / tot
                 dx, dy = omega * (tx - xs[v]), omega * (ty - ys[v])
@@ -428,17 +427,23 @@ class _Layout:
             fx = [0.0] * (npts + nm)
             fy = [0.0] * (npts + nm)
             # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
+            # (the repair pass only keeps points apart)
             nodes = npts if repair else npts + nm
             for i in range(nodes):
-                xi, yi, wi = xs[i], ys[i], weight[i]
+                xi, yi, wi = xs[i], ys[i], weight[i] * k2
                 fxi = fyi = 0.0
                 for j in range(i + 1, nodes):
                     dx, dy = xi - xs[j], yi - ys[j]
                     d2 = dx * dx + dy * dy + 0.01
-                    f = 0.0 if repair else wi * weight[j] * k2 / d2
-                    if j < npts and i < npts and d2 < want_pp2:
+                    if d2 < want_pp2 and j < npts:
                         d = sqrt(d2)
-                        f += 2.0 * (want_pp - d) / d
+                        f = 2.0 * (want_pp - d) / d
+                        if not repair:
+                            f += wi * weight[j] / d2
+                    elif repair:
+                        continue
+                    else:
+                        f = wi * weight[j] / d2
                     fxi += dx * f
                     fyi += dy * f
                     fx[j] -= dx * f
