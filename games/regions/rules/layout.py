@@ -307,8 +307,8 @@ class _Layout:
         rest_kernel: dict[int, tuple[list[float], list[float]] | None] = {}
         for scale in (1.0, 0.5, 0.25, 0.1):
             xs[v], ys[v] = x0 + dx * scale, y0 + dy * scale
-            ok = True
-            for f, edges, mine, rest in centres:
+            ok = self._tris_ok(tris)  # (cheap, so first)
+            for f, edges, mine, rest in centres if ok else ():
                 if self._sees(xs[f], ys[f], mine):
                     continue
                 if f not in rest_kernel:
@@ -322,7 +322,7 @@ class _Layout:
                     ok = False
                     break
                 xs[f], ys[f] = sum(poly[0]) / len(poly[0]), sum(poly[1]) / len(poly[1])
-            if ok and self._tris_ok(tris):
+            if ok:
                 return
             xs[v], ys[v] = x0, y0
             for f, fx, fy in saved:
