@@ -363,20 +363,20 @@ class _Layout:
             vals = [ex * y - ey * x + c for x, y in zip(px, py, strict=True)]
             if min(vals) >= 0:
                 continue
-            m = len(vals)
+            if max(vals) < 0:
+                return None
             ox: list[float] = []
             oy: list[float] = []
-            for j in range(m):
-                vp = vals[j]
-                jn = j + 1 if j + 1 < m else 0
-                vq = vals[jn]
-                if vp >= 0:
-                    ox.append(px[j])
-                    oy.append(py[j])
-                if (vp >= 0) != (vq >= 0):
-                    t = vp / (vp - vq)
-                    ox.append(px[j] + (px[jn] - px[j]) * t)
-                    oy.append(py[j] + (py[jn] - py[j]) * t)
+            qx, qy, vq = px[-1], py[-1], vals[-1]  # the previous vertex
+            for x, y, v in zip(px, py, vals, strict=True):
+                if (vq >= 0) != (v >= 0):
+                    t = vq / (vq - v)
+                    ox.append(qx + (x - qx) * t)
+                    oy.append(qy + (y - qy) * t)
+                if v >= 0:
+                    ox.append(x)
+                    oy.append(y)
+                qx, qy, vq = x, y, v
             if len(ox) < 3:
                 return None
             px, py = ox, oy
