@@ -665,18 +665,33 @@ def check_drawing(surface: Surface, drawing: Drawing) -> list[str]:
                 continue
             path = drawing.lines[i]
             for k in range(len(path) - 1):
-                d = seg_point_distance(q, path[k], path[k + 1])
+                a, b = path[k], path[k + 1]
+                if (
+                    q[0] < min(a[0], b[0]) - MIN_POINT_LINE_GAP
+                    or q[0] > max(a[0], b[0]) + MIN_POINT_LINE_GAP
+                    or q[1] < min(a[1], b[1]) - MIN_POINT_LINE_GAP
+                    or q[1] > max(a[1], b[1]) + MIN_POINT_LINE_GAP
+                ):
+                    continue  # farther than the gap from the segment's box
+                d = seg_point_distance(q, a, b)
                 if d < MIN_POINT_LINE_GAP:
                     problems.append(f"point {p} is {d:.1f} px from line {i}")
+    boxes = [
+        (min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1]))
+        for _i, a, b, _ea, _eb in segs
+    ]
     for x in range(len(segs)):
         li, a, b, _ea, _eb = segs[x]
+        lo_x, hi_x, lo_y, hi_y = boxes[x]
         for y in range(x + 1, len(segs)):
             lj, c, d, _ec, _ed = segs[y]
-            shared = {a, b} & {c, d}
-            if shared:
+            if a in (c, d) or b in (c, d):
                 if _overlap_at(a, b, c, d):
                     problems.append(f"lines {li} and {lj} overlap")
                 continue
+            bx = boxes[y]
+            if bx[0] > hi_x or bx[1] < lo_x or bx[2] > hi_y or bx[3] < lo_y:
+                continue  # disjoint boxes: the segments cannot meet
             if segments_intersect(a, b, c, d):
                 problems.append(f"lines {li} and {lj} cross")
     for r, poly in enumerate(drawing.polygons):
