@@ -190,7 +190,6 @@ class _Layout:
             self.inc[b].append(t)
             self.inc[c].append(t)
         self.nbrs = [sorted(x) for x in nbrs]
-        self.wts = [[1.0] * len(x) for x in self.nbrs]
         fixed = set(self.ring)
         self.ring_set = fixed
         self.free = [v for v in range(self.count) if v not in fixed]
@@ -222,36 +221,20 @@ class _Layout:
             self.xs[v], self.ys[v] = x, y
 
     def _tutte(self, sweeps: int = 600, tol: float = 0.01) -> None:
-        """Weighted barycentric (Tutte/Floater) embedding by over-relaxed Gauss-Seidel."""
-        xs, ys, nbrs, wts = self.xs, self.ys, self.nbrs, self.wts
+        """Barycentric (Tutte) embedding by over-relaxed Gauss-Seidel."""
+        xs, ys = self.xs, self.ys
         omega = 1.8
-        rows = [(v, nbrs[v], wts[v], sum(wts[v])) for v in self.free]
+        rows = [(v, self.nbrs[v], len(self.nbrs[v])) for v in self.free]
         for _ in range(sweeps):
             worst = 0.0
-            for v, nb, wv, tot in rows:
-                tx = sum(w * xs[u] for u, w in zip(nb, wv, strict=True)) / tot
-                ty = sum(w * ys[u] for u, w in zip(nb, wv, strict=True)) / tot
-                dx, dy = omega * (tx - xs[v]), omega * (ty - ys[v])
+            for v, nb, deg in rows:
+                dx = omega * (sum([xs[u] for u in nb]) / deg - xs[v])
+                dy = omega * (sum([ys[u] for u in nb]) / deg - ys[v])
                 xs[v] += dx
                 ys[v] += dy
                 worst = max(worst, abs(dx) + abs(dy))
             if worst < tol:
                 break
-
-    def _reweight(self, rounds: int) -> None:
-        """Even out edge lengths by re-solving with weights that favour long edges' shrinking.
-
-        Every solve is again a barycentric embedding with positive weights and a convex
-        border, so every intermediate drawing is planar (Floater 1997).
-        """
-        xs, ys, nbrs = self.xs, self.ys, self.nbrs
-        for _ in range(rounds):
-            for v in self.free:
-                row = self.wts[v]
-                for i, u in enumerate(nbrs[v]):
-                    d = sqrt((xs[u] - xs[v]) ** 2 + (ys[u] - ys[v]) ** 2) + 1e-6
-                    row[i] = min(1e4, max(1e-4, row[i] * sqrt(d / self.tlen[v][i])))
-            self._tutte(sweeps=40, tol=0.05)
 
     def _orientation(self) -> float:
         xs, ys = self.xs, self.ys
@@ -550,12 +533,6 @@ class _Layout:
                 break
         if not self.sign:
             raise DrawingError("the surface's triangulation could not be embedded")
-        _x0, _y0, w, h = self.rect
-        length = 0.9 * sqrt(w * h / self.count)
-        ring = set(self.ring)
-        self.tlen = [
-            [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
-        ]
         self._balance(rounds=20 + self.s.region_count)
         self._fit()
         self._balance(rounds=20, repair=True)
