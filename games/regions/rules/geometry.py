@@ -82,9 +82,38 @@ def clearance(p: Point, poly: Sequence[Point]) -> float:
 
 
 def inscribed_disc(poly: Sequence[Point], start: Point) -> tuple[Point, float]:
-    """A large disc inside the polygon, by hill climbing from `start` (which must be inside)."""
+    """A large disc inside the polygon, by hill climbing from `start` (which must be inside).
+
+    Same result as testing every step with `point_in_polygon` and `clearance`, with the
+    edges prepared once and a candidate's clearance abandoned as soon as it cannot win.
+    """
+    n = len(poly)
+    edges = []
+    for i in range(n):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        dx, dy = bx - ax, by - ay
+        edges.append((ax, ay, bx, by, dx, dy, dx * dx + dy * dy))
+
+    def room(x: float, y: float, beat: float) -> float:
+        """Clearance of (x, y) if inside and above `beat`, else a value <= beat."""
+        inside = False
+        for ax, ay, bx, by, _dx, _dy, _l2 in edges:
+            if (ay > y) != (by > y) and ax + (y - ay) * (bx - ax) / (by - ay) > x:
+                inside = not inside
+        if not inside:
+            return 0.0
+        best = float("inf")
+        for ax, ay, _bx, _by, dx, dy, l2 in edges:
+            t = 0.0 if l2 == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / l2))
+            d = hypot(x - ax - t * dx, y - ay - t * dy)
+            if d < best:
+                if d <= beat:
+                    return d
+                best = d
+        return best
+
     best = start
-    best_r = clearance(start, poly) if point_in_polygon(start, poly) else 0.0
+    best_r = room(start[0], start[1], -1.0)
     xs = [q[0] for q in poly]
     ys = [q[1] for q in poly]
     step = max(max(xs) - min(xs), max(ys) - min(ys)) / 4
@@ -93,10 +122,9 @@ def inscribed_disc(poly: Sequence[Point], start: Point) -> tuple[Point, float]:
         improved = False
         for dx, dy in dirs:
             q = (best[0] + dx * step, best[1] + dy * step)
-            if point_in_polygon(q, poly):
-                r = clearance(q, poly)
-                if r > best_r:
-                    best, best_r, improved = q, r, True
+            r = room(q[0], q[1], best_r)
+            if r > best_r:
+                best, best_r, improved = q, r, True
         if not improved:
             step /= 2
     return best, best_r

@@ -44,6 +44,12 @@ MID_WEIGHT = 0.5  # repulsion weight of line bends relative to points
 STRAIGHTEN = 1.2  # pull of a bend toward the middle of its line
 
 
+def _box(xs: list[float], ys: list[float]) -> tuple[list[float], list[float]]:
+    """The bounding box of the points, as a polygon (xs, ys)."""
+    lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
+    return [lo_x, hi_x, hi_x, lo_x], [lo_y, lo_y, hi_y, hi_y]
+
+
 class DrawingError(ValueError):
     """No drawing meeting the constraints was found inside the rectangle."""
 
@@ -120,10 +126,21 @@ class _Layout:
         self.ring: list[int] = []
         self.fan: dict[int, list[int]] = {}
         self._build()
-        self.centres_at: list[list[tuple[int, float]]] = [[] for _ in range(self.count)]
+        # centres_at[v]: (centre, its ring's edges, those ending at v, the others), edges as
+        # (from, to) pairs. Only the edges at v change when v moves: the rest of the kernel
+        # is clipped once per move, then only the two new edges per trial position.
+        Edges = tuple[tuple[int, int], ...]
+        self.centres_at: list[list[tuple[int, Edges, Edges, Edges]]] = [
+            [] for _ in range(self.count)
+        ]
+        self.ring_edges: dict[int, Edges] = {}
         for f, ring in self.fan.items():
-            for q in set(ring):
-                self.centres_at[q].append((f, ring.count(q) / len(ring)))
+            edges = tuple((ring[i - 1], ring[i]) for i in range(len(ring)))
+            self.ring_edges[f] = edges
+            for q in ring:
+                mine = tuple(e for e in edges if q in e)
+                rest = tuple(e for e in edges if q not in e)
+                self.centres_at[q].append((f, edges, mine, rest))
         fan_tris = {t for f in self.fan for t in self.inc[f]}
         self.move_tris: list[tuple[int, ...]] = [
             tuple(t for t in self.inc[v] if t not in fan_tris) for v in range(self.count)
@@ -173,7 +190,6 @@ class _Layout:
             self.inc[b].append(t)
             self.inc[c].append(t)
         self.nbrs = [sorted(x) for x in nbrs]
-        self.wts = [[1.0] * len(x) for x in self.nbrs]
         fixed = set(self.ring)
         self.ring_set = fixed
         self.free = [v for v in range(self.count) if v not in fixed]
@@ -205,37 +221,20 @@ class _Layout:
             self.xs[v], self.ys[v] = x, y
 
     def _tutte(self, sweeps: int = 600, tol: float = 0.01) -> None:
-        """Weighted barycentric (Tutte/Floater) embedding by over-relaxed Gauss-Seidel."""
-        xs, ys, nbrs, wts = self.xs, self.ys, self.nbrs, self.wts
+        """Barycentric (Tutte) embedding by over-relaxed Gauss-Seidel."""
+        xs, ys = self.xs, self.ys
         omega = 1.8
+        rows = [(v, self.nbrs[v], len(self.nbrs[v])) for v in self.free]
         for _ in range(sweeps):
             worst = 0.0
-            for v in self.free:
-                nb, wv = nbrs[v], wts[v]
-                tot = sum(wv)
-                tx = sum(w * xs[u] for u, w in zip(nb, wv, strict=True)) / tot
-                ty = sum(w * ys[u] for u, w in zip(nb, wv, strict=True)) / tot
-                dx, dy = omega * (tx - xs[v]), omega * (ty - ys[v])
+            for v, nb, deg in rows:
+                dx = omega * (sum([xs[u] for u in nb]) / deg - xs[v])
+                dy = omega * (sum([ys[u] for u in nb]) / deg - ys[v])
                 xs[v] += dx
                 ys[v] += dy
                 worst = max(worst, abs(dx) + abs(dy))
             if worst < tol:
                 break
-
-    def _reweight(self, rounds: int) -> None:
-        """Even out edge lengths by re-solving with weights that favour long edges' shrinking.
-
-        Every solve is again a barycentric embedding with positive weights and a convex
-        border, so every intermediate drawing is planar (Floater 1997).
-        """
-        xs, ys, nbrs = self.xs, self.ys, self.nbrs
-        for _ in range(rounds):
-            for v in self.free:
-                row = self.wts[v]
-                for i, u in enumerate(nbrs[v]):
-                    d = sqrt((xs[u] - xs[v]) ** 2 + (ys[u] - ys[v]) ** 2) + 1e-6
-                    row[i] = min(1e4, max(1e-4, row[i] * sqrt(d / self.tlen[v][i])))
-            self._tutte(sweeps=40, tol=0.05)
 
     def _orientation(self) -> float:
         xs, ys = self.xs, self.ys
@@ -278,72 +277,93 @@ class _Layout:
         Around a simple region the certificate is its centre seeing the whole boundary: the
         centre is re-placed in the kernel of the region's polygon (clipped half-planes),
         and the move is refused when the kernel is empty. Other triangles of T must keep
-        their orientation.
+        their orientation. Only the ring edges at v change, so only they are re-checked
+        against an unmoved centre, and the kernel of the other edges is clipped only once.
         """
+        if not (dx or dy):
+            return
         xs, ys = self.xs, self.ys
         centres = self.centres_at[v]
         tris = self.move_tris[v]
         x0, y0 = xs[v], ys[v]
-        saved = [(f, xs[f], ys[f]) for f, _share in centres]
+        saved = [(f, xs[f], ys[f]) for f, _edges, _mine, _rest in centres]
+        rest_kernel: dict[int, tuple[list[float], list[float]] | None] = {}
         for scale in (1.0, 0.5, 0.25, 0.1):
             xs[v], ys[v] = x0 + dx * scale, y0 + dy * scale
-            ok = True
-            for f, _share in centres:
-                ring = self.fan[f]
-                if self._sees(xs[f], ys[f], ring):
+            ok = self._tris_ok(tris)  # (cheap, so first)
+            for f, edges, mine, rest in centres if ok else ():
+                if self._sees(xs[f], ys[f], mine):
                     continue
-                spot = self._kernel_point(ring)
-                if spot is None:
+                if f not in rest_kernel:
+                    qs = [q for e in edges for q in e if q != v]
+                    bx = [xs[q] for q in qs] + [x0, x0 + dx]
+                    by = [ys[q] for q in qs] + [y0, y0 + dy]
+                    rest_kernel[f] = self._clip(_box(bx, by), rest)
+                base = rest_kernel[f]
+                poly = None if base is None else self._clip(base, mine)
+                if poly is None:
                     ok = False
                     break
-                xs[f], ys[f] = spot
-            if ok and self._tris_ok(tris):
+                xs[f], ys[f] = sum(poly[0]) / len(poly[0]), sum(poly[1]) / len(poly[1])
+            if ok:
                 return
             xs[v], ys[v] = x0, y0
             for f, fx, fy in saved:
                 xs[f], ys[f] = fx, fy
 
-    def _sees(self, x: float, y: float, ring: list[int]) -> bool:
-        """(x, y) sees every edge of the ring polygon from its positive side."""
+    def _sees(self, x: float, y: float, edges: tuple[tuple[int, int], ...]) -> bool:
+        """(x, y) sees each of the ring edges (from, to) from its positive side."""
         xs, ys, sign = self.xs, self.ys, self.sign
-        k = len(ring)
-        for i in range(k):
-            a, b = ring[i], ring[(i + 1) % k]
+        for a, b in edges:
             ax, ay = xs[a], ys[a]
             if sign * ((xs[b] - ax) * (y - ay) - (ys[b] - ay) * (x - ax)) < MIN_TWICE_AREA:
                 return False
         return True
 
-    def _kernel_point(self, ring: list[int]) -> tuple[float, float] | None:
-        """A point seeing every edge of the ring polygon from its positive side, or None."""
+    def _kernel_point(self, f: int) -> tuple[float, float] | None:
+        """The middle of the part of centre f's region that sees its whole boundary."""
+        xs, ys = self.xs, self.ys
+        ring = self.fan[f]
+        poly = self._clip(_box([xs[q] for q in ring], [ys[q] for q in ring]), self.ring_edges[f])
+        if poly is None:
+            return None
+        return sum(poly[0]) / len(poly[0]), sum(poly[1]) / len(poly[1])
+
+    def _clip(
+        self, poly: tuple[list[float], list[float]], edges: tuple[tuple[int, int], ...]
+    ) -> tuple[list[float], list[float]] | None:
+        """Convex polygon (xs, ys) cut to the positive sides of the edges, or None if empty.
+
+        Sutherland-Hodgman clipping by each edge's half-plane shrunk by the area margin;
+        an edge whose half-plane holds the whole polygon so far clips nothing.
+        """
         xs, ys, sign = self.xs, self.ys, self.sign
-        rx = [xs[q] for q in ring]
-        ry = [ys[q] for q in ring]
-        lo_x, hi_x, lo_y, hi_y = min(rx), max(rx), min(ry), max(ry)
-        poly = [(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)]
-        if sign < 0:
-            poly.reverse()
-        k = len(ring)
-        for i in range(k):
-            ax, ay = rx[i], ry[i]
-            ex, ey = rx[(i + 1) % k] - ax, ry[(i + 1) % k] - ay
-            out = []
-            m = len(poly)
-            for j in range(m):
-                px, py = poly[j]
-                qx, qy = poly[(j + 1) % m]
-                vp = sign * (ex * (py - ay) - ey * (px - ax)) - MIN_TWICE_AREA
-                vq = sign * (ex * (qy - ay) - ey * (qx - ax)) - MIN_TWICE_AREA
-                if vp >= 0:
-                    out.append((px, py))
-                if (vp >= 0) != (vq >= 0):
-                    t = vp / (vp - vq)
-                    out.append((px + (qx - px) * t, py + (qy - py) * t))
-            if len(out) < 3:
+        px, py = poly
+        for a, b in edges:
+            ax, ay = xs[a], ys[a]
+            ex, ey = sign * (xs[b] - ax), sign * (ys[b] - ay)
+            c = ey * ax - ex * ay - MIN_TWICE_AREA
+            vals = [ex * y - ey * x + c for x, y in zip(px, py, strict=True)]
+            if min(vals) >= 0:
+                continue
+            if max(vals) < 0:
                 return None
-            poly = out
-        n = len(poly)
-        return sum(p[0] for p in poly) / n, sum(p[1] for p in poly) / n
+            ox: list[float] = []
+            oy: list[float] = []
+            qx, qy, vq = px[-1], py[-1], vals[-1]  # the previous vertex
+            for x, y, v in zip(px, py, vals, strict=True):
+                if (vq >= 0) != (v >= 0):
+                    t = vq / (vq - v)
+                    ox.append(qx + (x - qx) * t)
+                    oy.append(qy + (y - qy) * t)
+                if v >= 0:
+                    ox.append(x)
+                    oy.append(y)
+                qx, qy, vq = x, y, v
+            if len(ox) < 3:
+                return None
+            px, py = ox, oy
+        return px, py
 
     def _tris_ok(self, tris: tuple[int, ...]) -> bool:
         xs, ys, sign, all_tris = self.xs, self.ys, self.sign, self.tris
@@ -369,8 +389,8 @@ class _Layout:
         pressure = 6.0
         cx, cy = x0 + w / 2, y0 + h / 2
         lines = [(ln.a, ln.b, npts + i) for i, ln in enumerate(s.lines)]
-        segs = [(a, m) for a, _b, m in lines] + [(b, m) for _a, b, m in lines]
-        seg_line = [i for i in range(nm)] * 2
+        segs = [(a, m, (a, b)) for a, b, m in lines] + [(b, m, (a, b)) for a, b, m in lines]
+        weight = [1.0] * npts + [MID_WEIGHT] * nm
         faces = [
             (self.centre[r], [v for p, line in walk for v in (p, npts + line)])
             for r, walk in enumerate(s.region_walk)
@@ -379,30 +399,40 @@ class _Layout:
         movers = list(range(npts + nm))
         want_pl = MIN_POINT_LINE_GAP + 5.0
         want_pp = MIN_POINT_GAP + 8.0
+        want_pp2 = want_pp * want_pp
         want_face = MIN_REGION_RADIUS + 6.0
         for it in range(rounds):
             temp = 1.5 if repair else max(1.0, 0.12 * ideal * (1 - it / rounds))
-            for f_v, ring in self.fan.items():  # centres to the middle of their kernel
-                spot = self._kernel_point(ring)
+            for f_v in self.fan:  # centres to the middle of their kernel
+                spot = self._kernel_point(f_v)
                 if spot is not None:
                     xs[f_v], ys[f_v] = spot
             fx = [0.0] * (npts + nm)
             fy = [0.0] * (npts + nm)
             # Fruchterman-Reingold on points and bends, plus a gentle pull to the middle
-            for i in range(npts if repair else npts + nm):
-                xi, yi = xs[i], ys[i]
-                wi = 1.0 if i < npts else MID_WEIGHT
-                for j in range(i + 1, npts if repair else npts + nm):
+            # (the repair pass only keeps points apart)
+            nodes = npts if repair else npts + nm
+            for i in range(nodes):
+                xi, yi, wi = xs[i], ys[i], weight[i] * k2
+                fxi = fyi = 0.0
+                for j in range(i + 1, nodes):
                     dx, dy = xi - xs[j], yi - ys[j]
                     d2 = dx * dx + dy * dy + 0.01
-                    wgt = wi * (1.0 if j < npts else MID_WEIGHT)
-                    f = 0.0 if repair else wgt * k2 / d2
-                    if i < npts and j < npts and d2 < want_pp * want_pp:
-                        f += 2.0 * (want_pp - sqrt(d2)) / sqrt(d2)
-                    fx[i] += dx * f
-                    fy[i] += dy * f
+                    if d2 < want_pp2 and j < npts:
+                        d = sqrt(d2)
+                        f = 2.0 * (want_pp - d) / d
+                        if not repair:
+                            f += wi * weight[j] / d2
+                    elif repair:
+                        continue
+                    else:
+                        f = wi * weight[j] / d2
+                    fxi += dx * f
+                    fyi += dy * f
                     fx[j] -= dx * f
                     fy[j] -= dy * f
+                fx[i] += fxi
+                fy[i] += fyi
                 if not repair:
                     fx[i] += gravity * (cx - xi)
                     fy[i] += gravity * (cy - yi)
@@ -419,18 +449,18 @@ class _Layout:
                     fx[m] += STRAIGHTEN * ((xs[a] + xs[b]) / 2 - xs[m])
                     fy[m] += STRAIGHTEN * ((ys[a] + ys[b]) / 2 - ys[m])
             # points keep clear of lines they are not on
-            for p in range(npts):
-                px, py = xs[p], ys[p]
-                for k, (a, m) in enumerate(segs):
-                    ln = lines[seg_line[k]]
-                    if p == ln[0] or p == ln[1]:
+            for a, m, ends in segs:  # (a box test first: most pairs are far apart)
+                ax, ay, bx, by = xs[a], ys[a], xs[m], ys[m]
+                lo_x, hi_x = min(ax, bx) - want_pl, max(ax, bx) + want_pl
+                lo_y, hi_y = min(ay, by) - want_pl, max(ay, by) + want_pl
+                ex, ey = bx - ax, by - ay
+                l2 = ex * ex + ey * ey + 1e-9
+                for p in range(npts):
+                    px, py = xs[p], ys[p]
+                    if px < lo_x or px > hi_x or py < lo_y or py > hi_y or p in ends:
                         continue
-                    ax, ay, bx, by = xs[a], ys[a], xs[m], ys[m]
-                    ex, ey = bx - ax, by - ay
-                    l2 = ex * ex + ey * ey + 1e-9
                     t = max(0.0, min(1.0, ((px - ax) * ex + (py - ay) * ey) / l2))
-                    qx, qy = ax + t * ex, ay + t * ey
-                    dx, dy = px - qx, py - qy
+                    dx, dy = px - ax - t * ex, py - ay - t * ey
                     d = sqrt(dx * dx + dy * dy) + 1e-6
                     if d < want_pl:
                         push = 1.5 * (want_pl - d) / d
@@ -503,12 +533,6 @@ class _Layout:
                 break
         if not self.sign:
             raise DrawingError("the surface's triangulation could not be embedded")
-        _x0, _y0, w, h = self.rect
-        length = 0.9 * sqrt(w * h / self.count)
-        ring = set(self.ring)
-        self.tlen = [
-            [0.6 * length if u in ring else length for u in self.nbrs[v]] for v in range(self.count)
-        ]
         self._balance(rounds=20 + self.s.region_count)
         self._fit()
         self._balance(rounds=20, repair=True)
@@ -618,18 +642,33 @@ def check_drawing(surface: Surface, drawing: Drawing) -> list[str]:
                 continue
             path = drawing.lines[i]
             for k in range(len(path) - 1):
-                d = seg_point_distance(q, path[k], path[k + 1])
+                a, b = path[k], path[k + 1]
+                if (
+                    q[0] < min(a[0], b[0]) - MIN_POINT_LINE_GAP
+                    or q[0] > max(a[0], b[0]) + MIN_POINT_LINE_GAP
+                    or q[1] < min(a[1], b[1]) - MIN_POINT_LINE_GAP
+                    or q[1] > max(a[1], b[1]) + MIN_POINT_LINE_GAP
+                ):
+                    continue  # farther than the gap from the segment's box
+                d = seg_point_distance(q, a, b)
                 if d < MIN_POINT_LINE_GAP:
                     problems.append(f"point {p} is {d:.1f} px from line {i}")
+    boxes = [
+        (min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1]))
+        for _i, a, b, _ea, _eb in segs
+    ]
     for x in range(len(segs)):
         li, a, b, _ea, _eb = segs[x]
+        lo_x, hi_x, lo_y, hi_y = boxes[x]
         for y in range(x + 1, len(segs)):
             lj, c, d, _ec, _ed = segs[y]
-            shared = {a, b} & {c, d}
-            if shared:
+            if a in (c, d) or b in (c, d):
                 if _overlap_at(a, b, c, d):
                     problems.append(f"lines {li} and {lj} overlap")
                 continue
+            bx = boxes[y]
+            if bx[0] > hi_x or bx[1] < lo_x or bx[2] > hi_y or bx[3] < lo_y:
+                continue  # disjoint boxes: the segments cannot meet
             if segments_intersect(a, b, c, d):
                 problems.append(f"lines {li} and {lj} cross")
     for r, poly in enumerate(drawing.polygons):
