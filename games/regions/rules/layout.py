@@ -41,6 +41,10 @@ MAX_ATTEMPTS = 10
 EXTRA_REPAIRS = 1  # further repair passes when a drawing still breaks a constraint
 MIN_TWICE_AREA = 1.0  # triangles of T keep at least this much (twice) area while moving
 MID_WEIGHT = 0.5  # repulsion weight of line bends relative to points
+# Line springs pull a point and its bend together by distance / SPRING_LENGTH. (Every game
+# region's ring has 8 vertices; an earlier version reused that count here by accident, and
+# the layout was tuned with it, so the tuned value is kept as a named constant.)
+SPRING_LENGTH = 8.0
 STRAIGHTEN = 1.2  # pull of a bend toward the middle of its line
 
 
@@ -440,7 +444,7 @@ class _Layout:
                 for p in (a, b):
                     dx, dy = xs[m] - xs[p], ys[m] - ys[p]
                     d = sqrt(dx * dx + dy * dy) + 0.01
-                    f = d / k
+                    f = d / SPRING_LENGTH
                     fx[p] += dx * f
                     fy[p] += dy * f
                     fx[m] -= dx * f
@@ -472,27 +476,27 @@ class _Layout:
                         fy[m] -= dy * push * t * 0.5
             # regions keep room around their centre, and small regions push out (pressure)
             for f_v, ring in faces:
-                cx, cy = xs[f_v], ys[f_v]
-                k = len(ring)
+                fcx, fcy = xs[f_v], ys[f_v]
+                sides = len(ring)
                 if not repair:
                     area = 0.0
-                    for i in range(k):
-                        a, b = ring[i], ring[(i + 1) % k]
+                    for i in range(sides):
+                        a, b = ring[i], ring[(i + 1) % sides]
                         area += xs[a] * ys[b] - xs[b] * ys[a]
                     area = abs(area) / 2 + 1.0
                     press = max(-1.0, min(1.0, log(target_area / area))) * pressure
                     for a in ring:
-                        dx, dy = xs[a] - cx, ys[a] - cy
+                        dx, dy = xs[a] - fcx, ys[a] - fcy
                         d = sqrt(dx * dx + dy * dy) + 1e-6
                         fx[a] += dx / d * press
                         fy[a] += dy / d * press
-                for i in range(k):
-                    a, b = ring[i], ring[(i + 1) % k]
+                for i in range(sides):
+                    a, b = ring[i], ring[(i + 1) % sides]
                     ax, ay = xs[a], ys[a]
                     ex, ey = xs[b] - ax, ys[b] - ay
                     l2 = ex * ex + ey * ey + 1e-9
-                    t = max(0.0, min(1.0, ((cx - ax) * ex + (cy - ay) * ey) / l2))
-                    dx, dy = ax + t * ex - cx, ay + t * ey - cy
+                    t = max(0.0, min(1.0, ((fcx - ax) * ex + (fcy - ay) * ey) / l2))
+                    dx, dy = ax + t * ex - fcx, ay + t * ey - fcy
                     d = sqrt(dx * dx + dy * dy) + 1e-6
                     if d < want_face:
                         push = 2 * (want_face - d) / d
