@@ -68,11 +68,35 @@ def xdisplay() -> Iterator[str]:
         server.kill()
         server.wait()
         pytest.skip("Xvfb did not start (it printed no display number)")
+    display = f":{number.decode().strip()}"
+    if not _accepts_clients(display):
+        server.kill()
+        server.wait()
+        pytest.skip(f"Xvfb on {display} did not accept a client within 10 s")
     try:
-        yield f":{number.decode().strip()}"
+        yield display
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _accepts_clients(display: str, seconds: float = 10.0) -> bool:
+    """Wait until the X server answers XOpenDisplay (a busy machine can be slow to)."""
+    name = ctypes.util.find_library("X11")
+    if name is None:
+        return True  # cannot ask; the capture step skips with its own reason
+    x11 = ctypes.CDLL(name)
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        dpy = x11.XOpenDisplay(display.encode())
+        if dpy:
+            x11.XCloseDisplay(dpy)
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def emu_env(display: str) -> dict[str, str]:
