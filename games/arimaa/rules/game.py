@@ -171,7 +171,7 @@ class Game:
         state = self._states[-1]
         side = self.position.side
         out = []
-        for frm, to, new, ps, _pk, _ls, _lk, cap in expand(state[0], side, *state[1:]):
+        for frm, to, new, ps, _pk, _ls, _lk, cap, _i, _ci in expand(state[0], side, *state[1:]):
             out.append(self._make_step(state, frm, to, new, ps, cap))
         return out
 
@@ -350,7 +350,7 @@ class Game:
             return []
         out: list[Action] = []
         children = expand(state[0], side, *state[1:])
-        for frm, to, new, ps, pk, ls, lk, _cap in children:
+        for frm, to, new, ps, pk, ls, lk, *_rest in children:
             if frm == square:
                 out.append(Action("step", ((frm, to),), to))
                 if state[1] >= 2 and ls >= 0:

@@ -18,8 +18,9 @@ from __future__ import annotations
 from .board import FULL, NEIGHBOURS, RABBIT_NEIGHBOURS, TRAP_NEAR
 
 Boards = tuple[int, ...]
-#: (from, to, boards after, push_sq, push_kind, pull_sq, pull_kind, captured square or -1)
-Child = tuple[int, int, Boards, int, int, int, int, int]
+#: (from, to, boards after, push_sq, push_kind, pull_sq, pull_kind, captured square or -1,
+#:  index of the moved piece's bitboard, index of the captured piece's bitboard or -1)
+Child = tuple[int, int, Boards, int, int, int, int, int, int, int]
 
 
 def occupancy(boards: Boards) -> tuple[int, int]:
@@ -30,7 +31,7 @@ def occupancy(boards: Boards) -> tuple[int, int]:
     )
 
 
-def _apply(boards: Boards, index: int, frm: int, to: int, own: int) -> tuple[Boards, int]:
+def _apply(boards: Boards, index: int, frm: int, to: int, own: int) -> tuple[Boards, int, int]:
     """Move the piece on board `index` from `frm` to `to`, then capture on the trap next to
     `frm` if its colour (whose occupancy before the step is `own`) no longer protects it."""
     new = list(boards)
@@ -45,9 +46,8 @@ def _apply(boards: Boards, index: int, frm: int, to: int, own: int) -> tuple[Boa
             for j in range(base, base + 6):
                 if new[j] & tbit:
                     new[j] ^= tbit
-                    break
-            return tuple(new), trap
-    return tuple(new), -1
+                    return tuple(new), trap, j
+    return tuple(new), -1, -1
 
 
 def expand(
@@ -86,8 +86,8 @@ def expand(
                 n = NEIGHBOURS[sq]
                 if not n & mine and n & stronger[k]:
                     continue
-                new, cap = _apply(boards, base + k, sq, push_sq, mine)
-                append((sq, push_sq, new, -1, 0, -1, 0, cap))
+                new, cap, ci = _apply(boards, base + k, sq, push_sq, mine)
+                append((sq, push_sq, new, -1, 0, -1, 0, cap, base + k, ci))
         return out
     can_push = steps_left >= 2
     pushed: set[tuple[int, int]] = set()
@@ -112,8 +112,8 @@ def expand(
                 tlow = targets & -targets
                 targets ^= tlow
                 to = tlow.bit_length() - 1
-                new, cap = _apply(boards, base + k, sq, to, mine)
-                append((sq, to, new, -1, 0, new_pull, k, cap))
+                new, cap, ci = _apply(boards, base + k, sq, to, mine)
+                append((sq, to, new, -1, 0, new_pull, k, cap, base + k, ci))
             if can_push and n & weaker:
                 victims = n & weaker
                 while victims:
@@ -136,8 +136,8 @@ def expand(
                         if (v, to) in pushed:
                             continue  # same push start from another pusher
                         pushed.add((v, to))
-                        new, cap = _apply(boards, ebase + vk, v, to, theirs)
-                        append((v, to, new, v, vk, -1, 0, cap))
+                        new, cap, ci = _apply(boards, ebase + vk, v, to, theirs)
+                        append((v, to, new, v, vk, -1, 0, cap, ebase + vk, ci))
     if pull_sq >= 0 and pull_nb & theirs:
         for vk in range(pull_kind):
             cand = boards[ebase + vk] & pull_nb
@@ -145,8 +145,8 @@ def expand(
                 low = cand & -cand
                 cand ^= low
                 v = low.bit_length() - 1
-                new, cap = _apply(boards, ebase + vk, v, pull_sq, theirs)
-                append((v, pull_sq, new, -1, 0, -1, 0, cap))
+                new, cap, ci = _apply(boards, ebase + vk, v, pull_sq, theirs)
+                append((v, pull_sq, new, -1, 0, -1, 0, cap, ebase + vk, ci))
     return out
 
 
@@ -196,9 +196,7 @@ def turn_results(boards: Boards, side: int) -> dict[Boards, tuple[tuple[int, int
         nxt: dict[tuple, tuple[tuple[int, int], ...]] = {}
         last = steps_left == 1
         for state, path in level.items():
-            for frm, to, new, ps, pk, ls, lk, _cap in expand(
-                state[0], side, steps_left, *state[1:]
-            ):
+            for frm, to, new, ps, pk, ls, lk, *_ in expand(state[0], side, steps_left, *state[1:]):
                 if ps < 0 and new not in finished:
                     finished[new] = (*path, (frm, to))
                 if not last:
