@@ -56,6 +56,7 @@ class AeiEngine:
         self.pondering = False
         self.deadline: float | None = None
         self.started = False
+        self._line = ""
 
     # ---- protocol lines ------------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -63,6 +64,7 @@ class AeiEngine:
         words = line.split()
         if not words:
             return True
+        self._line = line
         command = words[0]
         if not self.started:
             if command != "aei":
@@ -112,13 +114,13 @@ class AeiEngine:
     def _setposition(self, words: list[str]) -> None:
         if self._busy("setposition"):
             return
-        line = " ".join(words)
+        line = self._line
         start = line.find("[")
         if len(words) < 3 or start < 0:
             self.log("Error: setposition needs a side (g/s) and a [board]")
             return
         try:
-            pos = parse_short(words[1], line[start:])
+            pos = parse_short(words[1], line[start:].rstrip())
         except NotationError as exc:
             self.log(f"Error: setposition: {exc}")
             return
