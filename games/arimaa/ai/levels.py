@@ -9,9 +9,9 @@ from .search import Limits, Searcher
 LEVELS: dict[int, Limits] = {
     1: Limits(depth=4, nodes=300),
     2: Limits(depth=4, nodes=3_000),
-    3: Limits(depth=5, nodes=12_000),
-    4: Limits(depth=6, nodes=40_000),
-    5: Limits(depth=8, nodes=100_000),
+    3: Limits(depth=5, nodes=10_000),
+    4: Limits(depth=6, nodes=20_000),
+    5: Limits(depth=8, nodes=30_000),
 }
 DEFAULT_LEVEL = 3
 TOP_LEVEL = max(LEVELS)
