@@ -231,8 +231,7 @@ class AeiEngine:
             self.log("Warning: no legal move (immobilised)")
             self.send("bestmove")
             return
-        scratch = Game.from_json(self.game.to_json())
-        scratch.clock = None
+        scratch = Game(start=self.game.position)
         try:
             for frm, to in steps:
                 scratch.step(frm, to)

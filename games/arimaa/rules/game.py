@@ -194,8 +194,11 @@ class Game:
     def step(self, frm: int | str, to: int | str) -> Step:
         """Play one step of the current turn; IllegalStep says why it is not allowed."""
         self._check_playing()
-        frm_sq = parse_square(frm) if isinstance(frm, str) else frm
-        to_sq = parse_square(to) if isinstance(to, str) else to
+        try:
+            frm_sq = parse_square(frm) if isinstance(frm, str) else frm
+            to_sq = parse_square(to) if isinstance(to, str) else to
+        except ValueError as exc:
+            raise IllegalStep(str(exc)) from None
         state = self._states[-1]
         side = self.position.side
         for child in expand(state[0], side, *state[1:]):

@@ -3,9 +3,12 @@ end of game in the official order, repetition and immobilisation (R-ARI-TURN, R-
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.arimaa.rules.board import GOLD, SILVER, parse_square
 from games.arimaa.rules.game import Game, IllegalStep
@@ -13,6 +16,7 @@ from games.arimaa.rules.notation import parse_diagram, write_turn
 from games.arimaa.rules.position import (
     NAMED_SETUPS,
     Position,
+    check_boards,
     named_setup,
     random_setup,
     validate_setup,
@@ -522,3 +526,31 @@ def test_resignation() -> None:
     assert game.resign(GOLD).winner == SILVER
     with pytest.raises(IllegalStep):
         game.step("h1", "g1")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    turns=st.integers(0, 25),
+    picks=st.lists(st.integers(0, 999), max_size=4),
+)
+def test_steps_keep_invariants_undo_and_resume_mid_turn(
+    seed: int, turns: int, picks: list[int]
+) -> None:
+    game = random_game(seed, turns)
+    if game.result is not None:
+        return
+    start = json.dumps(game.to_json())
+    for pick in picks:
+        steps = game.legal_steps()
+        if not steps:
+            break
+        step = steps[pick % len(steps)]
+        game.step(step.frm, step.to)
+        check_boards(game.boards)  # no unprotected piece left on a trap
+        assert game.current.piece_at(step.to) is not None or step.captured is not None
+    resumed = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert resumed.boards == game.boards and resumed.turn_steps == game.turn_steps
+    while game.turn_steps:
+        game.undo_step()
+    assert json.dumps(game.to_json()) == start
