@@ -114,10 +114,12 @@ def versus_simple(games: int) -> None:
     )
 
 
-def versus_lowest(games: int, max_turns: int = 160) -> None:
+def versus_lowest(games: int, max_turns: int = 80, first: int = 0) -> None:
+    """Seeded games (random setups from the seed); halted after `max_turns` turns and
+    decided by claim 29's score, as a game limit G would."""
     top_wins = 0
     lengths = []
-    for seed in range(games):
+    for seed in range(first, first + games):
         rng = random.Random(seed)
         game = Game()
         game.setup(random_setup(0, rng))
@@ -129,7 +131,7 @@ def versus_lowest(games: int, max_turns: int = 160) -> None:
             game.play_turn(choose_turn(game, level))
             turns += 1
         winner = game.result.winner if game.result else score_winner(game.position.boards)
-        reason = game.result.reason if game.result else "score (turn cap)"
+        reason = game.result.reason if game.result else f"score at the {max_turns}-turn limit"
         top_wins += winner == top_side
         lengths.append(turns)
         print(
@@ -149,6 +151,7 @@ def main() -> None:
         "--part", default="all", choices=["throughput", "movetime", "simple", "lowest", "all"]
     )
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--first", type=int, default=0, help="first seed (lowest part)")
     args = parser.parse_args()
     if args.part in ("throughput", "all"):
         throughput()
@@ -157,7 +160,7 @@ def main() -> None:
     if args.part in ("simple", "all"):
         versus_simple(args.games)
     if args.part in ("lowest", "all"):
-        versus_lowest(args.games)
+        versus_lowest(args.games, first=args.first)
 
 
 if __name__ == "__main__":

@@ -40,13 +40,13 @@ def from_reference(pos) -> tuple[int, ...]:
 
 
 def positions(count: int, seed: int) -> list[tuple[tuple[int, ...], int]]:
-    """Positions by random play: 50 from games with full random setups, the rest from sparse
+    """Positions by random play: 25 from games with full random setups, the rest from sparse
     random starts (cheaper for the reference's whole-turn generation, and rich in traps,
     frozen pieces, pushes, pulls and rabbits near goal)."""
     rng = random.Random(seed)
     out: list[tuple[tuple[int, ...], int]] = []
-    while len(out) < 50:
-        game = random_game(rng.randrange(1 << 30), rng.randint(0, 30))
+    while len(out) < 25:
+        game = random_game(rng.randrange(1 << 30), rng.randint(0, 20))
         if game.result is None and not game.in_setup:
             out.append((game.position.boards, game.position.side))
     while len(out) < count:
