@@ -35,7 +35,7 @@ def find_goal(
 ) -> list[tuple[int, int]] | None:
     """Steps that end the turn with a rabbit of `side` on its goal rank, or None.
 
-    With `budget` > 0 the search gives up (None) after that many expanded states; 0 = exact."""
+    With `budget` > 0 the search gives up (None) after visiting that many states; 0 = exact."""
     if push_sq < 0 and boards[6 * side] & GOAL_RANK[side]:
         return []
     if steps_left <= 0 or rabbit_distance(boards, side) > steps_left:
@@ -98,9 +98,9 @@ def _rabbit_run(boards: Boards, side: int, steps_left: int) -> list[tuple[int, i
 
 def _dfs(boards, side, steps_left, ps, pk, ls, lk, seen) -> list[tuple[int, int]] | None:
     goal = GOAL_RANK[side]
+    seen.charge()
     if ps < 0 and rabbit_distance(boards, side) == steps_left:
         return _rabbit_run(boards, side, steps_left)
-    seen.charge()
     for child in expand(boards, side, steps_left, ps, pk, ls, lk):
         new = child[2]
         if child[3] < 0 and new[6 * side] & goal:

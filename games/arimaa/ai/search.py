@@ -40,8 +40,8 @@ Z_PULL = tuple(_rng.getrandbits(64) for _ in range(65 * 6))
 INF = 10 * WIN
 EXACT, LOWER, UPPER = 0, 1, 2
 TT_LIMIT = 300_000
-#: Expanded states allowed to one goal check inside the tree (the root check is exact).
-GOAL_BUDGET = 400
+#: States one goal check inside the tree may visit (the root check is exact and unbounded).
+GOAL_BUDGET = 60
 
 
 def zobrist(boards: Boards) -> int:
