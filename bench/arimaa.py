@@ -108,12 +108,13 @@ def versus_simple(games: int) -> None:
             [str(BIN / "roundrobin"), "--config", str(cfg)], cwd=tmp, capture_output=True, text=True
         )
         elapsed = time.perf_counter() - t0
-    wins = re.search(r"twinfold has (\d+) wins", proc.stdout)
+    ours = re.findall(r"twinfold has (\d+) wins", proc.stdout)
+    theirs = re.findall(r"simple has (\d+) wins", proc.stdout)
     reasons = re.findall(r"twinfold beat simple because of (\w)", proc.stdout)
     print(
-        f"level {TOP_LEVEL} vs simple_engine (roundrobin, {games} games): "
-        f"{wins.group(1) if wins else '?'} wins; reasons {sorted(set(reasons))}; "
-        f"{elapsed:.0f} s; roundrobin exit {proc.returncode}"
+        f"level {TOP_LEVEL} vs simple_engine (roundrobin, {games} games): twinfold "
+        f"{ours[-1] if ours else '?'} wins, simple_engine {theirs[-1] if theirs else '?'} wins;"
+        f" win reasons {sorted(set(reasons))}; {elapsed:.0f} s; roundrobin exit {proc.returncode}"
     )
 
 
