@@ -1,0 +1,1 @@
+"""Arimaa: rules engine, computer player and AEI engine (issue 4)."""

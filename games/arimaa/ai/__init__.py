@@ -1,0 +1,1 @@
+"""Arimaa computer player: evaluation, exact goal detection, sliced alpha-beta search."""

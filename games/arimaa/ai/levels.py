@@ -1,0 +1,31 @@
+"""Computer player levels: each a depth and node limit, so a game replays identically."""
+
+from __future__ import annotations
+
+from ..rules.game import Game
+from .search import Limits, Searcher
+
+#: level -> limits. Level 1 is the weakest; DEFAULT_LEVEL is what the handheld offers first.
+LEVELS: dict[int, Limits] = {
+    1: Limits(depth=4, nodes=300),
+    2: Limits(depth=4, nodes=3_000),
+    3: Limits(depth=5, nodes=10_000),
+    4: Limits(depth=6, nodes=20_000),
+    5: Limits(depth=8, nodes=30_000),
+}
+DEFAULT_LEVEL = 3
+TOP_LEVEL = max(LEVELS)
+
+
+def searcher_for(game: Game, level: int = DEFAULT_LEVEL, **kwargs) -> Searcher:
+    """A Searcher for the side to move in `game` (the repetition rule applied at the root)."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {sorted(LEVELS)}")
+    pos = game.position
+    forbidden = {b for (b, side), n in game.repetitions.items() if side != pos.side and n >= 2}
+    return Searcher(pos.boards, pos.side, LEVELS[level], frozenset(forbidden), **kwargs)
+
+
+def choose_turn(game: Game, level: int = DEFAULT_LEVEL) -> list[tuple[int, int]]:
+    """The computer's whole turn for the side to move (runs to completion)."""
+    return searcher_for(game, level).run()

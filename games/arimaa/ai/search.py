@@ -1,0 +1,371 @@
+"""Step-based alpha-beta search with iterative deepening, a Zobrist transposition table and
+move ordering, runnable in slices so a frame loop never stalls.
+
+Depth is counted in steps; ending a turn early costs the steps left, so depth 4 is one whole
+turn. Iterations deeper than 4 see the opponent's first steps; shallower ones end the root
+turn where the depth runs out (finishing a pending push first), so every iteration yields a
+complete legal turn and orders the next one. The
+root side's own turn is searched without transposition cut-offs (a visited set drops repeated
+in-turn states instead) so the principal variation is always a whole turn. At every later
+turn start the side to move is first checked for a goal in that turn (exact search).
+
+Usage::
+
+    s = Searcher(boards, side, limits=Limits(depth=8, nodes=50_000))
+    while not s.done:
+        s.think(2_000)        # one frame's worth; returns early once finished
+    s.best_steps              # [(from, to), ...]
+
+Node and depth limits make a search replay identically; `should_stop` (checked between
+slices) gives the time-limited mode and AEI `stop`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+from ..rules.board import GOAL_RANK
+from ..rules.steps import Boards, expand
+from .evaluate import WIN, evaluate
+from .goal import find_goal
+
+_rng = random.Random(20070128)
+ZOBRIST = tuple(tuple(_rng.getrandbits(64) for _ in range(64)) for _ in range(12))
+Z_SIDE = (0, _rng.getrandbits(64))
+Z_STEPS = tuple(_rng.getrandbits(64) for _ in range(5))
+Z_PUSH = tuple(_rng.getrandbits(64) for _ in range(65))
+Z_PULL = tuple(_rng.getrandbits(64) for _ in range(65 * 6))
+INF = 10 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2
+TT_LIMIT = 300_000
+#: States one goal check inside the tree may visit (the root check is exact and unbounded).
+GOAL_BUDGET = 60
+
+
+def zobrist(boards: Boards) -> int:
+    """Hash of the pieces alone."""
+    h = 0
+    for index, board in enumerate(boards):
+        keys = ZOBRIST[index]
+        while board:
+            low = board & -board
+            board ^= low
+            h ^= keys[low.bit_length() - 1]
+    return h
+
+
+@dataclass(frozen=True)
+class Limits:
+    """`depth` in steps (>= 4), `nodes` 0 for no limit."""
+
+    depth: int = 8
+    nodes: int = 0
+
+
+class _Abort(Exception):
+    pass
+
+
+class Searcher:
+    """One search from one position; resumable with `think(budget_nodes)`."""
+
+    def __init__(
+        self,
+        boards: Boards,
+        side: int,
+        limits: Limits = Limits(),
+        forbidden: frozenset[Boards] | set[Boards] = frozenset(),
+        should_stop: Callable[[], bool] | None = None,
+        on_iteration: Callable[[Searcher], None] | None = None,
+    ) -> None:
+        self.boards = boards
+        self.side = side
+        self.limits = limits
+        self.forbidden = forbidden
+        self.should_stop = should_stop
+        self.on_iteration = on_iteration
+        self.nodes = 0
+        self.depth_done = 0
+        self.score = 0
+        self.best_steps: list[tuple[int, int]] | None = None
+        self.done = False
+        self._tt: dict[int, tuple[int, int, int, tuple[int, int] | None]] = {}
+        self._history: dict[tuple[int, int], int] = {}
+        self._pv: dict[int, list[tuple[int, int]]] = {}
+        self._root_seen: set = set()
+        self._iter_best: list[tuple[int, int]] | None = None
+        self._goal_cache: dict[tuple[Boards, int], bool] = {}
+        self._pause_at = 0
+        self._gen = self._run()
+
+    # ---- driving --------------------------------------------------------------------------
+    def think(self, budget_nodes: int = 2_000) -> bool:
+        """Search about `budget_nodes` more nodes; True once the search has finished."""
+        if self.done:
+            return True
+        self._pause_at = self.nodes + max(1, budget_nodes)
+        try:
+            next(self._gen)
+        except StopIteration:
+            self.done = True
+        if not self.done and self.should_stop is not None and self.should_stop():
+            self.stop()
+        return self.done
+
+    def run(self, slice_nodes: int = 5_000) -> list[tuple[int, int]]:
+        """Search to the end (or until `should_stop`), returning the best turn."""
+        while not self.think(slice_nodes):
+            pass
+        assert self.best_steps is not None
+        return self.best_steps
+
+    def stop(self) -> None:
+        """Finish now with the best turn found so far."""
+        if not self.done:
+            self._gen.close()
+            self._adopt_partial()
+            self.done = True
+
+    def _adopt_partial(self) -> None:
+        if self._iter_best is not None and self.best_steps is None:
+            self.best_steps = self._iter_best
+        if self.best_steps is None:
+            self.best_steps = self._any_turn()
+
+    def _any_turn(self) -> list[tuple[int, int]]:
+        """Stopped before any turn was scored: a small bounded search instead."""
+        quick = Searcher(self.boards, self.side, Limits(depth=2, nodes=2_000), self.forbidden)
+        while not quick.think(2_000):
+            pass
+        return quick.best_steps or []
+
+    # ---- the search -----------------------------------------------------------------------
+    def _run(self) -> Generator[None, None, None]:
+        goal = find_goal(self.boards, self.side)
+        if goal:
+            self.best_steps, self.score, self.depth_done = goal, WIN, 4
+            return
+        h0 = zobrist(self.boards)
+        try:
+            for depth in range(1, max(1, self.limits.depth) + 1):
+                self._root_seen = set()
+                self._pv = {}
+                self._iter_best = None
+                score = yield from self._node(
+                    self.boards,
+                    self.side,
+                    4,
+                    -1,
+                    0,
+                    -1,
+                    0,
+                    h0,
+                    depth,
+                    -INF,
+                    INF,
+                    0,
+                    True,
+                    self.boards,
+                )
+                if self._pv.get(0) is None:
+                    break  # no legal turn at all
+                self.best_steps, self.score, self.depth_done = list(self._pv[0]), score, depth
+                if self.on_iteration is not None:
+                    self.on_iteration(self)
+                if abs(score) >= WIN - 100:
+                    break
+        except _Abort:
+            pass
+        self._adopt_partial()
+
+    def _goal_threat(self, boards: Boards, side: int) -> bool:
+        """Can `side` (to move, 4 steps) goal this turn? Cached per position."""
+        key = (boards, side)
+        hit = self._goal_cache.get(key)
+        if hit is None:
+            hit = find_goal(boards, side, budget=GOAL_BUDGET) is not None
+            if len(self._goal_cache) > TT_LIMIT:
+                self._goal_cache.clear()
+            self._goal_cache[key] = hit
+        return hit
+
+    def _leaf(self, boards: Boards, side: int, steps_left: int, ply: int) -> int:
+        if steps_left == 4 and self._goal_threat(boards, side):
+            return WIN - ply - 1
+        v = evaluate(boards)
+        return v if side == 0 else -v
+
+    def _node(
+        self,
+        boards: Boards,
+        side: int,
+        steps_left: int,
+        ps: int,
+        pk: int,
+        ls: int,
+        lk: int,
+        h: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        root_turn: bool,
+        turn_start: Boards,
+    ) -> Generator[None, None, int]:
+        self.nodes += 1
+        if self.nodes >= self._pause_at:
+            yield
+        if self.limits.nodes and self.nodes > self.limits.nodes:
+            raise _Abort
+        if depth <= 0:
+            if not root_turn:
+                return self._leaf(boards, side, steps_left, ply)
+            if ps < 0 and boards != self.boards and boards not in self.forbidden:
+                self._pv[ply] = []  # a shallow iteration ends the root turn here
+                return -self._leaf(boards, 1 - side, 4, ply + 1)
+            depth = 1  # a push to finish or nothing changed yet: look one step further
+        if steps_left == 4 and ply > 0 and self._goal_threat(boards, side):
+            return WIN - ply - 1
+        key = h ^ Z_SIDE[side] ^ Z_STEPS[steps_left] ^ Z_PUSH[ps + 1] ^ Z_PULL[(ls + 1) * 6 + lk]
+        entry = self._tt.get(key)
+        tt_move = None
+        if entry is not None:
+            tt_move = entry[3]
+            if not root_turn and entry[0] >= depth:
+                flag, value = entry[1], entry[2]
+                if flag == EXACT:
+                    return value
+                if flag == LOWER and value >= beta:
+                    return value
+                if flag == UPPER and value <= alpha:
+                    return value
+        if root_turn:
+            self._pv[ply] = []
+        alpha0 = alpha
+        best = -INF
+        best_move: tuple[int, int] | None = None
+        children = expand(boards, side, steps_left, ps, pk, ls, lk)
+        history = self._history
+        enemy_base = 6 - 6 * side
+
+        def order(child: tuple) -> int:
+            move = (child[0], child[1])
+            if move == tt_move:
+                return -10_000_000
+            s = -history.get(move, 0)
+            if child[7] >= 0:
+                s += -500_000 if child[9] >= enemy_base and child[9] < enemy_base + 6 else 500_000
+            if child[8] >= enemy_base and child[8] < enemy_base + 6:
+                s -= 100_000
+            return s
+
+        children.sort(key=order)
+        opp = 1 - side
+        # passing (ending the turn early) comes first when it is the TT move, else last
+        can_pass = steps_left < 4 and ps < 0 and boards != turn_start
+        moves: list = list(children)
+        if can_pass:
+            if tt_move == (-1, -1):
+                moves.insert(0, None)
+            else:
+                moves.append(None)
+        for child in moves:
+            if child is None:
+                move = (-1, -1)
+                new, nh, ends, cost = boards, h, True, steps_left
+                nps = npk = 0
+                nls = nlk = 0
+            else:
+                move = (child[0], child[1])
+                new = child[2]
+                idx = child[8]
+                nh = h ^ ZOBRIST[idx][child[0]] ^ ZOBRIST[idx][child[1]]
+                if child[7] >= 0:
+                    nh ^= ZOBRIST[child[9]][child[7]]
+                ends = steps_left == 1
+                cost = 1
+                nps, npk, nls, nlk = child[3], child[4], child[5], child[6]
+            if ends:
+                if root_turn and (new == self.boards or new in self.forbidden):
+                    continue
+                if new[6 * side] & GOAL_RANK[side]:
+                    value = WIN - ply
+                elif new[6 * opp] & GOAL_RANK[opp]:
+                    value = -(WIN - ply)
+                elif not new[6 * opp]:
+                    value = WIN - ply
+                elif not new[6 * side]:
+                    value = -(WIN - ply)
+                else:
+                    value = -(
+                        yield from self._node(
+                            new,
+                            opp,
+                            4,
+                            -1,
+                            0,
+                            -1,
+                            0,
+                            nh,
+                            depth - cost,
+                            -beta,
+                            -alpha,
+                            ply + 1,
+                            False,
+                            new,
+                        )
+                    )
+            else:
+                if root_turn:
+                    seen_key = (new, steps_left - 1, nps, npk, nls, nlk)
+                    if seen_key in self._root_seen:
+                        continue
+                    self._root_seen.add(seen_key)
+                value = yield from self._node(
+                    new,
+                    side,
+                    steps_left - 1,
+                    nps,
+                    npk,
+                    nls,
+                    nlk,
+                    nh,
+                    depth - 1,
+                    alpha,
+                    beta,
+                    ply + 1,
+                    root_turn,
+                    turn_start,
+                )
+            if value > best:
+                best = value
+                best_move = move
+                if root_turn:
+                    if child is None:
+                        self._pv[ply] = []
+                    elif ends:
+                        self._pv[ply] = [move]
+                    else:
+                        self._pv[ply] = [move, *self._pv.get(ply + 1, [])]
+                    if ply == 0:
+                        self._iter_best = list(self._pv[0])
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        if child is not None:
+                            history[move] = history.get(move, 0) + depth * depth
+                        break
+        if best == -INF:
+            # no legal continuation (only possible in the root turn via repetition rules)
+            if root_turn and ply > 0:
+                self._pv.pop(ply, None)
+            return -INF + 1 if ply == 0 else -WIN
+        if root_turn and ply == 0 and best <= -INF + 1:
+            self._pv.pop(0, None)
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        if len(self._tt) > TT_LIMIT:
+            self._tt.clear()
+        self._tt[key] = (depth, flag, best, best_move)
+        return best
