@@ -198,6 +198,12 @@ def draw_block(
 
 def wrap(text: str, width: int, scale: int = 1) -> list[str]:
     """Break `text` into lines that fit `width` pixels (at spaces; CJK text anywhere)."""
+    return list(_wrap(text, width, scale))
+
+
+@functools.lru_cache(maxsize=512)
+def _wrap(text: str, width: int, scale: int) -> tuple[str, ...]:
+    """`wrap`, cached: scenes wrap the same descriptions every frame."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -212,7 +218,7 @@ def wrap(text: str, width: int, scale: int = 1) -> list[str]:
             else:
                 line = trial
         lines.append(line.rstrip())
-    return lines
+    return tuple(lines)
 
 
 _NO_LINE_START = frozenset(
@@ -237,3 +243,11 @@ def _tokens(text: str) -> list[str]:
     if word:
         tokens.append(word)
     return tokens
+
+
+def reset_caches() -> None:
+    """Forget the font lookup and everything rendered (after the installed fonts change)."""
+    _cjk_font.cache_clear()
+    _BANDS.clear()
+    render.cache_clear()
+    _wrap.cache_clear()

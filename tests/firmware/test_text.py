@@ -36,8 +36,7 @@ def test_wrap_never_starts_a_line_with_closing_punctuation():
 
 
 def _reset_font_caches():
-    text._cjk_font.cache_clear()
-    text.render.cache_clear()
+    text.reset_caches()
 
 
 def test_without_a_japanese_font_the_firmware_stays_in_english(monkeypatch, tmp_path):

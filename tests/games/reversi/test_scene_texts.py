@@ -20,12 +20,10 @@ def any_font(monkeypatch):
     is the real one)."""
     font = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
     monkeypatch.setenv("TWINFOLD_CJK_FONT", font)
-    text._cjk_font.cache_clear()
-    text.render.cache_clear()
+    text.reset_caches()
     yield
     monkeypatch.delenv("TWINFOLD_CJK_FONT")
-    text._cjk_font.cache_clear()
-    text.render.cache_clear()
+    text.reset_caches()
 
 
 def japanese(d: Driver) -> Driver:
@@ -65,7 +63,7 @@ def test_japanese_pass_and_result_messages(tmp_path, any_font):
 
 def test_without_a_cjk_font_english_is_shown(tmp_path, monkeypatch):
     monkeypatch.setenv("TWINFOLD_CJK_FONT", "")
-    text._cjk_font.cache_clear()
+    text.reset_caches()
     try:
         d = japanese(Driver(tmp_path))
         game, square, passer = position_before_pass(seed=3)
@@ -74,5 +72,4 @@ def test_without_a_cjk_font_english_is_shown(tmp_path, monkeypatch):
         assert d.game["message"] == f"{passer.capitalize()} passed"
     finally:
         monkeypatch.delenv("TWINFOLD_CJK_FONT")
-        text._cjk_font.cache_clear()
-        text.render.cache_clear()
+        text.reset_caches()
