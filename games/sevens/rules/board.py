@@ -133,18 +133,10 @@ def kills_after_play(placed: int, free: int, max_kill: int, three_walls: bool) -
 
 
 def kill_mask_after_play(placed: int, free: int, max_kill: int, three_walls: bool) -> int:
-    """Union of kills_after_play; the computer players' fast path."""
+    """Union of kills_after_play (the computer players want only the cells)."""
     killed = 0
-    seen = 0
-    for nb in iter_bits(ORTH[placed] & free):
-        if nb & seen:
-            continue
-        group = component(nb, free, max_kill)
-        if not group:
-            continue
-        seen |= group
-        if group_is_killed(group, max_kill, three_walls):
-            killed |= group
+    for group in kills_after_play(placed, free, max_kill, three_walls):
+        killed |= group
     return killed
 
 
