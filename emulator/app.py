@@ -25,6 +25,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+from emulator.audio import make_audio
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import Layout, LayoutError, fit_scale
@@ -195,6 +196,9 @@ class App:
             clock=self.clock,
             data_dir=data_dir,
         )
+        audio = make_audio()
+        if audio is not None:
+            self.hal.audio = audio
         try:
             self.machine = self._boot()
         except CommandError:
@@ -538,7 +542,7 @@ def window_title(app: App) -> str:
 
 
 def _open_video() -> None:
-    """Start SDL's video (no mixer: the emulator's audio is silent, P-HW-6).
+    """Start SDL's video (the mixer is opened separately: see emulator.audio).
 
     Without a desktop SDL falls back to an invisible "offscreen" window; unless that was asked
     for (SDL_VIDEODRIVER, as the tests do), say so instead of running where nobody can see.
