@@ -29,12 +29,12 @@ from emulator.audio import make_audio
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import Layout, LayoutError, fit_scale
-from firmware.cli import CommandError
+from firmware.cli import CommandError, movie_argument
 from firmware.game_api import Cartridge
 from firmware.logs import setup_logging
 from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
-from firmware.movie import Movie, MovieError, MoviePlayer, MovieRecorder, load_movie
+from firmware.movie import Movie, MoviePlayer, MovieRecorder
 from firmware.storage import Store, StoreError
 from hal.interfaces import Clock, Hal, InputSource, RawInput
 
@@ -161,7 +161,7 @@ class App:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CommandError(f"cannot create the data directory {data_dir}: {exc}") from None
-        self.movie = _read_movie(args.movie) if args.movie else None
+        self.movie = movie_argument(args.movie) if args.movie else None
         if args.record:
             folder = Path(args.record).resolve().parent
             if not folder.is_dir() or not os.access(folder, os.W_OK):
@@ -558,13 +558,6 @@ def _open_video() -> None:
             "no desktop to open a window on (DISPLAY / WAYLAND_DISPLAY not set); "
             "`twinfold headless` runs without one"
         )
-
-
-def _read_movie(path: str) -> Movie:
-    try:
-        return load_movie(path)
-    except MovieError as exc:
-        raise CommandError(f"{path}: {exc}" if exc.line is not None else str(exc)) from None
 
 
 def run_from_args(args: argparse.Namespace) -> int:

@@ -12,7 +12,10 @@ import importlib.util
 import pkgutil
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from firmware.movie import Movie
 
 
 class CommandError(Exception):
@@ -24,6 +27,16 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def movie_argument(path: str) -> Movie:
+    """Read a `--movie FILE` argument; a bad file is a one-line CommandError naming it."""
+    from firmware.movie import MovieError, load_movie
+
+    try:
+        return load_movie(path)
+    except MovieError as exc:
+        raise CommandError(f"{path}: {exc}" if exc.line is not None else str(exc)) from None
 
 
 def discover_game_packages() -> list[str]:

@@ -14,20 +14,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from firmware import movie as movie_file
-from firmware.cli import CommandError
+from firmware.cli import CommandError, movie_argument
 from firmware.logs import setup_logging
 from firmware.machine import Machine
-from firmware.movie import Movie, MovieError, MoviePlayer
+from firmware.movie import Movie, MoviePlayer
 from firmware.storage import Store
 from hal.backends.headless import headless_hal
-
-
-def load_movie(path: str) -> Movie:
-    try:
-        return movie_file.load_movie(path)
-    except MovieError as exc:
-        raise CommandError(f"{path}: {exc}") from None
 
 
 def movie_length(movie: Movie) -> int:
@@ -59,7 +51,7 @@ def save_shots(machine: Machine, directory: Path) -> None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    movie = load_movie(args.movie) if args.movie else None
+    movie = movie_argument(args.movie) if args.movie else None
     frames = args.frames or (movie_length(movie) if movie is not None else 1)
     with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
         setup_logging(Path(args.store).parent if args.store else Path(tmp))
