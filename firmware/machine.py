@@ -230,7 +230,7 @@ class Machine:
                 touch = None
             inp = self.tracker.next(self.tick, raw, touch)
             scene = self.scene
-            if not scene.uses_dpad:
+            if not scene.uses_dpad and self.cursor.engaged(inp):
                 inp = self.cursor.filter(inp, self._hotspots(scene))
             self._guard(scene, scene.update, inp)
         self.tick += 1
@@ -258,7 +258,7 @@ class Machine:
         if scene is not self.scene:  # the draw crashed: show the error screen at once
             self.scene.draw(self.top, self.bottom)
             return
-        if not scene.uses_dpad:
+        if not scene.uses_dpad and self.cursor.visible:
             rect = self.cursor.rect(self._hotspots(scene))
             if rect is not None:
                 widgets.cursor(self.bottom, rect, self.tick)
