@@ -1,0 +1,150 @@
+"""The match protocol: what every game's rules offer the match layer (P-LINK-3, issue 10).
+
+A game keeps its own rich engine API for its scene; `games/<id>/match.py` wraps it in a thin,
+typed class that satisfies `MatchRules`. Everything above (seats, the match driver, records,
+replays, the peer link) speaks only this protocol, so one driver serves every game.
+
+Vocabulary, the same in every game:
+
+- **seat**: an `int` from 0 (Reversi black = 0, white = 1; Arimaa gold = 0, silver = 1;
+  Killing Sevens seats 0..3; Panel Link players 0..n-1; Region Select the one solver = 0).
+- **action**: the game's own immutable value for one move (a square, a whole Arimaa turn, a
+  card play...). `encode(action)` gives its compact wire form (at most `MAX_ACTION_BYTES`),
+  `decode(data)` parses it back or raises `ActionError`. Encodings are documented per game.
+- **event**: a JSON-able dict with a `"type"` key describing what one applied action did, in
+  order (placed, flipped, captured, killed, scored...), for the scene to animate.
+- **digest**: `digest()` is a hex SHA-256 of the whole rules state in a canonical form
+  (`firmware.match.digest.canonical_digest`), equal across processes, machines and Python
+  versions; both units of a link session compare it after every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self, TypeVar
+
+MAX_ACTION_BYTES = 48  # one link frame's payload (issue 10): every encoded action fits
+
+A = TypeVar("A")
+
+Event = dict[str, Any]
+
+
+class ActionError(ValueError):
+    """An action that cannot be decoded, or that the rules refuse now; the text says why."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How a finished match ended. `winner` None with `draw` True is a draw; `ranking` lists
+    seats best first where the game ranks everyone (Killing Sevens, Panel Link)."""
+
+    winner: int | None
+    reason: str
+    ranking: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    draw: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "ranking": list(self.ranking),
+            "scores": list(self.scores),
+            "draw": self.draw,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> MatchResult:
+        if not isinstance(data, dict):
+            raise ValueError("a match result is an object")
+        winner = data.get("winner")
+        if winner is not None and not isinstance(winner, int):
+            raise ValueError("winner must be a seat number or null")
+        return cls(
+            winner,
+            str(data.get("reason", "")),
+            tuple(int(s) for s in data.get("ranking", ())),
+            tuple(int(s) for s in data.get("scores", ())),
+            bool(data.get("draw", False)),
+        )
+
+
+class MatchRules(Protocol[A]):
+    """A game's rules as the match layer sees them. Implementations are pure (no I/O)."""
+
+    game_id: str
+    seats: int  # how many seats this match has
+
+    def to_move(self) -> int | None:
+        """The seat whose action is awaited, or None when the game is over."""
+        ...
+
+    def legal_actions(self) -> Sequence[A] | None:
+        """Every legal action of the seat to move, or None where enumerating them is
+        impractical (then `check` alone decides)."""
+        ...
+
+    def check(self, seat: int, action: A) -> str | None:
+        """None if `seat` may play `action` now, else the reason in words. Never raises,
+        never changes anything."""
+        ...
+
+    def apply(self, seat: int, action: A) -> list[Event]:
+        """Play a checked action; returns what happened, in order. Raises ActionError (and
+        changes nothing) if the action is illegal."""
+        ...
+
+    def result(self) -> MatchResult | None:
+        """The result once the game is over, else None."""
+        ...
+
+    def digest(self) -> str:
+        """Hex SHA-256 of the whole rules state in canonical form."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole rules state (JSON); `from_json(to_json())` has the same digest."""
+        ...
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        """Rebuild from `to_json`; raises ValueError on anything malformed."""
+        ...
+
+    def encode(self, action: A) -> bytes:
+        """The action's compact wire form, at most MAX_ACTION_BYTES."""
+        ...
+
+    def decode(self, data: bytes) -> A:
+        """Parse a wire form; raises ActionError on anything malformed."""
+        ...
+
+
+class Thinker(Protocol[A]):
+    """One decision of a computer player, computed in slices: `think(budget)` does at most
+    `budget` units of the game's own work (search nodes) and returns the action once decided.
+    The same state, seed and level give the same action however the work is sliced."""
+
+    def think(self, budget: int) -> A | None: ...
+
+
+class ComputerPlayer(Protocol[A]):
+    """A game's computer opponent for the match layer's computer seat."""
+
+    units_per_tick: int  # work units per tick that keep a slice under ~4 ms on the desktop
+
+    def start(self, rules: Any, seat: int) -> Thinker[A]:
+        """Begin deciding for `seat` in the current state of `rules` (not mutated)."""
+        ...
+
+
+@dataclass
+class Counted:
+    """Refusals the driver counted, by seat kind: shown in dumps and logged."""
+
+    refused: dict[str, int] = field(default_factory=dict)
+
+    def add(self, kind: str) -> None:
+        self.refused[kind] = self.refused.get(kind, 0) + 1
