@@ -116,6 +116,20 @@ class GameContext:
         """Record a finished game: statistics always, the record when given."""
         self._machine.record_result(self.cartridge.id, result)
 
+    def load_data(self, key: str, default: Any = None) -> Any:
+        """The game's own stored value under `key` (remembered choices, running totals...),
+        or `default` when there is none. Kept in the store's settings as `game:<id>:<key>`."""
+        return self._machine.store.get_setting(self._data_key(key), default)
+
+    def save_data(self, key: str, value: Any) -> None:
+        """Store a JSON value for this game under `key` (one synchronous transaction)."""
+        self._machine.store.set_setting(self._data_key(key), value)
+
+    def _data_key(self, key: str) -> str:
+        if not isinstance(key, str) or not key:
+            raise ValueError("a game data key is a non-empty string")
+        return f"game:{self.cartridge.id}:{key}"
+
     def records(self) -> list[dict[str, Any]]:
         """This game's stored records, newest first (for replay screens)."""
         return [

@@ -1,0 +1,100 @@
+"""Killing Sevens' registration with the firmware: titles, icon, options, play and replay.
+
+Members are options too (`seat1`..`seat3`), so `--game sevens --option seat1=cool ...`
+boots straight into play; every member and option defaults to `last` (the choice remembered
+from the last game), and a seat left at `last` opens the members dialog first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Cartridge, GameContext, Option
+from games.sevens.rules import MAX_KILL_CHOICES
+from games.sevens.scene import SevensScene, sprites
+from games.sevens.scene.setup import BUBBLE_SPEEDS, LAST, SEAT_CHOICES
+
+LAST_LABEL = "as last game"
+
+
+def draw_icon(surf: pygame.Surface) -> None:
+    """32x32: a 7 of diamonds on felt, its neighbour killed (pink)."""
+    pygame.draw.rect(surf, sprites.FELT, (0, 0, 32, 32), border_radius=6)
+    surf.blit(sprites.table_card(2 * 13 + 6, "played"), (3, 4))
+    surf.blit(sprites.table_card(2 * 13 + 7, "killed"), (12, 6))
+
+
+def _create(ctx: GameContext) -> SevensScene:
+    return SevensScene(ctx)
+
+
+def _replay(ctx: GameContext, record: dict[str, Any]) -> SevensScene:
+    return SevensScene(ctx, record=record)
+
+
+def _seat(n: int) -> Option:
+    return Option(
+        f"seat{n}",
+        f"Seat {n + 1}",
+        (LAST, *SEAT_CHOICES),
+        LAST,
+        label_ja=f"席{n + 1}",
+        choice_labels={LAST: LAST_LABEL},
+    )
+
+
+def _flag(key: str, label: str, label_ja: str) -> Option:
+    return Option(
+        key, label, (LAST, "off", "on"), LAST, label_ja=label_ja, choice_labels={LAST: LAST_LABEL}
+    )
+
+
+CARTRIDGE = Cartridge(
+    id="sevens",
+    title="Killing Sevens",
+    title_ja="殺しの7並べ",
+    description="Sevens with kills: play next to the cards on the table; a card closed in on "
+    "all four sides dies in its holder's hand. Fewest cards killed wins. Five computer "
+    "personalities with their own voices, or pass the unit between two to four people.",
+    description_ja="7並べに「殺し」をくわえたゲーム。上下左右を囲まれた札は殺されます。"
+    "殺された札が一番少ない人の勝ち。性格のちがう5人のコンピュータと、または2〜4人で。",
+    draw_icon=draw_icon,
+    create=_create,
+    players=(1, 4),
+    options=(
+        Option(
+            "mode",
+            "Mode",
+            ("cpu", "two"),
+            "cpu",
+            label_ja="モード",
+            choice_labels={"cpu": "vs Computers", "two": "Pass the unit"},
+        ),
+        _seat(1),
+        _seat(2),
+        _seat(3),
+        Option(
+            "max_kill",
+            "Most killed at once",
+            (LAST, *map(str, MAX_KILL_CHOICES)),
+            LAST,
+            label_ja="殺し成立の最大枚数",
+            choice_labels={LAST: LAST_LABEL},
+        ),
+        _flag("three_walls", "Kill with 3 walls", "3方向壁で殺し成立"),
+        _flag("sevens_first", "Sevens laid out", "最初に7札を並べる"),
+        _flag("extra_turn", "Extra turn on kill", "殺したらもう一度"),
+        _flag("hints", "Hint marks", "ヒント"),
+        Option(
+            "bubbles",
+            "Speech bubbles",
+            (LAST, *BUBBLE_SPEEDS),
+            LAST,
+            label_ja="セリフ",
+            choice_labels={LAST: LAST_LABEL},
+        ),
+    ),
+    replay=_replay,
+)

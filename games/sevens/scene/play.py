@@ -1,0 +1,615 @@
+"""Killing Sevens on the handheld: one scene for the members and options dialogs, play (one
+person against three computers, or two to four people passing the unit), the game-over
+dialog and the replay of a stored record.
+
+Every action goes through a `Match` (firmware/match): people's taps are offered to their
+`LocalSeat`, the personalities answer through `ComputerSeat`s, a replay is fed by
+`ReplaySeat`s. Computers wait while a card animates or a line is being read, then think for
+at least `MIN_THINK_TICKS` (their move stays visible); a person may play at any time on
+their turn. See docs/games/sevens.md ("On the handheld").
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Game, GameContext, GameResult
+from firmware.input import InputState
+from firmware.match import (
+    DEFAULT_PROFILE,
+    ComputerSeat,
+    LocalSeat,
+    Match,
+    ReplaySeat,
+    ReplaySource,
+)
+from firmware.scene import hit
+from games.sevens.ai.voices import Narrator
+from games.sevens.match import PASS, SevensComputer, SevensRules
+from games.sevens.rules import Game as Table
+from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
+from games.sevens.scene import layout, views
+from games.sevens.scene.hints import hand_marks
+from games.sevens.scene.setup import (
+    OPTION_KEYS,
+    SETUP_KEY,
+    TALLY_KEY,
+    Setup,
+    from_options,
+    member_names,
+    resolve_members,
+)
+from games.sevens.scene.talk import Talk
+from hal.interfaces import Button
+
+STATE_VERSION = 1
+PLAY_TICKS = 18  # the card just played glows this long
+KILL_TICKS = 54  # killed cards flash this long: a kill is an event
+PHASES = ("members", "options", "play", "over", "replay")
+
+
+@dataclass
+class Anim:
+    """The card just played and the cards it killed, animating on the table."""
+
+    card: int | None
+    killed: list[int]
+    age: int = 0
+
+    @property
+    def length(self) -> int:
+        return KILL_TICKS if self.killed else PLAY_TICKS
+
+    @property
+    def done(self) -> bool:
+        return self.age >= self.length
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "killed": list(self.killed), "age": self.age}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Anim:
+        card = data["card"]
+        killed = [int(c) for c in data["killed"]]
+        if (card is not None and card not in range(52)) or any(c not in range(52) for c in killed):
+            raise ValueError("bad animation")
+        return cls(card, killed, int(data["age"]))
+
+
+class SevensScene(Game):
+    """Play, or (with `record`) the replay of a stored game."""
+
+    uses_dpad = False  # the firmware's cursor walks the cards and buttons; A taps
+
+    def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
+        super().__init__(ctx)
+        self.talk = Talk()
+        self.anim: Anim | None = None
+        self.selected: int | None = None
+        self.holder: int | None = None  # the person holding the unit (passing it round)
+        self.handoff = False
+        self.reported = False
+        self.games = 0  # games started in this scene: each deals from its own seed
+        self.members: list[str] = []
+        self.match: Match[str] | None = None
+        self.record_data: dict[str, Any] | None = None
+        self.record_error: str | None = None
+        self.replay_source: ReplaySource | None = None
+        self.replay_names: list[str] = []
+        self.replay_actions: list[tuple[int, bytes]] = []
+        self.cache = views.Cache()
+        mode = ctx.options.get("mode", "cpu")
+        self.setup, ask = from_options(ctx.options, ctx.load_data(SETUP_KEY), mode)
+        self.draft = self.setup
+        if record is not None:
+            self.phase = "replay"
+            self._open_record(record)
+        elif ask:
+            self.phase = "members"
+        else:
+            self._new_game()
+
+    # ================================================================== the game's state
+    @property
+    def rules(self) -> SevensRules:
+        assert self.match is not None
+        return self.match.rules  # type: ignore[return-value]
+
+    @property
+    def table(self) -> Table | None:
+        return self.rules.game if self.match is not None else None
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, kind in enumerate(self.members) if kind == "human"]
+
+    @property
+    def mode(self) -> str:
+        return "two" if len(self.humans) > 1 else "cpu"
+
+    @property
+    def local_seat(self) -> int:
+        """The person whose hand this unit shows (the one holding it)."""
+        return self.holder if self.holder is not None else (self.humans or [0])[0]
+
+    def names(self) -> list[str]:
+        if self.phase == "replay":
+            return self.replay_names
+        return member_names(self.members, self._ja())
+
+    def _ja(self) -> bool:
+        return self.ctx.tr("en", "ja") == "ja"
+
+    def human_to_move(self) -> bool:
+        """A person may act now: their turn, the unit in their hands, nothing animating."""
+        if self.phase != "play" or self.match is None or self.handoff:
+            return False
+        seat = self.match.to_move
+        return seat is not None and self.members[seat] == "human"
+
+    @property
+    def thinking(self) -> bool:
+        if self.phase != "play" or self.match is None:
+            return False
+        seat = self.match.to_move
+        if seat is None:
+            return False
+        source = self.match.seats[seat]
+        return isinstance(source, ComputerSeat) and source.thinking
+
+    def playable(self) -> list[int]:
+        if not self.human_to_move():
+            return []
+        return self.table.legal_cards() if self.table else []
+
+    def marks(self) -> dict[int, str]:
+        if not self.setup.hints or not self.human_to_move() or self.table is None:
+            return {}
+        return hand_marks(seat_view(self.table, self.local_seat))
+
+    # ================================================================== starting games
+    def _new_game(self) -> None:
+        self.phase = "play"
+        self.ctx.save_data(SETUP_KEY, self.setup.to_json())  # remembered for the next game
+        self.games += 1
+        self.members = resolve_members(self.setup, random.Random(f"{self._seed}:members"))
+        self._build_match()
+        self.talk.clear()
+        self.talk.last = None
+        self.anim = None
+        self.selected, self.holder, self.handoff, self.reported = None, None, False, False
+        opening = list(self.rules.game.events)
+        laid = next((e for e in opening if e["type"] == "layout"), None)
+        if laid is not None:
+            self.anim = Anim(None, [], 0)
+        self._speak(opening, "open")
+
+    @property
+    def _seed(self) -> str:
+        return f"{self.ctx.seed}:{self.games}"
+
+    def _build_match(self) -> None:
+        rules = SevensRules.new(self._seed, self.setup.rules)
+        budget = DEFAULT_PROFILE.budget(SevensComputer.units_per_tick)
+        seats: list[Any] = []
+        for s, kind in enumerate(self.members):
+            if kind == "human":
+                seats.append(LocalSeat[str]())
+            else:
+                seats.append(ComputerSeat(SevensComputer(kind, f"{self._seed}:ai:{s}"), budget))
+        self.match = Match(rules, seats)
+
+    def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
+        narrator = Narrator(self.members, random.Random(f"{self._seed}:voice:{salt}"))
+        self.talk.say(narrator.react(events), self.setup.bubbles, self._ja())
+
+    # ================================================================== input
+    def hotspots(self) -> dict[str, pygame.Rect]:
+        spots: dict[str, pygame.Rect] = {}
+        if self.phase == "members":
+            for i in range(3):
+                spots[f"choice:seat{i + 1}"] = layout.choice_rect(i + 1)
+            spots["button:ok"] = layout.OK_RECT
+        elif self.phase == "options":
+            for i, key in enumerate(OPTION_KEYS):
+                spots[f"choice:{key}"] = layout.choice_rect(i)
+            spots["button:ok"] = layout.OK_RECT
+        elif self.phase == "over":
+            spots["button:play-again"] = layout.PLAY_AGAIN_RECT
+            spots["button:members"] = layout.MEMBERS_RECT
+            spots["button:reset"] = layout.RESET_RECT
+        elif self.phase == "replay":
+            if self.replay_source is not None:
+                spots.update({f"button:{k}": r for k, r in layout.REPLAY_BUTTONS.items()})
+        elif self.phase == "play":
+            if self.talk.current is not None:
+                spots["button:skip"] = layout.TALK_RECT
+            if self.handoff:
+                spots["button:ok"] = layout.HANDOFF_OK_RECT
+            elif self.human_to_move() and self.table is not None:
+                hand = self.table.hand(self.local_seat)
+                for card, rect in zip(hand, layout.hand_rects(len(hand)), strict=True):
+                    spots[f"card:{card_name(card)}"] = rect
+                if not self.table.legal_cards():
+                    spots["button:pass"] = layout.PASS_RECT
+        return spots
+
+    def update(self, inp: InputState) -> None:
+        name = hit(self.hotspots(), inp)
+        if self.phase == "members":
+            self._update_members(name)
+        elif self.phase == "options":
+            self._update_options(name)
+        elif self.phase == "over":
+            self._update_over(name)
+        elif self.phase == "replay":
+            self._update_replay(name, inp)
+        else:
+            self._update_play(name, inp)
+
+    def _update_members(self, name: str | None) -> None:
+        if name is not None and name.startswith("choice:seat"):
+            self.draft = self.draft.cycle_seat(int(name[-1]) - 1)
+            self.ctx.play("select")
+        elif name == "button:ok":
+            self.phase = "options"
+            self.ctx.play("select")
+
+    def _update_options(self, name: str | None) -> None:
+        if name is not None and name.startswith("choice:"):
+            self.draft = self.draft.cycle(name.removeprefix("choice:"))
+            self.ctx.play("select")
+        elif name == "button:ok":
+            self.setup = self.draft
+            self.ctx.play("select")
+            self._new_game()
+
+    def _update_over(self, name: str | None) -> None:
+        if name == "button:play-again":
+            self._new_game()
+        elif name == "button:members":
+            self.draft = self.setup
+            self.phase = "members"
+        elif name == "button:reset":
+            self.ctx.save_data(TALLY_KEY, Tally().to_json())
+            self.ctx.play("select")
+
+    def _update_play(self, name: str | None, inp: InputState) -> None:
+        skip = Button.A in inp.pressed and name is None
+        if self.anim is not None and (name is not None or skip):
+            self.anim = None  # a tap or A skips the animation and does nothing else
+            name = None
+        if name == "button:skip":
+            self.talk.skip()
+        elif name == "button:ok" and self.handoff:
+            self.handoff = False
+            self.holder = self.match.to_move if self.match else None
+            self.ctx.play("select")
+        elif name is not None and name.startswith("card:"):
+            self._tap_card(parse_card(name.removeprefix("card:")))
+        elif name == "button:pass" and self.human_to_move():
+            self._offer(PASS)
+        self._advance()
+
+    def _tap_card(self, card: int) -> None:
+        """First tap: show the card's place (yellow or red frame); second tap: play it."""
+        if not self.human_to_move() or self.table is None:
+            return
+        if self.selected != card:
+            self.selected = card
+            self.ctx.play("select")
+            return
+        if card in self.table.legal_cards():
+            self._offer(card_name(card))
+        else:
+            self.ctx.play("error")  # a red-framed card: nothing happens
+
+    def _offer(self, action: str) -> None:
+        assert self.match is not None
+        seat = self.match.to_move
+        if seat is None:
+            return
+        source = self.match.seats[seat]
+        if isinstance(source, LocalSeat):
+            source.offer(action)
+
+    # ================================================================== the flow
+    def _advance(self) -> None:
+        if self.anim is not None:
+            self.anim.age += 1
+            if self.anim.done:
+                self.anim = None
+        self.talk.step()
+        match = self.match
+        assert match is not None
+        if match.over:
+            if self.anim is None:
+                self._finish()
+            return
+        seat = match.to_move
+        assert seat is not None
+        if self.members[seat] == "human":
+            if len(self.humans) > 1 and self.holder != seat and not self.handoff:
+                self.handoff = True  # hide the hand: "hand to <name>" first
+                self.selected = None
+            if self.handoff:
+                return
+            if self.holder is None:
+                self.holder = seat
+        elif self.anim is not None or self.talk.busy:
+            return  # computers wait while a card moves or a line is read
+        events = match.step()
+        if events:
+            self._on_events(events)
+
+    def _on_events(self, events: list[dict[str, Any]]) -> None:
+        self.selected = None
+        played = next((parse_card(e["card"]) for e in events if e["type"] == "play"), None)
+        killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
+        if played is not None:
+            self.anim = Anim(played, killed)
+        if killed:
+            self.ctx.play("kill")
+        elif played is not None:
+            self.ctx.play("place")
+        else:
+            self.ctx.play("pass")
+        assert self.match is not None
+        self._speak(events, str(len(self.match.history)))
+
+    def _finish(self) -> None:
+        """The end: totals, the record, the result dialog (once)."""
+        self.phase = "over"
+        self.selected, self.handoff = None, False
+        game = self.rules.game
+        winner = game.ranking()[0]
+        lines = [b for b in self.talk.queue if b.situation == "win"]
+        self.talk.clear()
+        if lines:  # the winner's line stays up over the result
+            self.talk.queue.append(lines[0])
+            self.talk.last = lines[0]
+        if self.reported:
+            return
+        self.reported = True
+        names = member_names(self.members)
+        tally = self.tally()
+        tally.add(game, names)
+        self.ctx.save_data(TALLY_KEY, tally.to_json())
+        record = record_of(game, names)
+        record["members"] = list(self.members)
+        outcome = None
+        if self.mode == "cpu":
+            outcome = "win" if winner == self.humans[0] else "loss"
+        self.ctx.finish(GameResult(outcome, None, f"{names[winner]} wins", record))
+        self.ctx.play("lose" if outcome == "loss" else "win")
+
+    def tally(self) -> Tally:
+        try:
+            return Tally.from_json(self.ctx.load_data(TALLY_KEY, {"members": {}}))
+        except ValueError:
+            return Tally()  # damaged totals start again rather than stop the game
+
+    # ================================================================== replays
+    def _open_record(self, data: dict[str, Any]) -> None:
+        self.record_data = data
+        try:
+            full = Table.from_json({k: data[k] for k in ("options", "hands", "events")})
+            members = data.get("members", ["human"] * 4)
+            names = data.get("seats", member_names(members))
+            if len(members) != 4 or len(names) != 4:
+                raise ValueError("a record has four members")
+        except (KeyError, TypeError, ValueError) as exc:
+            self.record_error = str(exc)
+            return
+        self.members = [str(m) for m in members]
+        self.replay_names = [str(n) for n in names]
+        self.replay_actions = []
+        probe = SevensRules(
+            Table([[parse_card(c) for c in h] for h in data["hands"]], full.options)
+        )
+        for e in full.events:
+            if e["type"] in ("play", "pass"):
+                action = e["card"] if e["type"] == "play" else PASS
+                self.replay_actions.append((e["seat"], probe.encode(action)))
+        self.replay_options = full.options
+        self._replay_to(0)
+
+    def _replay_to(self, index: int) -> None:
+        assert self.record_data is not None
+        hands = [[parse_card(c) for c in h] for h in self.record_data["hands"]]
+        rules = SevensRules(Table(hands, self.replay_options))
+        source = ReplaySource(self.replay_actions)
+        self.match = Match(rules, [ReplaySeat[str](source) for _ in range(4)])
+        self.replay_source = source
+        source.release(index)
+        while len(self.match.history) < index:
+            self.match.step()
+
+    @property
+    def replay_index(self) -> int:
+        return len(self.match.history) if self.match is not None else 0
+
+    def _update_replay(self, name: str | None, inp: InputState) -> None:
+        if self.anim is not None:
+            self.anim.age += 1
+            if self.anim.done:
+                self.anim = None
+        if self.replay_source is None or self.match is None:
+            return
+        action = name.removeprefix("button:") if name else None
+        if Button.R in inp.repeated:
+            action = "forward"
+        elif Button.L in inp.repeated:
+            action = "back"
+        total = len(self.replay_actions)
+        index = self.replay_index
+        if action == "forward" and index < total:
+            self.replay_source.release(1)
+            events = self.match.step()
+            played = [parse_card(e["card"]) for e in events if e["type"] == "play"]
+            killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
+            self.anim = Anim(played[0], killed) if played else None
+        elif action == "back" and index > 0:
+            self.anim = None
+            self._replay_to(index - 1)
+        elif action == "first":
+            self.anim = None
+            self._replay_to(0)
+        elif action == "last":
+            self.anim = None
+            self._replay_to(total)
+
+    # ================================================================== drawing
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        views.draw(self, top, bottom)
+
+    # ================================================================== the dump
+    def dump(self) -> dict[str, Any]:
+        game = self.table
+        options = self.draft if self.phase in ("members", "options") else self.setup
+        out: dict[str, Any] = {
+            "phase": self.phase,
+            "mode": self.mode if self.members else ("two" if options.humans > 1 else "cpu"),
+            "members": list(self.members) if self.members else ["human", *options.seats],
+            "options": options.to_json(),
+            "line": None,
+            "turn": None,
+            "seat": self.local_seat if self.members else 0,
+            "hand": [],
+            "playable": [],
+            "table": ["." * 13] * 4,
+            "cards_left": [13] * 4,
+            "killed": [0] * 4,
+            "kills": [0] * 4,
+            "finished": [],
+            "ranking": [],
+            "selected": None,
+            "frame": None,
+            "handoff": None,
+            "animating": self.anim is not None,
+            "pass": False,
+        }
+        last = self.talk.last
+        if last is not None:
+            out["line"] = last.text(self._ja())
+        if self.record_error is not None:
+            out["message"] = self.ctx.tr(
+                "This record cannot be read.", "このきろくは よみこめません。"
+            )
+        if game is None:
+            return out
+        seat = self.local_seat
+        out.update(
+            turn=game.current,
+            hand=[card_name(c) for c in game.hand(seat)],
+            playable=[card_name(c) for c in self.playable()],
+            table=table_rows(game),
+            cards_left=[game.cards_left(s) for s in range(4)],
+            killed=list(game.killed_count),
+            kills=list(game.kills_count),
+            finished=list(game.finish_order),
+            ranking=game.ranking() if game.over else [],
+            selected=card_name(self.selected) if self.selected is not None else None,
+            handoff=self.names()[game.current]
+            if self.handoff and game.current is not None
+            else None,
+            names=self.names(),
+            pass_="button:pass" in self.hotspots(),
+        )
+        out["pass"] = out.pop("pass_")
+        if self.selected is not None:
+            out["frame"] = "yellow" if game.is_playable(self.selected) else "red"
+        if self.phase == "replay":
+            out["hands"] = [[card_name(c) for c in game.hand(s)] for s in range(4)]
+            out["replay"] = {"index": self.replay_index, "total": len(self.replay_actions)}
+        return out
+
+    # ================================================================== suspend
+    def save_state(self) -> dict[str, Any]:
+        if self.phase == "replay":
+            return {
+                "version": STATE_VERSION,
+                "phase": "replay",
+                "record": self.record_data,
+                "index": self.replay_index,
+            }
+        return {
+            "version": STATE_VERSION,
+            "phase": self.phase,
+            "setup": self.setup.to_json(),
+            "draft": self.draft.to_json(),
+            "games": self.games,
+            "members": list(self.members),
+            "match": self.match.save() if self.match is not None else None,
+            "talk": self.talk.to_json(),
+            "anim": self.anim.to_json() if self.anim is not None else None,
+            "selected": self.selected,
+            "holder": self.holder,
+            "handoff": self.handoff,
+            "reported": self.reported,
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        try:
+            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+                raise ValueError("unknown version")
+            if state["phase"] == "replay":
+                self.phase = "replay"
+                self._open_record(state["record"])
+                if self.record_error is None:
+                    index = int(state["index"])
+                    if not 0 <= index <= len(self.replay_actions):
+                        raise ValueError("bad replay position")
+                    self._replay_to(index)
+                return
+            self._load_play(state)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"not a Killing Sevens save: {exc}") from None
+
+    def _load_play(self, state: dict[str, Any]) -> None:
+        phase = state["phase"]
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r}")
+        setup = Setup.from_json(state["setup"])
+        draft = Setup.from_json(state["draft"])
+        games = int(state["games"])
+        members = [str(m) for m in state["members"]]
+        talk = Talk()
+        talk.load(state["talk"])
+        anim = Anim.from_json(state["anim"]) if state["anim"] is not None else None
+        selected, holder = state["selected"], state["holder"]
+        self.setup, self.draft, self.games, self.members = setup, draft, games, members
+        self.match = None
+        if state["match"] is not None:
+            if len(members) != 4:
+                raise ValueError("a game has four members")
+            self._build_match()
+            assert self.match is not None
+            self.match.load(state["match"])
+            if self.rules.game.options != setup.rules:
+                raise ValueError("the saved game's options differ from its setup")
+        if selected is not None and (self.match is None or selected not in range(52)):
+            raise ValueError("bad selection")
+        if holder is not None and holder not in range(4):
+            raise ValueError("bad holder")
+        self.phase, self.talk, self.anim = phase, talk, anim
+        self.selected, self.holder = selected, holder
+        self.handoff, self.reported = bool(state["handoff"]), bool(state["reported"])
+
+
+def table_rows(game: Table) -> list[str]:
+    """The table as 4 rows of 13: `.` unplayed, the rank letter played, `x` killed."""
+    rows = []
+    for r in range(4):
+        row = ""
+        for c in range(13):
+            bit = board.BIT[r * 13 + c]
+            row += (
+                "x" if game.killed & bit else card_name(r * 13 + c)[0] if game.played & bit else "."
+            )
+        rows.append(row)
+    return rows

@@ -1,0 +1,432 @@
+"""Drawing the Killing Sevens screens from the scene's state (no state of its own besides a
+picture cache: a screen whose contents did not change is copied, not redrawn)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from games.sevens.ai.personalities import PERSONALITIES
+from games.sevens.rules import board
+from games.sevens.rules.cards import card_label
+from games.sevens.scene import layout, sprites
+from games.sevens.scene import texts as tx
+from games.sevens.scene.setup import OPTION_KEYS
+
+if TYPE_CHECKING:
+    from games.sevens.scene.play import SevensScene
+
+Tr = Callable[[str, str], str]
+
+
+class Cache:
+    """The last picture of each screen with the key it was drawn for."""
+
+    def __init__(self) -> None:
+        self.frames: dict[str, tuple[object, pygame.Surface]] = {}
+
+    def draw(
+        self, surf: pygame.Surface, slot: str, key: object, fn: Callable[[pygame.Surface], None]
+    ) -> None:
+        cached = self.frames.get(slot)
+        if key is not None and cached is not None and cached[0] == key:
+            surf.blit(cached[1], (0, 0))
+            return
+        fn(surf)
+        if key is not None:
+            self.frames[slot] = (key, surf.copy())
+
+
+def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> None:
+    tr = scene.ctx.tr
+    phase = scene.phase
+    lang = scene.ctx.language
+    if phase in ("members", "options"):
+        key = (phase, lang, scene.draft)
+        scene.cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase))
+        scene.cache.draw(bottom, "bottom", key, lambda s: draw_dialog(s, tr, scene))
+        return
+    if scene.record_error is not None:
+        widgets.background(top)
+        widgets.background(bottom)
+        text.draw(bottom, tr(*tx.BAD_RECORD), (128, 90), pal.TEXT, align="center")
+        return
+    still = scene.anim is None
+    history = len(scene.match.history) if scene.match else 0
+    top_key = None
+    if still:
+        top_key = (
+            phase,
+            lang,
+            history,
+            scene.selected,
+            scene.human_to_move(),
+            scene.match.to_move if scene.match else None,
+        )
+    scene.cache.draw(top, "top", top_key, lambda s: draw_table_top(s, tr, scene))
+    bottom_key = None
+    if still:
+        bubble = scene.talk.current
+        bottom_key = (
+            phase,
+            lang,
+            history,
+            scene.selected,
+            scene.human_to_move(),
+            scene.handoff,
+            len(scene.talk.queue),
+            bubble.en if bubble else None,
+            (scene.ctx.tick // 15) % 3 if scene.thinking else -1,
+            scene.match.to_move if scene.match else None,
+        )
+    if phase == "replay":
+        scene.cache.draw(bottom, "bottom", bottom_key, lambda s: draw_replay(s, tr, scene))
+    elif phase == "over":
+        scene.cache.draw(bottom, "bottom", bottom_key, lambda s: draw_over(s, tr, scene))
+    else:
+        scene.cache.draw(bottom, "bottom", bottom_key, lambda s: draw_play(s, tr, scene))
+
+
+def turn_of(tr: Tr, scene: SevensScene, names: list[str], seat: int) -> str:
+    """ "Cool's turn"; alone against the computers, "Your turn"."""
+    if len(scene.humans) == 1 and scene.members[seat] == "human" and scene.phase != "replay":
+        return tr("Your turn", "あなたの番")
+    return names[seat] + tr(*tx.TURN_OF)
+
+
+# ============================================================================ upper screen
+def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+    widgets.background(surf)
+    game = scene.table
+    assert game is not None
+    names = scene.names()
+    anim = scene.anim
+    # status strip
+    if game.over:
+        status = names[game.ranking()[0]] + tr(*tx.WINS)
+    elif game.current is not None:
+        status = "▶ " + turn_of(tr, scene, names, game.current)
+    else:
+        status = ""
+    if scene.phase == "replay":
+        status = f"{tr(*tx.REPLAY)} {scene.replay_index}/{len(scene.replay_actions)}  " + status
+    text.draw(surf, status, (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
+    o = game.options
+    flags = (
+        f"max {o.max_kill}"
+        + (" 3W" if o.three_walls else "")
+        + (" 7s" if o.sevens_laid_out else "")
+        + (" +1" if o.extra_turn else "")
+    )
+    text.draw(surf, flags, (251, 2), pal.TEXT_DIM, align="right")
+    # the table
+    flash = anim is not None and anim.killed and (anim.age // 4) % 2 == 0
+    sprites.felt(surf, layout.TABLE_RECT)
+    if flash:
+        pygame.draw.rect(surf, sprites.BLOCKED, layout.TABLE_RECT, 2, border_radius=3)
+    for card in range(52):
+        bit = board.BIT[card]
+        state = "killed" if game.killed & bit else "played" if game.played & bit else "empty"
+        rect = layout.cell_rect(card)
+        if anim is not None and card in anim.killed and flash:
+            pygame.draw.rect(surf, sprites.FLASH, rect, border_radius=2)
+            continue
+        surf.blit(sprites.table_card(card, state), rect)
+    if anim is not None and anim.card is not None:
+        glow = max(1, 3 - anim.age // 6)
+        sprites.frame(surf, layout.cell_rect(anim.card), pal.WHITE, glow)
+    if scene.selected is not None and scene.human_to_move():
+        color = sprites.PLAYABLE if game.is_playable(scene.selected) else sprites.BLOCKED
+        sprites.frame(surf, layout.cell_rect(scene.selected), color)
+    draw_info(surf, tr, scene, names)
+
+
+def draw_info(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]) -> None:
+    game = scene.table
+    assert game is not None
+    y = layout.INFO_Y
+    cols = layout.INFO_COLS
+    widgets.panel(surf, pygame.Rect(2, y - 4, 252, 192 - y + 2))
+    for key, label in (
+        ("left", tx.HEAD_LEFT),
+        ("killed", tx.HEAD_KILLED),
+        ("kills", tx.HEAD_KILLS),
+        ("out", tx.HEAD_OUT),
+    ):
+        text.draw(surf, tr(*label), (cols[key], y), pal.TEXT_DIM, align="center")
+    text.draw(surf, tr(*tx.HEAD_NAME), (cols["name"], y), pal.TEXT_DIM)
+    for s in range(4):
+        ry = y + 12 + s * layout.INFO_ROW_H
+        if game.current == s:
+            pygame.draw.rect(
+                surf, pal.PANEL_HI, (4, ry - 2, 248, layout.INFO_ROW_H - 1), border_radius=2
+            )
+            text.draw(surf, "▶", (6, ry + 1), pal.ACCENT)
+        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (14, ry + 1, 5, 8))
+        text.draw(surf, names[s], (cols["name"], ry + 1), pal.TEXT)
+        place = game.finish_order.index(s) + 1 if s in game.finish_order else None
+        values = {
+            "left": (str(game.cards_left(s)), pal.TEXT),
+            "killed": (str(game.killed_count[s]), pal.DANGER if game.killed_count[s] else pal.TEXT),
+            "kills": (str(game.kills_count[s]), pal.OK if game.kills_count[s] else pal.TEXT),
+            "out": (str(place) if place else "-", pal.ACCENT if place else pal.TEXT_DIM),
+        }
+        for key, (value, color) in values.items():
+            text.draw(surf, value, (cols[key], ry + 1), color, align="center")
+
+
+def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str) -> None:
+    widgets.background(surf)
+    text.draw(
+        surf, tr(*tx.TITLE), (128, 6), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE
+    )
+    if phase == "members":
+        for i, key in enumerate(PERSONALITIES):
+            y = 30 + i * 31
+            surf.blit(sprites.face(key, 0, 28), (8, y))
+            text.draw(surf, tr(*tx.SEAT_KIND[key]), (42, y + 3), pal.TEXT)
+            text.draw(surf, tr(*tx.SEAT_ABOUT[key]), (42, y + 15), pal.TEXT_DIM)
+        return
+    lines = text.wrap(tr(*tx.HOW_TO[0]), 236)
+    y = text.draw_block(surf, lines, (10, 32), pal.TEXT)
+    for key in OPTION_KEYS:
+        label = tr(*tx.OPTION_LABEL[key])
+        about = text.wrap(tr(*tx.OPTION_ABOUT[key]), 236)
+        text.draw(surf, label, (10, y + 4), pal.ACCENT)
+        y = text.draw_block(surf, about[:1], (10, y + 15), pal.TEXT_DIM)
+
+
+# ============================================================================ lower screen
+def draw_talk(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]) -> None:
+    bubble = scene.talk.current
+    dim = bubble is None
+    if bubble is None:
+        bubble = scene.talk.last
+    if bubble is None:
+        return
+    kind = bubble.personality or "human"
+    face = sprites.face(kind, bubble.seat)
+    surf.blit(face, layout.FACE_POS)
+    rect = layout.BUBBLE_RECT
+    fill = (210, 212, 220) if dim else pal.WHITE
+    pygame.draw.polygon(surf, pal.OUTLINE, [(rect.x - 7, 24), (rect.x + 1, 18), (rect.x + 1, 30)])
+    pygame.draw.rect(surf, pal.OUTLINE, rect, border_radius=6)
+    pygame.draw.rect(surf, fill, rect.inflate(-2, -2), border_radius=5)
+    pygame.draw.polygon(surf, fill, [(rect.x - 5, 24), (rect.x + 2, 19), (rect.x + 2, 29)])
+    pygame.draw.rect(surf, sprites.SEAT_COLORS[bubble.seat], (rect.x + 5, rect.y + 4, 4, 7))
+    text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 3), (90, 90, 110))
+    lines = text.wrap(bubble.text(tr("en", "ja") == "ja"), rect.w - 12)[:3]
+    pitch = text.line_pitch(lines, minimum=10)
+    y = rect.y + 14
+    for line in lines:
+        text.draw(surf, line, (rect.x + 6, y), pal.TEXT_DARK)
+        y += pitch
+
+
+def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+    widgets.background(surf)
+    game = scene.table
+    assert game is not None
+    names = scene.names()
+    draw_talk(surf, tr, scene, names)
+    if scene.handoff and game.current is not None:
+        draw_handoff(surf, tr, names[game.current], game.current)
+        return
+    seat = scene.local_seat
+    hand = game.hand(seat)
+    rects = layout.hand_rects(len(hand))
+    if scene.human_to_move():
+        legal = set(game.legal_cards())
+        marks = scene.marks()
+        if scene.selected is not None:
+            status = tr(*tx.TAP_AGAIN) if scene.selected in legal else tr(*tx.CANNOT)
+        elif not legal:
+            status = tr(*tx.NOTHING)
+        else:
+            status = (
+                tr(*tx.YOUR_TURN) if len(scene.humans) == 1 else (turn_of(tr, scene, names, seat))
+            )
+        text.draw(
+            surf, status, (128, layout.STATUS_Y), pal.ACCENT, align="center", shadow=pal.OUTLINE
+        )
+        for card, rect in zip(hand, rects, strict=True):
+            chosen = card == scene.selected
+            r = rect.move(0, -3) if chosen else rect
+            surf.blit(sprites.hand_card(card, card not in legal), r)
+            if chosen:
+                color = sprites.PLAYABLE if card in legal else sprites.BLOCKED
+                sprites.frame(surf, r, color)
+            mark = marks.get(card)
+            if mark == "kill":
+                sprites.badge(surf, (r.right - 5, r.y + 5), sprites.BLOCKED, "×")
+            elif mark == "danger":
+                sprites.badge(surf, (r.right - 5, r.bottom - 6), (240, 140, 20), "!")
+        if marks:
+            text.draw(surf, "× " + tr(*tx.HINT_KILLS), (4, 180), pal.TEXT_DIM)
+            text.draw(surf, "! " + tr(*tx.HINT_DANGER), (252, 180), pal.TEXT_DIM, align="right")
+        if not legal:
+            widgets.button(surf, layout.PASS_RECT, tr(*tx.PASS), face=pal.ACCENT_LO)
+        return
+    # someone else's turn: the hand stays face down (R-SEV-VIEW-1)
+    mover = game.current
+    if mover is not None:
+        label = turn_of(tr, scene, names, mover)
+        if scene.thinking:
+            label = f"{names[mover]}: {tr(*tx.THINKING)}" + "." * (1 + (scene.ctx.tick // 15) % 3)
+        text.draw(surf, label, (128, layout.STATUS_Y), pal.TEXT_DIM, align="center")
+    for rect in rects:
+        pygame.draw.rect(surf, pal.OUTLINE, rect, border_radius=4)
+        pygame.draw.rect(surf, (120, 40, 60), rect.inflate(-2, -2), border_radius=3)
+        pygame.draw.rect(surf, (170, 70, 90), rect.inflate(-8, -8), 1, border_radius=2)
+
+
+def draw_handoff(surf: pygame.Surface, tr: Tr, name: str, seat: int) -> None:
+    panel = pygame.Rect(24, 58, 208, 96)
+    widgets.panel(surf, panel)
+    text.draw(surf, tr(*tx.HAND_TO), (128, 66), pal.TEXT, align="center")
+    surf.blit(sprites.face("human", seat, 24), (64, 82))
+    text.draw(surf, name, (96, 86), sprites.SEAT_COLORS[seat], scale=2, shadow=pal.OUTLINE)
+    widgets.button(surf, layout.HANDOFF_OK_RECT, tr(*tx.OK), face=pal.ACCENT_LO)
+
+
+def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+    widgets.background(surf)
+    game = scene.table
+    assert game is not None
+    names = scene.names()
+    draw_talk(surf, tr, scene, names)
+    ranking = game.ranking()
+    text.draw(
+        surf,
+        names[ranking[0]] + tr(*tx.WINS),
+        (128, 52),
+        pal.ACCENT,
+        align="center",
+        shadow=pal.OUTLINE,
+    )
+    y = 64
+    cols = (8, 22, 130, 168, 206, 236)
+    heads = ("#", tr(*tx.HEAD_NAME), tr(*tx.HEAD_KILLED), tr(*tx.HEAD_KILLS), tr(*tx.HEAD_OUT))
+    for i, h in enumerate(heads):
+        text.draw(surf, h, (cols[i], y), pal.TEXT_DIM, align="left" if i < 2 else "center")
+    for place, s in enumerate(ranking, 1):
+        ry = y + 10 * place
+        out = str(game.finish_order.index(s) + 1)
+        color = pal.ACCENT if place == 1 else pal.TEXT
+        for i, v in enumerate(
+            (str(place), names[s], str(game.killed_count[s]), str(game.kills_count[s]), out)
+        ):
+            text.draw(surf, v, (cols[i], ry), color, align="left" if i < 2 else "center")
+    y = 116
+    tally = scene.tally()
+    english = _english_names(scene)
+    text.draw(surf, tr(*tx.TOTALS), (8, y), pal.TEAL)
+    for i, h in enumerate((tr(*tx.HEAD_GAMES), tr(*tx.HEAD_WINS), tr(*tx.HEAD_AVG))):
+        text.draw(surf, h, (cols[i + 2], y), pal.TEXT_DIM, align="center")
+    for s in range(4):
+        t = tally.members.get(english[s])
+        if t is None:
+            continue
+        ry = y + 10 + 10 * s
+        text.draw(surf, names[s], (cols[1], ry), pal.TEXT)
+        for i, v in enumerate((str(t.games), str(t.wins), f"{t.average_place:.1f}")):
+            text.draw(surf, v, (cols[i + 2], ry), pal.TEXT, align="center")
+    widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
+    widgets.button(surf, layout.MEMBERS_RECT, tr(*tx.CHANGE_MEMBERS))
+    widgets.button(surf, layout.RESET_RECT, tr(*tx.RESET), face=pal.BUTTON_LO)
+
+
+def _english_names(scene: SevensScene) -> list[str]:
+    from games.sevens.scene.setup import member_names
+
+    return member_names(scene.members)
+
+
+def draw_dialog(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+    widgets.background(surf)
+    draft = scene.draft
+    if scene.phase == "members":
+        widgets.title_bar(surf, tr(*tx.MEMBERS))
+        rows: list[tuple[str, str | None]] = [(tr(*tx.YOU_SEAT), None)]
+        for i, kind in enumerate(draft.seats):
+            rows.append((tr(f"Seat {i + 2}", f"席{i + 2}"), tr(*tx.SEAT_KIND[kind])))
+        for i, (label, value) in enumerate(rows):
+            rect = layout.choice_rect(i)
+            face_kind = "human" if i == 0 else draft.seats[i - 1]
+            if face_kind == "random":
+                face_kind = "human"
+            surf.blit(sprites.face(face_kind, i, 20), (8, rect.y + 1))
+            text.draw(surf, label, (34, rect.y + 7), pal.TEXT)
+            if value is None:
+                continue
+            widgets.bevel_rect(surf, rect, pal.PANEL_HI)
+            text.draw(
+                surf,
+                value,
+                (rect.centerx, rect.y + 7),
+                pal.ACCENT,
+                align="center",
+                shadow=pal.OUTLINE,
+            )
+        widgets.button(surf, layout.OK_RECT, tr(*tx.NEXT), face=pal.ACCENT_LO)
+        return
+    widgets.title_bar(surf, tr(*tx.OPTIONS))
+    for i, key in enumerate(OPTION_KEYS):
+        rect = layout.choice_rect(i)
+        text.draw(surf, tr(*tx.OPTION_LABEL[key]), (8, rect.y + 7), pal.TEXT)
+        widgets.bevel_rect(surf, rect, pal.PANEL_HI)
+        value = tx.option_value(tr, key, getattr(draft, key))
+        text.draw(
+            surf, value, (rect.centerx, rect.y + 7), pal.ACCENT, align="center", shadow=pal.OUTLINE
+        )
+    widgets.button(surf, layout.OK_RECT, tr(*tx.START), face=pal.ACCENT_LO)
+
+
+def draw_replay(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+    widgets.background(surf)
+    game = scene.table
+    assert game is not None
+    names = scene.names()
+    total = len(scene.replay_actions)
+    widgets.title_bar(surf, tr(*tx.REPLAY), f"{scene.replay_index}/{total}")
+    for s in range(4):
+        y = 20 + s * 27
+        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (2, y + 2, 4, 18))
+        text.draw(surf, names[s][:6], (8, y + 7), pal.TEXT)
+        held = set(game.hand(s))
+        for i, card in enumerate(game.initial_hands[s]):
+            surf.blit(sprites.mini_card(card, "held" if card in held else "gone"), (44 + i * 16, y))
+    events = _last_action_events(game.events) if scene.replay_index else []
+    line = _describe(tr, events, names)
+    text.draw(surf, line, (128, 136), pal.ACCENT, align="center", shadow=pal.OUTLINE)
+    labels = {"first": "|◀", "back": "◀", "forward": "▶", "last": "▶|"}
+    for key, rect in layout.REPLAY_BUTTONS.items():
+        widgets.button(surf, rect, labels[key])
+
+
+def _last_action_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for i in range(len(events) - 1, -1, -1):
+        if events[i]["type"] in ("play", "pass"):
+            return events[i:]
+    return []
+
+
+def _describe(tr: Tr, events: list[dict[str, Any]], names: list[str]) -> str:
+    if not events:
+        return ""
+    first = events[0]
+    who = names[first["seat"]]
+    if first["type"] == "pass":
+        return tr(f"{who} passes", f"{who}: パス")
+    from games.sevens.rules import parse_card
+
+    label = card_label(parse_card(first["card"]))
+    killed = sum(len(e["cards"]) for e in events if e["type"] == "kill")
+    line = tr(f"{who} plays {label}", f"{who}: {label}")
+    if killed:
+        line += tr(f", kills {killed}", f" {killed}枚殺し")
+    return line
