@@ -280,9 +280,10 @@ class SevensScene(Game):
 
     def _update_play(self, name: str | None, inp: InputState) -> None:
         skip = Button.A in inp.pressed and name is None
-        if self.anim is not None and (name is not None or skip):
-            self.anim = None  # a tap or A skips the animation and does nothing else
-            name = None
+        if self.anim is not None and (skip or inp.tapped_at() is not None):
+            self.anim = None  # a tap or A skips the animation; cards wait for it to end
+            if name is None or name.startswith("card:"):
+                name = None
         if name == "button:skip":
             self.talk.skip()
         elif name == "button:ok" and self.handoff:

@@ -1,0 +1,267 @@
+"""Killing Sevens through the real firmware, headless, by taps only (issue 14): whole games
+against the five personalities under every option with the dump checked against an engine
+kept by the test, the frames and refusals of the hand, passing, hot-seat hand-offs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from sevens_driver import Driver
+
+from games.sevens.rules import Game, Options, card_name, parse_card
+from games.sevens.scene import sprites
+
+CARD_FACES = {sprites.FACE, sprites.FACE_DIM}
+
+# Every option value appears at least once; the five personalities take turns in the seats.
+GAMES = [
+    ({"max_kill": "1"}, ("simpleton", "cool", "hitman")),
+    ({"max_kill": "4", "three_walls": "on"}, ("coward", "brute", "simpleton")),
+    ({"max_kill": "6", "sevens_first": "on"}, ("cool", "hitman", "coward")),
+    ({"max_kill": "9", "extra_turn": "on", "hints": "off"}, ("brute", "simpleton", "cool")),
+    (
+        {"max_kill": "12", "three_walls": "on", "sevens_first": "on", "extra_turn": "on"},
+        ("hitman", "coward", "brute"),
+    ),
+    ({"max_kill": "12", "three_walls": "off", "bubbles": "slow"}, ("cool", "brute", "hitman")),
+]
+
+
+def expected_table(game: Game) -> list[str]:
+    """The table as the issue defines it, written from the engine's played/killed sets."""
+    rows = []
+    for suit in "SHDC":
+        row = ""
+        for rank in "A23456789TJQK":
+            card = parse_card(rank + suit)
+            if card in killed_cards(game):
+                row += "x"
+            elif card in played_cards(game):
+                row += rank
+            else:
+                row += "."
+        rows.append(row)
+    return rows
+
+
+def killed_cards(game: Game) -> set[int]:
+    return {parse_card(c) for e in game.events if e["type"] == "kill" for c in e["cards"]}
+
+
+def played_cards(game: Game) -> set[int]:
+    out = {parse_card(e["card"]) for e in game.events if e["type"] == "play"}
+    for e in game.events:
+        if e["type"] == "layout":
+            out |= {parse_card(c) for c in e["cards"]}
+    return out
+
+
+def check_against(d: Driver, shadow: Game) -> None:
+    g = d.game
+    seat = g["seat"]
+    assert g["table"] == expected_table(shadow)
+    assert g["hand"] == [card_name(c) for c in shadow.hand(seat)]
+    assert g["cards_left"] == [len(shadow.hand(s)) for s in range(4)]
+    assert g["killed"] == shadow.killed_count and g["kills"] == shadow.kills_count
+    assert g["finished"] == shadow.finish_order
+    assert g["turn"] == shadow.current
+    if g["playable"]:
+        assert shadow.current == seat
+        assert g["playable"] == [card_name(c) for c in shadow.legal_cards()]
+    # conservation: hands + table + killed = 52, from the dump alone
+    on_table = sum(ch not in ".x" for row in g["table"] for ch in row)
+    dead = sum(ch == "x" for row in g["table"] for ch in row)
+    assert sum(g["cards_left"]) + on_table + dead == 52
+    assert dead == sum(g["killed"]) == sum(g["kills"])
+
+
+def play_by_taps(d: Driver, rng: random.Random, check: bool = True, limit: int = 60000) -> None:
+    """Random playable cards (two taps) or pass, by taps only, to the end of the game; the
+    dump is compared with a shadow engine after every action anyone takes."""
+    scene = d.scene
+    deal = scene.rules.game
+    shadow = Game([list(h) for h in deal.initial_hands], deal.options)
+    seen = 0
+    for _ in range(limit):
+        history = d.scene.match.history
+        while seen < len(history):
+            action = d.scene.rules.decode(history[seen].data)
+            shadow.apply({"type": "pass"} if action == "pass" else {"type": "play", "card": action})
+            seen += 1
+            if check:
+                check_against(d, shadow)
+        g = d.game
+        if g["phase"] == "over":
+            assert shadow.over and g["ranking"] == shadow.ranking()
+            return
+        spots = d.hotspots()
+        if "button:ok" in spots:
+            d.tap("button:ok")
+        elif g["playable"] and not g["animating"]:
+            card = rng.choice(g["playable"])
+            d.tap(f"card:{card}")
+            assert d.game["selected"] == card and d.game["frame"] == "yellow"
+            d.tap(f"card:{card}")
+        elif "button:pass" in spots and not g["animating"]:
+            d.tap("button:pass")
+        else:
+            d.frames(1)
+    raise AssertionError("the game did not finish")
+
+
+@pytest.mark.parametrize(("options", "computers"), GAMES)
+def test_whole_games_by_taps_follow_the_engine(
+    tmp_path: Path, options: dict[str, str], computers: tuple[str, str, str]
+) -> None:
+    seats = {f"seat{i + 1}": p for i, p in enumerate(computers)}
+    d = Driver(tmp_path, seed=len(options) * 7 + len(computers[0]), **seats, **options)
+    g = d.game
+    assert g["phase"] == "play" and g["members"] == ["human", *computers]
+    rules = Options(
+        max_kill=int(options["max_kill"]),
+        three_walls=options.get("three_walls") == "on",
+        sevens_laid_out=options.get("sevens_first") == "on",
+        extra_turn=options.get("extra_turn") == "on",
+    )
+    assert d.scene.rules.game.options == rules
+    play_by_taps(d, random.Random(len(options)))
+    # the finished game is stored: statistics, a record, the running totals
+    assert d.m.store.get_stats("sevens")["played"] == 1
+    assert len(d.m.store.list_records("sevens")) == 1
+    assert d.hotspots().keys() >= {"button:play-again", "button:members", "button:reset"}
+
+
+def to_a_turn_with(d: Driver, want: str, rng: random.Random) -> None:
+    """Play randomly (game after game) until the person's turn shows a hand with `want`:
+    `blocked` (a card that cannot be played besides playable ones) or `stuck` (nothing
+    playable)."""
+    for _ in range(400000):
+        g = d.game
+        if g["phase"] == "over":
+            d.tap("button:play-again")  # the next deal
+            continue
+        spots = d.hotspots()
+        mine = (g["playable"] or "button:pass" in spots) and not g["animating"]
+        if mine:
+            blocked = [c for c in g["hand"] if c not in g["playable"]]
+            if want == "blocked" and g["playable"] and blocked:
+                return
+            if want == "stuck" and not g["playable"]:
+                return
+            if g["playable"]:
+                d.play_card(rng.choice(g["playable"]))
+            else:
+                d.tap("button:pass")
+        else:
+            d.frames(1)
+    raise AssertionError(f"never reached a turn with {want}")
+
+
+def test_unplayable_card_shows_red_and_a_second_tap_changes_nothing(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=5, draw=True)
+    to_a_turn_with(d, "blocked", random.Random(2))
+    g = d.game
+    card = next(c for c in g["hand"] if c not in g["playable"])
+    d.tap(f"card:{card}")
+    g = d.game
+    assert g["selected"] == card and g["frame"] == "red"
+    # the red frame sits on the card's place on the upper screen
+    from games.sevens.scene import layout
+
+    rect = layout.cell_rect(parse_card(card))
+    assert d.m.top.get_at((rect.centerx, rect.y - 2))[:3] == sprites.BLOCKED
+    before, frame, history = d.game, d.m.frame_hash(), len(d.scene.match.history)
+    d.tap(f"card:{card}")
+    assert d.game == before and d.m.frame_hash() == frame
+    assert len(d.scene.match.history) == history
+    # pass is refused while a card is playable: no button, and a tap where it would be
+    # changes nothing
+    assert "button:pass" not in d.hotspots()
+    d.tap_xy(layout.PASS_RECT.centerx, layout.PASS_RECT.centery)
+    assert d.game == before and len(d.scene.match.history) == history
+    # a playable card: yellow frame, and the second tap plays it
+    playable = g["playable"][0]
+    d.tap(f"card:{playable}")
+    assert d.game["frame"] == "yellow"
+    d.tap(f"card:{playable}")
+    assert len(d.scene.match.history) == history + 1
+    assert playable not in d.game["hand"]
+
+
+def test_pass_exists_only_when_nothing_is_playable(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=8)
+    to_a_turn_with(d, "stuck", random.Random(4))
+    assert "button:pass" in d.hotspots() and d.game["pass"] is True
+    assert not any(
+        name.startswith("card:") and name[5:] in d.game["playable"] for name in d.hotspots()
+    )
+    history = len(d.scene.match.history)
+    d.tap("button:pass")
+    assert len(d.scene.match.history) == history + 1
+    assert d.scene.rules.decode(d.scene.match.history[history].data) == "pass"
+
+
+def face_pixels(d: Driver) -> int:
+    surf = d.m.bottom
+    return sum(
+        1
+        for x in range(0, 256, 2)
+        for y in range(60, 166, 2)
+        if tuple(surf.get_at((x, y)))[:3] in CARD_FACES
+    )
+
+
+def test_hotseat_never_shows_a_hand_under_anothers_name(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=2, draw=True, seat1="human", seat2="cool", seat3="simpleton")
+    assert d.game["mode"] == "two"
+    rng = random.Random(9)
+    handoffs = turns = 0
+    for _ in range(60000):
+        g = d.game
+        if g["phase"] == "over":
+            break
+        spots = d.hotspots()
+        if g["handoff"] is not None:
+            handoffs += 1
+            name = g["names"][g["turn"]]
+            assert g["handoff"] == name
+            assert face_pixels(d) == 0, f"a card face shows while '{name}' is asked for"
+            assert not any(k.startswith("card:") for k in spots)
+            d.tap("button:ok")
+            assert d.game["seat"] == g["turn"]
+            continue
+        if (g["playable"] or "button:pass" in spots) and not g["animating"]:
+            turns += 1
+            assert g["seat"] == g["turn"] and g["members"][g["seat"]] == "human"
+            if g["playable"]:
+                assert face_pixels(d) > 0  # the check above can see a hand
+                d.play_card(rng.choice(g["playable"]))
+            else:
+                d.tap("button:pass")
+        else:
+            d.frames(1)
+    assert d.game["phase"] == "over"
+    assert handoffs >= 4 and turns > handoffs
+
+
+def test_two_people_seats_from_the_members_options(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=2, seat1="human", seat2="human", seat3="human")
+    g = d.game
+    assert g["members"] == ["human"] * 4 and g["handoff"] is not None
+    assert g["names"] == ["Player 1", "Player 2", "Player 3", "Player 4"]
+
+
+def test_bubbles_show_the_personalities_lines(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=4, seat1="hitman", seat2="hitman", seat3="brute")
+    from games.sevens.ai.voices import LINES
+
+    g = d.game
+    assert g["names"] == ["You", "Hitman", "Hitman #2", "Brute"]
+    lines = {en for per in LINES.values() for situation in per.values() for en, _ in situation}
+    assert g["line"] in lines
+    bubble = d.scene.talk.current
+    assert bubble is not None and bubble.left > 0
+    d.tap("button:skip")  # a tap on the bubble moves on to the next line
+    assert d.scene.talk.current is not bubble
