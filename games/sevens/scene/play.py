@@ -12,7 +12,7 @@ their turn. See docs/games/sevens.md ("On the handheld").
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -93,6 +93,7 @@ class SevensScene(Game):
         self.holder: int | None = None  # the person holding the unit (passing it round)
         self.handoff = False
         self.reported = False
+        self.base = str(ctx.seed)  # every game's deal, computers and voices derive from it
         self.games = 0  # games started in this scene: each deals from its own seed
         self.members: list[str] = []
         self.match: Match[str] | None = None
@@ -161,6 +162,15 @@ class SevensScene(Game):
         source = self.match.seats[seat]
         return isinstance(source, ComputerSeat) and source.thinking
 
+    @property
+    def think_ticks(self) -> int:
+        """Ticks the computer to move has thought (the dots' animation: saved, unlike the
+        machine's tick counter)."""
+        if not self.thinking or self.match is None or self.match.to_move is None:
+            return 0
+        seat = self.match.seats[self.match.to_move]
+        return seat.calls if isinstance(seat, ComputerSeat) else 0
+
     def playable(self) -> list[int]:
         if not self.human_to_move():
             return []
@@ -190,18 +200,25 @@ class SevensScene(Game):
 
     @property
     def _seed(self) -> str:
-        return f"{self.ctx.seed}:{self.games}"
+        return f"{self.base}:{self.games}"
 
     def _build_match(self) -> None:
-        rules = SevensRules.new(self._seed, self.setup.rules)
+        self.match = self._match_for(self._seed, self.setup, self.members)
+
+    @staticmethod
+    def _match_for(seed: str, setup: Setup, members: list[str]) -> Match[str]:
+        """A fresh match: the deal of `seed`, a local seat per person, the computers."""
+        if len(members) != 4 or members[0] != "human":
+            raise ValueError("a game has four members, seat 0 a person")
+        rules = SevensRules.new(seed, setup.rules)
         budget = DEFAULT_PROFILE.budget(SevensComputer.units_per_tick)
         seats: list[Any] = []
-        for s, kind in enumerate(self.members):
+        for s, kind in enumerate(members):
             if kind == "human":
                 seats.append(LocalSeat[str]())
             else:
-                seats.append(ComputerSeat(SevensComputer(kind, f"{self._seed}:ai:{s}"), budget))
-        self.match = Match(rules, seats)
+                seats.append(ComputerSeat(SevensComputer(kind, f"{seed}:ai:{s}"), budget))
+        return Match(rules, seats)
 
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
         narrator = Narrator(self.members, random.Random(f"{self._seed}:voice:{salt}"))
@@ -372,7 +389,7 @@ class SevensScene(Game):
         self.talk.clear()
         if lines:  # the winner's line stays up over the result
             self.talk.queue.append(lines[0])
-            self.talk.last = lines[0]
+            self.talk.last = replace(lines[0])
         if self.reported:
             return
         self.reported = True
@@ -543,6 +560,7 @@ class SevensScene(Game):
             "phase": self.phase,
             "setup": self.setup.to_json(),
             "draft": self.draft.to_json(),
+            "base": self.base,
             "games": self.games,
             "members": list(self.members),
             "match": self.match.save() if self.match is not None else None,
@@ -577,26 +595,27 @@ class SevensScene(Game):
             raise ValueError(f"unknown phase {phase!r}")
         setup = Setup.from_json(state["setup"])
         draft = Setup.from_json(state["draft"])
-        games = int(state["games"])
+        games, base = int(state["games"]), str(state["base"])
         members = [str(m) for m in state["members"]]
         talk = Talk()
         talk.load(state["talk"])
         anim = Anim.from_json(state["anim"]) if state["anim"] is not None else None
         selected, holder = state["selected"], state["holder"]
-        self.setup, self.draft, self.games, self.members = setup, draft, games, members
-        self.match = None
+        match = None
         if state["match"] is not None:
-            if len(members) != 4:
-                raise ValueError("a game has four members")
-            self._build_match()
-            assert self.match is not None
-            self.match.load(state["match"])
-            if self.rules.game.options != setup.rules:
+            match = self._match_for(f"{base}:{games}", setup, members)
+            match.load(state["match"])
+            if match.rules.game.options != setup.rules:  # type: ignore[attr-defined]
                 raise ValueError("the saved game's options differ from its setup")
-        if selected is not None and (self.match is None or selected not in range(52)):
+        elif phase in ("play", "over"):
+            raise ValueError("a game in play needs its match")
+        if selected is not None and (match is None or selected not in range(52)):
             raise ValueError("bad selection")
         if holder is not None and holder not in range(4):
             raise ValueError("bad holder")
+        self.setup, self.draft, self.games, self.members = setup, draft, games, members
+        self.base = base
+        self.match = match
         self.phase, self.talk, self.anim = phase, talk, anim
         self.selected, self.holder = selected, holder
         self.handoff, self.reported = bool(state["handoff"]), bool(state["reported"])

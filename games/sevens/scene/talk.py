@@ -7,7 +7,7 @@ plain data, so suspend keeps the bubble on screen and its remaining time exactly
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.sevens.ai.voices import Speech
@@ -82,7 +82,7 @@ class Talk:
                 Bubble(s.seat, s.situation, s.en, s.ja, s.personality, reading_ticks(text, speed))
             )
         if self.queue:
-            self.last = self.queue[0]
+            self.last = replace(self.queue[0])  # a copy: its own time does not run down
 
     def step(self) -> None:
         if not self.queue:
@@ -97,7 +97,7 @@ class Talk:
         if self.queue:
             self.queue.pop(0)
         if self.queue:
-            self.last = self.queue[0]
+            self.last = replace(self.queue[0])
 
     def clear(self) -> None:
         self.queue.clear()

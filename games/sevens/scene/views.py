@@ -80,7 +80,7 @@ def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> Non
             scene.handoff,
             len(scene.talk.queue),
             bubble.en if bubble else None,
-            (scene.ctx.tick // 15) % 3 if scene.thinking else -1,
+            (scene.think_ticks // 15) % 3 if scene.thinking else -1,
             scene.match.to_move if scene.match else None,
         )
     if phase == "replay":
@@ -276,7 +276,9 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     if mover is not None:
         label = turn_of(tr, scene, names, mover)
         if scene.thinking:
-            label = f"{names[mover]}: {tr(*tx.THINKING)}" + "." * (1 + (scene.ctx.tick // 15) % 3)
+            label = f"{names[mover]}: {tr(*tx.THINKING)}" + "." * (
+                1 + (scene.think_ticks // 15) % 3
+            )
         text.draw(surf, label, (128, layout.STATUS_Y), pal.TEXT_DIM, align="center")
     for rect in rects:
         pygame.draw.rect(surf, pal.OUTLINE, rect, border_radius=4)
