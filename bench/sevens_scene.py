@@ -7,7 +7,8 @@ Tick cost = Machine.step() + render() + present() on the headless backend, measu
 tick both as CPU time of this thread (time.thread_time: what the tick itself costs, not
 disturbed by other processes on a shared machine) and as wall time (time.perf_counter).
 Figures: p50 / p99 / max in milliseconds. N games (one person tapping random playable cards
-against Cool, Hitman and Brute, hints on), every tick put in the phase it ran in:
+against Cool, Coward and a random personality, chosen in the members dialog by taps, hints
+on), every tick put in the phase it ran in:
 
 - members / options dialogs: idle frames of each dialog;
 - your turn: the person's turn (hand shown, a card chosen, hint marks);

@@ -6,7 +6,8 @@ card in the engine's names (`"7D"`, `"TS"`, `"AH"`) for a play, or `"pass"`. Wir
 the card name's two ASCII bytes (`b"7D"`), or `b"--"` for a pass: always 2 bytes. Digest:
 `canonical_digest` of `Game.to_json()` (options, the deal and every event so far: the whole
 rules state). Events: the engine's own JSON events (`play`, `kill`, `extra_turn`, `pass`,
-`finish`, `end`), each a dict with `"type"`.
+`finish`, `end`), each a dict with `"type"`. `public_digest()` covers the options and events
+only (no hands): what units that see only their own hand can compare in linked play.
 
 The deal is the match's shared randomness: `SevensRules.new(seed, options)` deals from
 `random.Random(f"sevens-deal:{seed}")`, so every unit that knows the seed builds the same
@@ -100,6 +101,14 @@ class SevensRules:
 
     def digest(self) -> str:
         return canonical_digest(self.game.to_json())
+
+    def public_digest(self) -> str:
+        """Hex SHA-256 of what every player may know: the options and the events (plays,
+        kills with their victims, passes, finishes), not the hands. Units that each hold only
+        their own hand (linked play) compare this after every action; the full `digest`
+        can be compared once the deal is revealed at the end."""
+        game = self.game
+        return canonical_digest({"options": game.options.to_json(), "events": game.events})
 
     def to_json(self) -> dict[str, Any]:
         return self.game.to_json()

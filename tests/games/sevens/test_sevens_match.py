@@ -20,7 +20,7 @@ from firmware.match import (
 )
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.match import PASS, SevensComputer, SevensRules
-from games.sevens.rules import Options, card_name
+from games.sevens.rules import Game, Options, card_name
 from tests.match_contract import digests_in_subprocess, lockstep, refuses_garbage, refuses_illegal
 
 ALL_OPTIONS = [
@@ -189,3 +189,22 @@ def test_suspend_mid_thought_continues_identically() -> None:
         a.step()
         b.step()
         assert a.rules.digest() == b.rules.digest() and len(a.history) == len(b.history)
+
+
+def test_public_digest_ignores_the_hidden_hands_but_not_the_table() -> None:
+    a = SevensRules.new(11)
+    # the same public start (the holder of 7D, the same events), other cards elsewhere
+    hands = [list(h) for h in a.game.initial_hands]
+    holder = a.to_move()
+    assert holder is not None
+    other = (holder + 1) % 4
+    mine = next(c for c in hands[holder] if card_name(c) != "7D")
+    theirs = hands[other][0]
+    hands[holder] = sorted([c for c in hands[holder] if c != mine] + [theirs])
+    hands[other] = sorted([c for c in hands[other] if c != theirs] + [mine])
+    b = SevensRules(Game(hands, a.game.options))
+    assert a.public_digest() == b.public_digest() and a.digest() != b.digest()
+    a.apply(holder, "7D")
+    assert a.public_digest() != b.public_digest()
+    b.apply(holder, "7D")
+    assert a.public_digest() == b.public_digest()
