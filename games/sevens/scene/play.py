@@ -32,6 +32,7 @@ from games.sevens.ai.voices import Narrator
 from games.sevens.match import PASS, SevensComputer, SevensRules
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
+from games.sevens.scene import help as help_pages
 from games.sevens.scene import layout, views
 from games.sevens.scene.hints import hand_marks
 from games.sevens.scene.setup import (
@@ -93,6 +94,7 @@ class SevensScene(Game):
         self.holder: int | None = None  # the person holding the unit (passing it round)
         self.handoff = False
         self.reported = False
+        self.help_page: int | None = None  # how to play, over the members dialog or play
         self.base = str(ctx.seed)  # every game's deal, computers and voices derive from it
         self.games = 0  # games started in this scene: each deals from its own seed
         self.members: list[str] = []
@@ -227,9 +229,12 @@ class SevensScene(Game):
     # ================================================================== input
     def hotspots(self) -> dict[str, pygame.Rect]:
         spots: dict[str, pygame.Rect] = {}
+        if self.help_page is not None:
+            return help_pages.hotspots(self.help_page)
         if self.phase == "members":
             for i in range(3):
                 spots[f"choice:seat{i + 1}"] = layout.choice_rect(i + 1)
+            spots["button:help"] = help_pages.HELP_DIALOG_RECT
             spots["button:ok"] = layout.OK_RECT
         elif self.phase == "options":
             for i, key in enumerate(OPTION_KEYS):
@@ -243,6 +248,7 @@ class SevensScene(Game):
             if self.replay_source is not None:
                 spots.update({f"button:{k}": r for k, r in layout.REPLAY_BUTTONS.items()})
         elif self.phase == "play":
+            spots["button:help"] = help_pages.HELP_RECT
             if self.talk.current is not None:
                 spots["button:skip"] = layout.TALK_RECT
             if self.handoff:
@@ -257,6 +263,13 @@ class SevensScene(Game):
 
     def update(self, inp: InputState) -> None:
         name = hit(self.hotspots(), inp)
+        if self.help_page is not None:
+            self._update_help(name)
+            return  # the game waits while the pages are open
+        if name == "button:help":
+            self.help_page = 0
+            self.ctx.play("select")
+            return
         if self.phase == "members":
             self._update_members(name)
         elif self.phase == "options":
@@ -267,6 +280,18 @@ class SevensScene(Game):
             self._update_replay(name, inp)
         else:
             self._update_play(name, inp)
+
+    def _update_help(self, name: str | None) -> None:
+        assert self.help_page is not None
+        if name == "button:next":
+            self.help_page += 1
+        elif name == "button:back":
+            self.help_page -= 1
+        elif name == "button:ok":
+            self.help_page = None
+        else:
+            return
+        self.ctx.play("select")
 
     def _update_members(self, name: str | None) -> None:
         if name is not None and name.startswith("choice:seat"):
@@ -510,6 +535,7 @@ class SevensScene(Game):
             "handoff": None,
             "animating": self.anim is not None,
             "pass": False,
+            "help": self.help_page,
         }
         last = self.talk.last
         if last is not None:
@@ -570,6 +596,7 @@ class SevensScene(Game):
             "holder": self.holder,
             "handoff": self.handoff,
             "reported": self.reported,
+            "help": self.help_page,
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -613,12 +640,16 @@ class SevensScene(Game):
             raise ValueError("bad selection")
         if holder is not None and holder not in range(4):
             raise ValueError("bad holder")
+        help_page = state.get("help")
+        if help_page is not None and help_page not in range(len(help_pages.PAGES)):
+            raise ValueError("bad help page")
         self.setup, self.draft, self.games, self.members = setup, draft, games, members
         self.base = base
         self.match = match
         self.phase, self.talk, self.anim = phase, talk, anim
         self.selected, self.holder = selected, holder
         self.handoff, self.reported = bool(state["handoff"]), bool(state["reported"])
+        self.help_page = help_page
 
 
 def table_rows(game: Table) -> list[str]:

@@ -13,6 +13,7 @@ from firmware.gfx import text, widgets
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.rules import board
 from games.sevens.rules.cards import card_label
+from games.sevens.scene import help as help_pages
 from games.sevens.scene import layout, sprites
 from games.sevens.scene import texts as tx
 from games.sevens.scene.setup import OPTION_KEYS
@@ -45,6 +46,12 @@ def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> Non
     tr = scene.ctx.tr
     phase = scene.phase
     lang = scene.ctx.language
+    page = scene.help_page
+    if page is not None:
+        key = ("help", lang, page)
+        scene.cache.draw(top, "top", key, lambda s: help_pages.draw_top(s, tr, page))
+        scene.cache.draw(bottom, "bottom", key, lambda s: help_pages.draw_bottom(s, tr, page))
+        return
     if phase in ("members", "options"):
         key = (phase, lang, scene.draft)
         scene.cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase))
@@ -233,6 +240,7 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     assert game is not None
     names = scene.names()
     draw_talk(surf, tr, scene, names)
+    widgets.button(surf, help_pages.HELP_RECT, "?")
     if scene.handoff and game.current is not None:
         draw_handoff(surf, tr, names[game.current], game.current)
         return
@@ -266,8 +274,8 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
             elif mark == "danger":
                 sprites.badge(surf, (r.right - 5, r.bottom - 6), (240, 140, 20), "!")
         if marks:
-            text.draw(surf, "× " + tr(*tx.HINT_KILLS), (4, 180), pal.TEXT_DIM)
-            text.draw(surf, "! " + tr(*tx.HINT_DANGER), (252, 180), pal.TEXT_DIM, align="right")
+            text.draw(surf, "× " + tr(*tx.HINT_KILLS), (4, 172), pal.TEXT_DIM)
+            text.draw(surf, "! " + tr(*tx.HINT_DANGER), (4, 182), pal.TEXT_DIM)
         if not legal:
             widgets.button(surf, layout.PASS_RECT, tr(*tx.PASS), face=pal.ACCENT_LO)
         return
@@ -374,6 +382,7 @@ def draw_dialog(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
                 align="center",
                 shadow=pal.OUTLINE,
             )
+        widgets.button(surf, help_pages.HELP_DIALOG_RECT, tr("? Help", "? 説明"))
         widgets.button(surf, layout.OK_RECT, tr(*tx.NEXT), face=pal.ACCENT_LO)
         return
     widgets.title_bar(surf, tr(*tx.OPTIONS))

@@ -91,7 +91,13 @@ def test_members_and_options_dialogs_by_taps_are_remembered(tmp_path: Path) -> N
     d = Driver(tmp_path, seed=1, seat1="last", seat2="last", seat3="last")
     g = d.game
     assert g["phase"] == "members" and g["members"] == ["human", "cool", "hitman", "coward"]
-    assert set(d.hotspots()) == {"choice:seat1", "choice:seat2", "choice:seat3", "button:ok"}
+    assert set(d.hotspots()) == {
+        "choice:seat1",
+        "choice:seat2",
+        "choice:seat3",
+        "button:ok",
+        "button:help",
+    }
     d.tap("choice:seat1")  # cool -> hitman
     d.tap("choice:seat3")  # coward -> brute
     d.tap("choice:seat3")  # brute -> random
@@ -209,3 +215,42 @@ def test_bad_saves_are_refused(tmp_path: Path) -> None:
             assert bad.get("phase") == "replay" and fresh.game.get("message")
             continue
         assert isinstance(before, dict)
+
+
+def test_how_to_play_pages_pause_the_game_and_survive_suspend(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=3, draw=True)
+    rng = random.Random(2)
+    while not CHECKPOINTS["thinking"](d.scene):
+        step_random(d, rng)
+    history = len(d.scene.match.history)
+    d.tap("button:help")
+    assert d.game["help"] == 0 and set(d.hotspots()) == {"button:ok", "button:next"}
+    d.frames(300)  # the computer would have moved long ago: the game waits
+    assert len(d.scene.match.history) == history
+    d.tap("button:next")
+    d.tap("button:next")
+    d.tap("button:back")
+    assert d.game["help"] == 1
+    slot = d.m.snapshot()
+    other = Driver(tmp_path / "o", seed=5, draw=True)
+    assert slot is not None
+    other.m.restore(slot)
+    other.frames(1)
+    d.frames(1)
+    assert other.game == d.game and other.m.frame_hash() == d.m.frame_hash()
+    d.tap("button:ok")
+    assert d.game["help"] is None
+    for _ in range(400):
+        d.frames(1)
+        if len(d.scene.match.history) > history:
+            break
+    assert len(d.scene.match.history) > history  # and play goes on
+
+
+def test_help_from_the_members_dialog(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seat1="last")
+    assert d.game["phase"] == "members"
+    d.tap("button:help")
+    d.tap("button:next")
+    d.tap("button:ok")
+    assert d.game["phase"] == "members" and d.game["help"] is None
