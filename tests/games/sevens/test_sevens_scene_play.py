@@ -265,3 +265,30 @@ def test_bubbles_show_the_personalities_lines(tmp_path: Path) -> None:
     assert bubble is not None and bubble.left > 0
     d.tap("button:skip")  # a tap on the bubble moves on to the next line
     assert d.scene.talk.current is not bubble
+
+
+def test_buttons_alone_play_a_card(tmp_path: Path) -> None:
+    # P-GAME-2: the firmware cursor walks the hotspots, A taps the one under it.
+    from hal.interfaces import Button
+
+    d = Driver(tmp_path, seed=1)
+    to_a_turn_with(d, "blocked", random.Random(1))
+    history = len(d.scene.match.history)
+    d.press(Button.RIGHT)  # shows the cursor
+    target = d.game["playable"][0]
+    for _ in range(40):
+        here = d.m.dump()["cursor"]
+        if here == f"card:{target}":
+            break
+        spots = d.hotspots()
+        tx, ty, _, _ = spots[f"card:{target}"]
+        hx, hy, _, _ = spots[here]
+        if abs(hy - ty) > 10:
+            d.press(Button.DOWN if ty > hy else Button.UP)
+        else:
+            d.press(Button.RIGHT if tx > hx else Button.LEFT)
+    assert d.m.dump()["cursor"] == f"card:{target}"
+    d.press(Button.A)
+    assert d.game["selected"] == target and d.game["frame"] == "yellow"
+    d.press(Button.A)
+    assert len(d.scene.match.history) == history + 1 and target not in d.game["hand"]
