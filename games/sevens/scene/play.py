@@ -95,6 +95,7 @@ class SevensScene(Game):
         self.handoff = False
         self.reported = False
         self.help_page: int | None = None  # how to play, over the members dialog or play
+        self.focus = OPTION_KEYS[0]  # the option explained on the upper screen
         self.base = str(ctx.seed)  # every game's deal, computers and voices derive from it
         self.games = 0  # games started in this scene: each deals from its own seed
         self.members: list[str] = []
@@ -303,7 +304,8 @@ class SevensScene(Game):
 
     def _update_options(self, name: str | None) -> None:
         if name is not None and name.startswith("choice:"):
-            self.draft = self.draft.cycle(name.removeprefix("choice:"))
+            self.focus = name.removeprefix("choice:")
+            self.draft = self.draft.cycle(self.focus)
             self.ctx.play("select")
         elif name == "button:ok":
             self.setup = self.draft
@@ -597,6 +599,7 @@ class SevensScene(Game):
             "handoff": self.handoff,
             "reported": self.reported,
             "help": self.help_page,
+            "focus": self.focus,
         }
 
     def load_state(self, state: dict[str, Any]) -> None:
@@ -640,6 +643,9 @@ class SevensScene(Game):
             raise ValueError("bad selection")
         if holder is not None and holder not in range(4):
             raise ValueError("bad holder")
+        focus = state.get("focus", OPTION_KEYS[0])
+        if focus not in OPTION_KEYS:
+            raise ValueError("bad option focus")
         help_page = state.get("help")
         if help_page is not None and help_page not in range(len(help_pages.PAGES)):
             raise ValueError("bad help page")
@@ -650,6 +656,7 @@ class SevensScene(Game):
         self.selected, self.holder = selected, holder
         self.handoff, self.reported = bool(state["handoff"]), bool(state["reported"])
         self.help_page = help_page
+        self.focus = focus
 
 
 def table_rows(game: Table) -> list[str]:

@@ -53,8 +53,8 @@ def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> Non
         scene.cache.draw(bottom, "bottom", key, lambda s: help_pages.draw_bottom(s, tr, page))
         return
     if phase in ("members", "options"):
-        key = (phase, lang, scene.draft)
-        scene.cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase))
+        key = (phase, lang, scene.draft, scene.focus)
+        scene.cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase, scene.focus))
         scene.cache.draw(bottom, "bottom", key, lambda s: draw_dialog(s, tr, scene))
         return
     if scene.record_error is not None:
@@ -186,7 +186,7 @@ def draw_info(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]
             text.draw(surf, value, (cols[key], ry + 1), color, align="center")
 
 
-def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str) -> None:
+def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str, focus: str) -> None:
     widgets.background(surf)
     text.draw(
         surf, tr(*tx.TITLE), (128, 6), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE
@@ -198,13 +198,14 @@ def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str) -> None:
             text.draw(surf, tr(*tx.SEAT_KIND[key]), (42, y + 3), pal.TEXT)
             text.draw(surf, tr(*tx.SEAT_ABOUT[key]), (42, y + 15), pal.TEXT_DIM)
         return
+    # the option last touched, explained in full; then the game in three sentences
+    widgets.panel(surf, pygame.Rect(6, 30, 244, 78))
+    label = tr(*tx.OPTION_LABEL[focus])
+    text.draw(surf, label, (14, 36), pal.ACCENT)
+    about = text.wrap(tr(*tx.OPTION_ABOUT[focus]), 226)
+    text.draw_block(surf, about[:4], (14, 36 + text.line_pitch([label]) + 2), pal.TEXT)
     lines = text.wrap(tr(*tx.HOW_TO[0]), 236)
-    y = text.draw_block(surf, lines, (10, 32), pal.TEXT)
-    for key in OPTION_KEYS:
-        label = tr(*tx.OPTION_LABEL[key])
-        about = text.wrap(tr(*tx.OPTION_ABOUT[key]), 236)
-        text.draw(surf, label, (10, y + 4), pal.ACCENT)
-        y = text.draw_block(surf, about[:1], (10, y + 15), pal.TEXT_DIM)
+    text.draw_block(surf, lines[:5], (10, 116), pal.TEXT_DIM)
 
 
 # ============================================================================ lower screen
@@ -274,8 +275,8 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
             elif mark == "danger":
                 sprites.badge(surf, (r.right - 5, r.bottom - 6), (240, 140, 20), "!")
         if marks:
-            text.draw(surf, "× " + tr(*tx.HINT_KILLS), (4, 172), pal.TEXT_DIM)
-            text.draw(surf, "! " + tr(*tx.HINT_DANGER), (4, 182), pal.TEXT_DIM)
+            text.draw(surf, "× " + tr(*tx.HINT_KILLS), (4, 167), pal.TEXT_DIM)
+            text.draw(surf, "! " + tr(*tx.HINT_DANGER), (4, 179), pal.TEXT_DIM)
         if not legal:
             widgets.button(surf, layout.PASS_RECT, tr(*tx.PASS), face=pal.ACCENT_LO)
         return
@@ -318,33 +319,42 @@ def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         align="center",
         shadow=pal.OUTLINE,
     )
-    y = 64
-    cols = (8, 22, 130, 168, 206, 236)
-    heads = ("#", tr(*tx.HEAD_NAME), tr(*tx.HEAD_KILLED), tr(*tx.HEAD_KILLS), tr(*tx.HEAD_OUT))
+    # one table: this game's three criteria, then the running totals (R-SEV-WIN, -VIEW-5)
+    cols = (6, 18, 104, 134, 160, 192, 218, 244)
+    pygame.draw.rect(surf, pal.PANEL, (92, 66, 82, 12), border_radius=2)
+    pygame.draw.rect(surf, pal.PANEL, (178, 66, 76, 12), border_radius=2)
+    text.draw(surf, tr("this game", "この勝負"), (133, 67), pal.TEXT_DIM, align="center")
+    text.draw(surf, tr(*tx.TOTALS), (216, 67), pal.TEAL, align="center")
+    heads = (
+        "#",
+        tr(*tx.HEAD_NAME),
+        tr(*tx.HEAD_KILLED_SHORT),
+        tr(*tx.HEAD_KILLS),
+        tr(*tx.HEAD_OUT_SHORT),
+        tr(*tx.HEAD_GAMES),
+        tr(*tx.HEAD_WINS),
+        tr(*tx.HEAD_AVG),
+    )
+    y = 82
     for i, h in enumerate(heads):
         text.draw(surf, h, (cols[i], y), pal.TEXT_DIM, align="left" if i < 2 else "center")
-    for place, s in enumerate(ranking, 1):
-        ry = y + 10 * place
-        out = str(game.finish_order.index(s) + 1)
-        color = pal.ACCENT if place == 1 else pal.TEXT
-        for i, v in enumerate(
-            (str(place), names[s], str(game.killed_count[s]), str(game.kills_count[s]), out)
-        ):
-            text.draw(surf, v, (cols[i], ry), color, align="left" if i < 2 else "center")
-    y = 116
     tally = scene.tally()
     english = _english_names(scene)
-    text.draw(surf, tr(*tx.TOTALS), (8, y), pal.TEAL)
-    for i, h in enumerate((tr(*tx.HEAD_GAMES), tr(*tx.HEAD_WINS), tr(*tx.HEAD_AVG))):
-        text.draw(surf, h, (cols[i + 2], y), pal.TEXT_DIM, align="center")
-    for s in range(4):
+    for place, s in enumerate(ranking, 1):
+        ry = y + 15 * place
+        color = pal.ACCENT if place == 1 else pal.TEXT
+        values = [
+            str(place),
+            names[s],
+            str(game.killed_count[s]),
+            str(game.kills_count[s]),
+            str(game.finish_order.index(s) + 1),
+        ]
         t = tally.members.get(english[s])
-        if t is None:
-            continue
-        ry = y + 10 + 10 * s
-        text.draw(surf, names[s], (cols[1], ry), pal.TEXT)
-        for i, v in enumerate((str(t.games), str(t.wins), f"{t.average_place:.1f}")):
-            text.draw(surf, v, (cols[i + 2], ry), pal.TEXT, align="center")
+        if t is not None:
+            values += [str(t.games), str(t.wins), f"{t.average_place:.1f}"]
+        for i, v in enumerate(values):
+            text.draw(surf, v, (cols[i], ry), color, align="left" if i < 2 else "center")
     widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
     widgets.button(surf, layout.MEMBERS_RECT, tr(*tx.CHANGE_MEMBERS))
     widgets.button(surf, layout.RESET_RECT, tr(*tx.RESET), face=pal.BUTTON_LO)
