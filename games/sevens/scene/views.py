@@ -320,11 +320,11 @@ def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         shadow=pal.OUTLINE,
     )
     # one table: this game's three criteria, then the running totals (R-SEV-WIN, -VIEW-5)
-    cols = (6, 18, 104, 134, 160, 192, 218, 244)
-    pygame.draw.rect(surf, pal.PANEL, (92, 66, 82, 12), border_radius=2)
-    pygame.draw.rect(surf, pal.PANEL, (178, 66, 76, 12), border_radius=2)
-    text.draw(surf, tr("this game", "この勝負"), (133, 67), pal.TEXT_DIM, align="center")
-    text.draw(surf, tr(*tx.TOTALS), (216, 67), pal.TEAL, align="center")
+    cols = (6, 18, 94, 126, 156, 190, 216, 242)
+    pygame.draw.rect(surf, pal.PANEL, (80, 66, 90, 12), border_radius=2)
+    pygame.draw.rect(surf, pal.PANEL, (176, 66, 78, 12), border_radius=2)
+    text.draw(surf, tr("this game", "この勝負"), (125, 67), pal.TEXT_DIM, align="center")
+    text.draw(surf, tr(*tx.TOTALS), (215, 67), pal.TEAL, align="center")
     heads = (
         "#",
         tr(*tx.HEAD_NAME),
