@@ -429,7 +429,15 @@ class SevensScene(Game):
         outcome = None
         if self.mode == "cpu":
             outcome = "win" if winner == self.humans[0] else "loss"
-        self.ctx.finish(GameResult(outcome, None, f"{names[winner]} wins", record))
+        summary = f"{names[winner]} wins"
+        if self.mode == "cpu":
+            you = self.humans[0]
+            place = game.ranking().index(you) + 1
+            ordinal = ("1st", "2nd", "3rd", "4th")[place - 1]
+            summary += f"; you {ordinal} ({game.killed_count[you]} dead)"
+        else:
+            summary += f" ({len(self.humans)} people)"
+        self.ctx.finish(GameResult(outcome, None, summary, record))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
     def tally(self) -> Tally:
