@@ -50,7 +50,7 @@ def discover_game_packages() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations) if m.ispkg)
 
 
-def _register_game_commands(sub: argparse._SubParsersAction) -> None:
+def _register_game_commands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     for name in discover_game_packages():
         module_name = f"games.{name}.commands"
         if importlib.util.find_spec(module_name) is None:

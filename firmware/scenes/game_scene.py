@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -11,9 +11,14 @@ from firmware.input import InputState
 from firmware.scene import Scene
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 
 class GameScene(Scene):
-    def __init__(self, machine, cartridge: Cartridge, ctx: GameContext, game: Game) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, machine: Machine, cartridge: Cartridge, ctx: GameContext, game: Game
+    ) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
         self.ctx = ctx
