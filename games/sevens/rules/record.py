@@ -43,7 +43,7 @@ def replay(data: Any) -> Game:
         parsed = [[parse_card(c) for c in h] for h in hands]
         if "played" in data:
             played = [parse_card(c) for c in data["played"]]
-            game = Game.from_table(parsed, played, data.get("current"), options)
+            game = Game.from_table(parsed, played, data["current"], options)
         else:
             game = Game(parsed, options)
         events = data["events"]
