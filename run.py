@@ -75,7 +75,6 @@ def run_tests(python: str, pytest_args: list[str], env: dict[str, str]) -> int:
     """ruff, then the layer checker, then the type checker, then the test suite."""
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     env.setdefault("SDL_AUDIODRIVER", "dummy")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     for label, cmd in check_steps(python):
         result = subprocess.run(cmd, cwd=ROOT, env=env)
         if result.returncode != 0:
