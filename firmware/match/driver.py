@@ -137,6 +137,12 @@ class Match(Generic[A]):
         self.rules = rules
         self.cancel()
 
+    def load_seat(self, seat: int, saved: dict[str, Any]) -> None:
+        """Restore one seat's saved decision in progress (a game's own save format)."""
+        self.seats[seat].load(saved, self, seat)
+        if saved and self.rules.to_move() == seat:
+            self._begun = seat
+
     # ----------------------------------------------------------------------- suspend
     def save(self) -> dict[str, Any]:
         return {
@@ -158,7 +164,5 @@ class Match(Generic[A]):
         self.rules, self.history = rules, history
         self.refused = {str(k): int(v) for k, v in dict(data.get("refused", {})).items()}
         self.cancel()
-        for number, (seat, saved) in enumerate(zip(self.seats, seats, strict=True)):
-            seat.load(dict(saved), self, number)
-            if saved and rules.to_move() == number:
-                self._begun = number
+        for number, saved in enumerate(seats):
+            self.load_seat(number, dict(saved))
