@@ -19,14 +19,7 @@ import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import (
-    DEFAULT_PROFILE,
-    ComputerSeat,
-    LocalSeat,
-    Match,
-    ReplaySeat,
-    ReplaySource,
-)
+from firmware.match import ComputerSeat, LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
 from games.sevens.ai.voices import Narrator
 from games.sevens.match import PASS, SevensComputer, SevensRules
@@ -102,7 +95,7 @@ class SevensScene(Game):
         self.match: Match[str] | None = None
         self.record_data: dict[str, Any] | None = None
         self.record_error: str | None = None
-        self.replay_source: ReplaySource | None = None
+        self.cursor: ReplayCursor[str] | None = None
         self.replay_names: list[str] = []
         self.replay_actions: list[tuple[int, bytes]] = []
         self.cache = views.Cache()
@@ -208,19 +201,19 @@ class SevensScene(Game):
     def _build_match(self) -> None:
         self.match = self._match_for(self._seed, self.setup, self.members)
 
-    @staticmethod
-    def _match_for(seed: str, setup: Setup, members: list[str]) -> Match[str]:
-        """A fresh match: the deal of `seed`, a local seat per person, the computers."""
+    def _match_for(self, seed: str, setup: Setup, members: list[str]) -> Match[str]:
+        """A fresh match: the deal of `seed`, a local seat per person, and the computers
+        paced by this unit's device profile (`ctx.computer_seat`)."""
         if len(members) != 4 or members[0] != "human":
             raise ValueError("a game has four members, seat 0 a person")
         rules = SevensRules.new(seed, setup.rules)
-        budget = DEFAULT_PROFILE.budget(SevensComputer.units_per_tick)
         seats: list[Any] = []
         for s, kind in enumerate(members):
             if kind == "human":
                 seats.append(LocalSeat[str]())
             else:
-                seats.append(ComputerSeat(SevensComputer(kind, f"{seed}:ai:{s}"), budget))
+                player = SevensComputer(kind, f"{seed}:ai:{s}")
+                seats.append(self.ctx.computer_seat(player))
         return Match(rules, seats)
 
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
@@ -246,7 +239,7 @@ class SevensScene(Game):
             spots["button:members"] = layout.MEMBERS_RECT
             spots["button:reset"] = layout.RESET_RECT
         elif self.phase == "replay":
-            if self.replay_source is not None:
+            if self.cursor is not None:
                 spots.update({f"button:{k}": r for k, r in layout.REPLAY_BUTTONS.items()})
         elif self.phase == "play":
             spots["button:help"] = help_pages.HELP_RECT
@@ -460,61 +453,54 @@ class SevensScene(Game):
             return
         self.members = [str(m) for m in members]
         self.replay_names = [str(n) for n in names]
-        self.replay_actions = []
-        probe = SevensRules(
-            Table([[parse_card(c) for c in h] for h in data["hands"]], full.options)
-        )
+        hands = [list(h) for h in full.initial_hands]
+        options = full.options
+        actions: list[tuple[int, bytes]] = []
+        probe = SevensRules(Table([list(h) for h in hands], options))
         for e in full.events:
             if e["type"] in ("play", "pass"):
                 action = e["card"] if e["type"] == "play" else PASS
-                self.replay_actions.append((e["seat"], probe.encode(action)))
-        self.replay_options = full.options
-        self._replay_to(0)
+                actions.append((e["seat"], probe.encode(action)))
+        self.replay_actions = actions
+        self.cursor = ReplayCursor(
+            lambda: SevensRules(Table([list(h) for h in hands], options)), actions
+        )
+        self.match = self.cursor.match
 
     def _replay_to(self, index: int) -> None:
-        assert self.record_data is not None
-        hands = [[parse_card(c) for c in h] for h in self.record_data["hands"]]
-        rules = SevensRules(Table(hands, self.replay_options))
-        source = ReplaySource(self.replay_actions)
-        self.match = Match(rules, [ReplaySeat[str](source) for _ in range(4)])
-        self.replay_source = source
-        source.release(index)
-        while len(self.match.history) < index:
-            self.match.step()
+        assert self.cursor is not None
+        self.cursor.seek(index)
+        self.match = self.cursor.match
 
     @property
     def replay_index(self) -> int:
-        return len(self.match.history) if self.match is not None else 0
+        return self.cursor.index if self.cursor is not None else 0
 
     def _update_replay(self, name: str | None, inp: InputState) -> None:
         if self.anim is not None:
             self.anim.age += 1
             if self.anim.done:
                 self.anim = None
-        if self.replay_source is None or self.match is None:
+        cursor = self.cursor
+        if cursor is None:
             return
         action = name.removeprefix("button:") if name else None
         if Button.R in inp.repeated:
             action = "forward"
         elif Button.L in inp.repeated:
             action = "back"
-        total = len(self.replay_actions)
-        index = self.replay_index
-        if action == "forward" and index < total:
-            self.replay_source.release(1)
-            events = self.match.step()
+        if action == "forward":
+            events = cursor.forward()
             played = [parse_card(e["card"]) for e in events if e["type"] == "play"]
             killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
             self.anim = Anim(played[0], killed) if played else None
-        elif action == "back" and index > 0:
+        elif action in ("back", "first", "last"):
             self.anim = None
-            self._replay_to(index - 1)
-        elif action == "first":
-            self.anim = None
-            self._replay_to(0)
-        elif action == "last":
-            self.anim = None
-            self._replay_to(total)
+            if action == "back":
+                cursor.back()
+            else:
+                cursor.seek(0 if action == "first" else cursor.total)
+        self.match = cursor.match
 
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:

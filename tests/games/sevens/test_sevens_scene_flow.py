@@ -254,3 +254,24 @@ def test_help_from_the_members_dialog(tmp_path: Path) -> None:
     d.tap("button:next")
     d.tap("button:ok")
     assert d.game["phase"] == "members" and d.game["help"] is None
+
+
+def test_computers_in_worker_processes_play_the_same_game(tmp_path: Path) -> None:
+    # A unit whose profile thinks in worker processes (issue 18) gives the same game, frame
+    # for frame, as the sliced desktop profile: the decision and its tick depend on the work.
+    from firmware.match.profiles import PROFILES
+
+    def play(profile: str) -> tuple[list[Any], str]:
+        d = Driver(tmp_path / profile, seed=12, draw=True)
+        d.m.profile = PROFILES[profile]
+        d.m.start_game("sevens", dict(d.scene.ctx.options))
+        d.frames(1)
+        rng = random.Random(6)
+        hashes = []
+        while len(d.scene.match.history) < 16:  # a dozen computer decisions
+            step_random(d, rng)
+            hashes.append(d.m.frame_hash())
+        return hashes, d.m.frame_hash()
+
+    sliced, worker = play("desktop"), play("desktop-worker")
+    assert sliced == worker and len(sliced[0]) > 100
