@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.sevens.ai.personalities import PERSONALITIES, make_player
@@ -36,8 +36,8 @@ def deal_rng(seed: int | str) -> random.Random:
 class SevensRules:
     """A Killing Sevens game as a `MatchRules[str]`; `game` is the engine for the scene."""
 
-    game_id: ClassVar[str] = "sevens"
-    seats: ClassVar[int] = 4
+    game_id: str = "sevens"  # plain attributes (not ClassVar): MatchRules declares them so
+    seats: int = 4
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -137,26 +137,38 @@ class SevensRules:
         return text
 
 
+# Work units (about 1 us of the development machine each, issue 18). A decision is one
+# indivisible step: building the seat's view and weighing each playable card, measured at
+# 0.1 ms on average and 0.4 ms at worst (bench/sevens.py), so it is counted as a base plus a
+# share per candidate card.
+DECISION_BASE_UNITS = 60
+UNITS_PER_CARD = 30
+UNITS_PER_TICK = 4_000  # about 4 ms per in-loop tick: a whole decision always fits
+
+
 class _Decision:
-    """One personality decision: a single, cheap unit of work (under 0.5 ms measured)."""
+    """One personality decision: a single step, decided by the first `think` call."""
 
     def __init__(self, computer: SevensComputer, rules: SevensRules, seat: int) -> None:
         self.computer, self.rules, self.seat = computer, rules, seat
+        self.units = 0
 
     def think(self, budget: int) -> str | None:
         game = self.rules.game
         # A fresh generator per decision, drawn from the seat's seed and the game's length:
         # the choice depends only on the state and the seed (suspend needs nothing saved).
         rng = random.Random(f"{self.computer.seed}:{self.seat}:{len(game.events)}")
-        action = make_player(self.computer.personality, rng).choose(seat_view(game, self.seat))
+        view = seat_view(game, self.seat)
+        action = make_player(self.computer.personality, rng).choose(view)
+        self.units = DECISION_BASE_UNITS + UNITS_PER_CARD * len(view.legal_cards())
         return PASS if action["type"] == "pass" else str(action["card"])
 
 
 class SevensComputer:
     """A computer personality for the match layer's computer seat. It sees only the seat's
-    `SeatView` (R-SEV-AI), never the other hands."""
+    `SeatView` (R-SEV-AI), never the other hands. Picklable (a worker process may run it)."""
 
-    units_per_tick = 1  # one whole decision per tick: the worst measured is 0.4 ms
+    units_per_tick = UNITS_PER_TICK
 
     def __init__(self, personality: str, seed: int | str) -> None:
         if personality not in PERSONALITIES:

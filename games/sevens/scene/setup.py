@@ -29,7 +29,7 @@ BUBBLE_TIMING = {"slow": (100, 5.0), "normal": (60, 3.0), "fast": (30, 1.5)}
 class Setup:
     """The members of seats 1..3 and the options; JSON round trip for the store."""
 
-    seats: tuple[str, str, str] = ("cool", "hitman", "coward")
+    seats: tuple[str, ...] = ("cool", "hitman", "coward")
     max_kill: int = 9
     three_walls: bool = False
     sevens_first: bool = False
@@ -72,7 +72,7 @@ class Setup:
             if not isinstance(seats, list):
                 raise ValueError("seats must be a list")
             out = cls(
-                seats=tuple(seats),  # type: ignore[arg-type]
+                seats=tuple(seats),
                 max_kill=data["max_kill"],
                 three_walls=_flag(data["three_walls"]),
                 sevens_first=_flag(data["sevens_first"]),
@@ -88,7 +88,7 @@ class Setup:
     def cycle_seat(self, index: int) -> Setup:
         seats = list(self.seats)
         seats[index] = SEAT_CHOICES[(SEAT_CHOICES.index(seats[index]) + 1) % len(SEAT_CHOICES)]
-        return replace(self, seats=tuple(seats))  # type: ignore[arg-type]
+        return replace(self, seats=tuple(seats))
 
     def cycle(self, key: str) -> Setup:
         if key == "max_kill":
@@ -97,8 +97,14 @@ class Setup:
         if key == "bubbles":
             i = BUBBLE_SPEEDS.index(self.bubbles)
             return replace(self, bubbles=BUBBLE_SPEEDS[(i + 1) % len(BUBBLE_SPEEDS)])
-        if key in ("three_walls", "sevens_first", "extra_turn", "hints"):
-            return replace(self, **{key: not getattr(self, key)})
+        if key == "three_walls":
+            return replace(self, three_walls=not self.three_walls)
+        if key == "sevens_first":
+            return replace(self, sevens_first=not self.sevens_first)
+        if key == "extra_turn":
+            return replace(self, extra_turn=not self.extra_turn)
+        if key == "hints":
+            return replace(self, hints=not self.hints)
         raise ValueError(f"no option {key!r}")
 
 

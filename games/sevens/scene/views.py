@@ -48,9 +48,9 @@ def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> Non
     lang = scene.ctx.language
     page = scene.help_page
     if page is not None:
-        key = ("help", lang, page)
-        scene.cache.draw(top, "top", key, lambda s: help_pages.draw_top(s, tr, page))
-        scene.cache.draw(bottom, "bottom", key, lambda s: help_pages.draw_bottom(s, tr, page))
+        help_key = ("help", lang, page)
+        scene.cache.draw(top, "top", help_key, lambda s: help_pages.draw_top(s, tr, page))
+        scene.cache.draw(bottom, "bottom", help_key, lambda s: help_pages.draw_bottom(s, tr, page))
         return
     if phase in ("members", "options"):
         key = (phase, lang, scene.draft, scene.focus)
