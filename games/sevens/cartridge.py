@@ -2,7 +2,11 @@
 
 Members are options too (`seat1`..`seat3`), so `--game sevens --option seat1=cool ...`
 boots straight into play; every member and option defaults to `last` (the choice remembered
-from the last game), and a seat left at `last` opens the members dialog first.
+from the last game), and a seat left at `last` opens the members dialog first. The hint marks
+and the bubble speed are set in the game's own options dialog (and remembered), which keeps
+the launcher's option list short enough to read. The hint marks
+and the bubble speed are set in the game's own options dialog (and remembered): the
+launcher's option list stays short enough to read.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ import pygame
 from firmware.game_api import Cartridge, GameContext, Option
 from games.sevens.rules import MAX_KILL_CHOICES
 from games.sevens.scene import SevensScene, sprites
-from games.sevens.scene.setup import BUBBLE_SPEEDS, LAST, SEAT_CHOICES
+from games.sevens.scene.setup import LAST, SEAT_CHOICES
 
-LAST_LABEL = "as last game"
+LAST_LABEL = "last"  # the choice remembered from the last game
 
 
 def draw_icon(surf: pygame.Surface) -> None:
@@ -70,31 +74,22 @@ CARTRIDGE = Cartridge(
             ("cpu", "two"),
             "cpu",
             label_ja="モード",
-            choice_labels={"cpu": "vs Computers", "two": "Pass the unit"},
+            choice_labels={"cpu": "vs CPUs", "two": "Pass unit"},
         ),
         _seat(1),
         _seat(2),
         _seat(3),
         Option(
             "max_kill",
-            "Most killed at once",
+            "Max kill",
             (LAST, *map(str, MAX_KILL_CHOICES)),
             LAST,
-            label_ja="殺し成立の最大枚数",
+            label_ja="最大枚数",
             choice_labels={LAST: LAST_LABEL},
         ),
-        _flag("three_walls", "Kill with 3 walls", "3方向壁で殺し成立"),
-        _flag("sevens_first", "Sevens laid out", "最初に7札を並べる"),
-        _flag("extra_turn", "Extra turn on kill", "殺したらもう一度"),
-        _flag("hints", "Hint marks", "ヒント"),
-        Option(
-            "bubbles",
-            "Speech bubbles",
-            (LAST, *BUBBLE_SPEEDS),
-            LAST,
-            label_ja="セリフ",
-            choice_labels={LAST: LAST_LABEL},
-        ),
+        _flag("three_walls", "3 walls", "3方向壁"),
+        _flag("sevens_first", "7s first", "7札を並べる"),
+        _flag("extra_turn", "Extra turn", "もう一度手番"),
     ),
     replay=_replay,
 )

@@ -6,19 +6,36 @@ from pathlib import Path
 from typing import Any
 
 from firmware.machine import Machine
+from firmware.storage import Store
 from firmware.testing import machine_from_movie, run, tap_script
+from games.sevens.scene.setup import Setup
 from hal.interfaces import Button, RawInput
 
 COMPUTERS = {"seat1": "cool", "seat2": "hitman", "seat3": "coward"}
 
 
+def remember(tmp: Path, **settings: object) -> None:
+    """Store the hint and bubble settings as the game's options dialog would have left them
+    (they are not launcher options), unless a setup is stored already."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    store = Store.open(tmp / "store.db")
+    try:
+        if store.get_setting("game:sevens:setup") is None:
+            setup = Setup(hints=bool(settings["hints"]), bubbles=str(settings["bubbles"]))
+            store.set_setting("game:sevens:setup", setup.to_json())
+    finally:
+        store.close()
+
+
 class Driver:
     """A headless machine running Killing Sevens, with the inputs a player would give."""
 
-    def __init__(self, tmp: Path, seed: int = 1, draw: bool = False, **options: str) -> None:
+    def __init__(
+        self, tmp: Path, seed: int = 1, draw: bool = False, bubbles: str = "fast", **options: str
+    ) -> None:
         for key, value in COMPUTERS.items():
             options.setdefault(key, value)
-        options.setdefault("bubbles", "fast")
+        remember(tmp, bubbles=bubbles, hints=options.pop("hints", "on") == "on")
         self.m: Machine = machine_from_movie(tmp, game="sevens", seed=seed, options=options)
         self.draw = draw
         self.frames(1)
