@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import pygame
 
+SLIDE_TICKS = 10  # a card played travels this long from its player's row to its place
+
 # ---------------------------------------------------------------- upper screen
 TABLE_X, TABLE_Y = 5, 15
 CELL_W, CELL_H = 18, 24

@@ -41,8 +41,9 @@ from games.sevens.scene.talk import Talk
 from hal.interfaces import Button
 
 STATE_VERSION = 1
-PLAY_TICKS = 18  # the card just played glows this long
-KILL_TICKS = 54  # killed cards flash this long: a kill is an event
+SLIDE_TICKS = layout.SLIDE_TICKS  # the card travels from its player's row to its place
+PLAY_TICKS = SLIDE_TICKS + 14  # then glows a moment
+KILL_TICKS = SLIDE_TICKS + 48  # killed cards flash this long: a kill is an event
 PHASES = ("members", "options", "play", "over", "replay")
 
 
@@ -53,6 +54,7 @@ class Anim:
     card: int | None
     killed: list[int]
     age: int = 0
+    seat: int | None = None  # who played it (the card slides from their row)
 
     @property
     def length(self) -> int:
@@ -63,15 +65,18 @@ class Anim:
         return self.age >= self.length
 
     def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "killed": list(self.killed), "age": self.age}
+        return {"card": self.card, "killed": list(self.killed), "age": self.age, "seat": self.seat}
 
     @classmethod
     def from_json(cls, data: Any) -> Anim:
         card = data["card"]
         killed = [int(c) for c in data["killed"]]
+        seat = data.get("seat")
         if (card is not None and card not in range(52)) or any(c not in range(52) for c in killed):
             raise ValueError("bad animation")
-        return cls(card, killed, int(data["age"]))
+        if seat is not None and seat not in range(4):
+            raise ValueError("bad animation seat")
+        return cls(card, killed, int(data["age"]), seat)
 
 
 class SevensScene(Game):
@@ -386,10 +391,11 @@ class SevensScene(Game):
 
     def _on_events(self, events: list[dict[str, Any]]) -> None:
         self.selected = None
-        played = next((parse_card(e["card"]) for e in events if e["type"] == "play"), None)
+        play = next((e for e in events if e["type"] == "play"), None)
+        played = parse_card(play["card"]) if play is not None else None
         killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
-        if played is not None:
-            self.anim = Anim(played, killed)
+        if play is not None:
+            self.anim = Anim(played, killed, 0, play["seat"])
         if killed:
             self.ctx.play("kill")
         elif played is not None:
@@ -491,9 +497,11 @@ class SevensScene(Game):
             action = "back"
         if action == "forward":
             events = cursor.forward()
-            played = [parse_card(e["card"]) for e in events if e["type"] == "play"]
+            plays = [e for e in events if e["type"] == "play"]
             killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
-            self.anim = Anim(played[0], killed) if played else None
+            self.anim = (
+                Anim(parse_card(plays[0]["card"]), killed, 0, plays[0]["seat"]) if plays else None
+            )
         elif action in ("back", "first", "last"):
             self.anim = None
             if action == "back":

@@ -16,6 +16,7 @@ from games.sevens.rules.cards import card_label
 from games.sevens.scene import help as help_pages
 from games.sevens.scene import layout, sprites
 from games.sevens.scene import texts as tx
+from games.sevens.scene.layout import SLIDE_TICKS
 from games.sevens.scene.setup import OPTION_KEYS
 
 if TYPE_CHECKING:
@@ -131,7 +132,8 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     )
     text.draw(surf, flags, (251, 2), pal.TEXT_DIM, align="right")
     # the table
-    flash = anim is not None and anim.killed and (anim.age // 4) % 2 == 0
+    sliding = anim is not None and anim.card is not None and anim.age < SLIDE_TICKS
+    flash = anim is not None and anim.killed and not sliding and (anim.age // 4) % 2 == 0
     sprites.felt(surf, layout.TABLE_RECT)
     if flash:
         pygame.draw.rect(surf, sprites.BLOCKED, layout.TABLE_RECT, 2, border_radius=3)
@@ -139,17 +141,36 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         bit = board.BIT[card]
         state = "killed" if game.killed & bit else "played" if game.played & bit else "empty"
         rect = layout.cell_rect(card)
+        if anim is not None and sliding:
+            if card == anim.card:
+                state = "empty"  # not landed yet
+            elif card in anim.killed:
+                state = "empty"  # still in a hand until the card lands
         if anim is not None and card in anim.killed and flash:
             pygame.draw.rect(surf, sprites.FLASH, rect, border_radius=2)
             continue
         surf.blit(sprites.table_card(card, state), rect)
-    if anim is not None and anim.card is not None:
-        glow = max(1, 3 - anim.age // 6)
-        sprites.frame(surf, layout.cell_rect(anim.card), pal.WHITE, glow)
     if scene.selected is not None and scene.human_to_move():
         color = sprites.PLAYABLE if game.is_playable(scene.selected) else sprites.BLOCKED
         sprites.frame(surf, layout.cell_rect(scene.selected), color)
     draw_info(surf, tr, scene, names)
+    if anim is not None and anim.card is not None:
+        end = layout.cell_rect(anim.card)
+        if sliding:
+            seat = anim.seat if anim.seat is not None else 0
+            start = pygame.Rect(
+                layout.INFO_COLS["name"],
+                layout.INFO_Y + 12 + seat * layout.INFO_ROW_H - 8,
+                end.w,
+                end.h,
+            )
+            t = (anim.age + 1) / SLIDE_TICKS
+            x = round(start.x + (end.x - start.x) * t)
+            y = round(start.y + (end.y - start.y) * t)
+            surf.blit(sprites.table_card(anim.card, "played"), (x, y))
+        else:
+            glow = max(1, 3 - (anim.age - SLIDE_TICKS) // 6)
+            sprites.frame(surf, end, pal.WHITE, glow)
 
 
 def draw_info(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]) -> None:
