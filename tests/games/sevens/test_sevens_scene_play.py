@@ -292,3 +292,20 @@ def test_buttons_alone_play_a_card(tmp_path: Path) -> None:
     assert d.game["selected"] == target and d.game["frame"] == "yellow"
     d.press(Button.A)
     assert len(d.scene.match.history) == history + 1 and target not in d.game["hand"]
+
+
+def test_a_tap_on_nothing_changes_nothing(tmp_path: Path) -> None:
+    # P-GAME-2: on your turn, taps between the cards, on the table's screen edge or on the
+    # status line change neither the dump nor the frame.
+    d = Driver(tmp_path, seed=3, draw=True)
+    to_a_turn_with(d, "blocked", random.Random(3))
+    while d.scene.talk.busy:  # let the lines run out: the screen is still
+        d.frames(1)
+    before, frame = d.game, d.m.frame_hash()
+    spots = d.hotspots()
+    for x, y in ((128, 56), (1, 100), (254, 150), (128, 114), (40, 188)):
+        assert not any(
+            r[0] <= x < r[0] + r[2] and r[1] <= y < r[1] + r[3] for r in spots.values()
+        ), (x, y)
+        d.tap_xy(x, y)
+        assert d.game == before and d.m.frame_hash() == frame
