@@ -147,7 +147,8 @@ class SevensScene(Game):
         return self.ctx.tr("en", "ja") == "ja"
 
     def human_to_move(self) -> bool:
-        """A person may act now: their turn, the unit in their hands, nothing animating."""
+        """A person may act now: their turn, in play, the unit in their hands (cards wait
+        for an animation to end; see _update_play)."""
         if self.phase != "play" or self.match is None or self.handoff:
             return False
         seat = self.match.to_move
@@ -516,16 +517,17 @@ class SevensScene(Game):
 
     # ================================================================== the dump
     def dump(self) -> dict[str, Any]:
-        game = self.table
-        options = self.draft if self.phase in ("members", "options") else self.setup
+        dialog = self.phase in ("members", "options")
+        game = None if dialog else self.table
+        options = self.draft if dialog else self.setup
         out: dict[str, Any] = {
             "phase": self.phase,
-            "mode": self.mode if self.members else ("two" if options.humans > 1 else "cpu"),
-            "members": list(self.members) if self.members else ["human", *options.seats],
+            "mode": ("two" if options.humans > 1 else "cpu") if dialog else self.mode,
+            "members": ["human", *options.seats] if dialog else list(self.members),
             "options": options.to_json(),
             "line": None,
             "turn": None,
-            "seat": self.local_seat if self.members else 0,
+            "seat": 0 if dialog else self.local_seat,
             "hand": [],
             "playable": [],
             "table": ["." * 13] * 4,

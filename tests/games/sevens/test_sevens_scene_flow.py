@@ -275,3 +275,19 @@ def test_computers_in_worker_processes_play_the_same_game(tmp_path: Path) -> Non
 
     sliced, worker = play("desktop"), play("desktop-worker")
     assert sliced == worker and len(sliced[0]) > 100
+
+
+def test_change_members_after_a_game_shows_the_dialog_with_the_setup(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=5, seat1="simpleton", seat2="brute", seat3="cool")
+    finish(d, random.Random(1))
+    d.tap("button:members")
+    g = d.game
+    assert g["phase"] == "members" and g["members"] == ["human", "simpleton", "brute", "cool"]
+    assert g["turn"] is None and g["hand"] == [] and g["table"] == ["." * 13] * 4
+    d.tap("choice:seat2")  # brute -> random
+    d.tap("choice:seat2")  # random -> human: two people now
+    assert d.game["members"][2] == "human" and d.game["mode"] == "two"
+    d.tap("button:ok")
+    d.tap("button:ok")
+    g = d.game
+    assert g["phase"] == "play" and g["mode"] == "two" and g["handoff"] == "Player 1"
