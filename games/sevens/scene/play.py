@@ -83,6 +83,7 @@ class SevensScene(Game):
     """Play, or (with `record`) the replay of a stored game."""
 
     uses_dpad = False  # the firmware's cursor walks the cards and buttons; A taps
+    draws_thinking = True  # "<name>: thinking..." on the lower screen, after half a second
 
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
         super().__init__(ctx)
@@ -172,6 +173,9 @@ class SevensScene(Game):
             return 0
         seat = self.match.seats[self.match.to_move]
         return seat.calls if isinstance(seat, ComputerSeat) else 0
+
+    def thinking_ticks(self) -> int:
+        return self.think_ticks
 
     def playable(self) -> list[int]:
         if not self.human_to_move():

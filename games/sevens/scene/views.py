@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from firmware.game_api import THINKING_INDICATOR_TICKS
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from games.sevens.ai.personalities import PERSONALITIES
@@ -88,7 +89,7 @@ def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> Non
             scene.handoff,
             len(scene.talk.queue),
             bubble.en if bubble else None,
-            (scene.think_ticks // 15) % 3 if scene.thinking else -1,
+            (scene.think_ticks // 15) % 3 if scene.think_ticks >= THINKING_INDICATOR_TICKS else -1,
             scene.match.to_move if scene.match else None,
         )
     if phase == "replay":
@@ -305,7 +306,7 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     mover = game.current
     if mover is not None:
         label = turn_of(tr, scene, names, mover)
-        if scene.thinking:
+        if scene.think_ticks >= THINKING_INDICATOR_TICKS:
             label = f"{names[mover]}: {tr(*tx.THINKING)}" + "." * (
                 1 + (scene.think_ticks // 15) % 3
             )
