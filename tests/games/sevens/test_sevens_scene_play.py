@@ -8,9 +8,9 @@ import random
 from pathlib import Path
 
 import pytest
-from sevens_driver import Driver
+from sevens_driver import Driver, play_by_taps
 
-from games.sevens.rules import Game, Options, card_name, parse_card
+from games.sevens.rules import Options, parse_card
 from games.sevens.scene import sprites
 
 CARD_FACES = {sprites.FACE, sprites.FACE_DIM}
@@ -27,88 +27,6 @@ GAMES = [
     ),
     ({"max_kill": "12", "three_walls": "off", "bubbles": "slow"}, ("cool", "brute", "hitman")),
 ]
-
-
-def expected_table(game: Game) -> list[str]:
-    """The table as the issue defines it, written from the engine's played/killed sets."""
-    rows = []
-    for suit in "SHDC":
-        row = ""
-        for rank in "A23456789TJQK":
-            card = parse_card(rank + suit)
-            if card in killed_cards(game):
-                row += "x"
-            elif card in played_cards(game):
-                row += rank
-            else:
-                row += "."
-        rows.append(row)
-    return rows
-
-
-def killed_cards(game: Game) -> set[int]:
-    return {parse_card(c) for e in game.events if e["type"] == "kill" for c in e["cards"]}
-
-
-def played_cards(game: Game) -> set[int]:
-    out = {parse_card(e["card"]) for e in game.events if e["type"] == "play"}
-    for e in game.events:
-        if e["type"] == "layout":
-            out |= {parse_card(c) for c in e["cards"]}
-    return out
-
-
-def check_against(d: Driver, shadow: Game) -> None:
-    g = d.game
-    seat = g["seat"]
-    assert g["table"] == expected_table(shadow)
-    assert g["hand"] == [card_name(c) for c in shadow.hand(seat)]
-    assert g["cards_left"] == [len(shadow.hand(s)) for s in range(4)]
-    assert g["killed"] == shadow.killed_count and g["kills"] == shadow.kills_count
-    assert g["finished"] == shadow.finish_order
-    assert g["turn"] == shadow.current
-    if g["playable"]:
-        assert shadow.current == seat
-        assert g["playable"] == [card_name(c) for c in shadow.legal_cards()]
-    # conservation: hands + table + killed = 52, from the dump alone
-    on_table = sum(ch not in ".x" for row in g["table"] for ch in row)
-    dead = sum(ch == "x" for row in g["table"] for ch in row)
-    assert sum(g["cards_left"]) + on_table + dead == 52
-    assert dead == sum(g["killed"]) == sum(g["kills"])
-
-
-def play_by_taps(d: Driver, rng: random.Random, check: bool = True, limit: int = 60000) -> None:
-    """Random playable cards (two taps) or pass, by taps only, to the end of the game; the
-    dump is compared with a shadow engine after every action anyone takes."""
-    scene = d.scene
-    deal = scene.rules.game
-    shadow = Game([list(h) for h in deal.initial_hands], deal.options)
-    seen = 0
-    for _ in range(limit):
-        history = d.scene.match.history
-        while seen < len(history):
-            action = d.scene.rules.decode(history[seen].data)
-            shadow.apply({"type": "pass"} if action == "pass" else {"type": "play", "card": action})
-            seen += 1
-            if check:
-                check_against(d, shadow)
-        g = d.game
-        if g["phase"] == "over":
-            assert shadow.over and g["ranking"] == shadow.ranking()
-            return
-        spots = d.hotspots()
-        if "button:ok" in spots:
-            d.tap("button:ok")
-        elif g["playable"] and not g["animating"]:
-            card = rng.choice(g["playable"])
-            d.tap(f"card:{card}")
-            assert d.game["selected"] == card and d.game["frame"] == "yellow"
-            d.tap(f"card:{card}")
-        elif "button:pass" in spots and not g["animating"]:
-            d.tap("button:pass")
-        else:
-            d.frames(1)
-    raise AssertionError("the game did not finish")
 
 
 @pytest.mark.parametrize(("options", "computers"), GAMES)
