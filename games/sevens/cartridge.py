@@ -24,10 +24,10 @@ LAST_LABEL = "last"  # the choice remembered from the last game
 
 
 def draw_icon(surf: pygame.Surface) -> None:
-    """32x32: a 7 of diamonds on felt, its neighbour killed (pink)."""
+    """32x32: a 7 of diamonds on felt in front of its neighbour, killed (pink)."""
     pygame.draw.rect(surf, sprites.FELT, (0, 0, 32, 32), border_radius=6)
-    surf.blit(sprites.table_card(2 * 13 + 6, "played"), (3, 4))
     surf.blit(sprites.table_card(2 * 13 + 7, "killed"), (12, 6))
+    surf.blit(sprites.table_card(2 * 13 + 6, "played"), (3, 3))
 
 
 def _create(ctx: GameContext) -> SevensScene:
