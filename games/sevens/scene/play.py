@@ -381,9 +381,7 @@ class SevensScene(Game):
         seat = match.to_move
         assert seat is not None
         if self.members[seat] == "human":
-            if len(self.humans) > 1 and self.holder != seat and not self.handoff:
-                self.handoff = True  # hide the hand: "hand to <name>" first
-                self.selected = None
+            self._check_handoff()
             if self.handoff:
                 return
             if self.holder is None:
@@ -393,6 +391,18 @@ class SevensScene(Game):
         events = match.step()
         if events:
             self._on_events(events)
+            self._check_handoff()  # at once: the next frame must not show this hand
+
+    def _check_handoff(self) -> None:
+        """Another person's turn while the unit is in someone else's hands: hide the hand
+        behind "hand to <name>" until they tap OK."""
+        match = self.match
+        seat = match.to_move if match is not None else None
+        if seat is None or self.members[seat] != "human" or len(self.humans) < 2:
+            return
+        if self.holder != seat and not self.handoff:
+            self.handoff = True
+            self.selected = None
 
     def _on_events(self, events: list[dict[str, Any]]) -> None:
         self.selected = None

@@ -134,6 +134,20 @@ def face_pixels(d: Driver) -> int:
 def test_hotseat_never_shows_a_hand_under_anothers_name(tmp_path: Path) -> None:
     d = Driver(tmp_path, seed=2, draw=True, seat1="human", seat2="cool", seat3="simpleton")
     assert d.game["mode"] == "two"
+    render = d.m.render
+    shown = {"hands": 0}
+
+    def checked_render() -> None:
+        # every frame: a hand on screen belongs to the person whose turn it is
+        render()
+        spots = d.scene.hotspots()
+        if any(name.startswith("card:") for name in spots):
+            g = d.game
+            assert g["seat"] == g["turn"] and g["handoff"] is None
+            assert {n[5:] for n in spots if n.startswith("card:")} == set(g["hand"])
+            shown["hands"] += 1
+
+    d.m.render = checked_render  # type: ignore[method-assign]
     rng = random.Random(9)
     handoffs = turns = 0
     for _ in range(60000):
@@ -161,7 +175,7 @@ def test_hotseat_never_shows_a_hand_under_anothers_name(tmp_path: Path) -> None:
         else:
             d.frames(1)
     assert d.game["phase"] == "over"
-    assert handoffs >= 4 and turns > handoffs
+    assert handoffs >= 4 and turns > handoffs and shown["hands"] > 100
 
 
 def test_two_people_seats_from_the_members_options(tmp_path: Path) -> None:
