@@ -203,6 +203,7 @@ class SevensScene(Game):
         if laid is not None:
             self.anim = Anim(None, [], 0)
         self._speak(opening, "open")
+        self._check_handoff()  # people passing the unit: the first one is asked for by name
 
     @property
     def _seed(self) -> str:
