@@ -12,6 +12,7 @@ their turn. See docs/games/sevens.md ("On the handheld").
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,7 +22,7 @@ from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
-from games.sevens.ai.voices import Narrator
+from games.sevens.ai.voices import Narrator, Speech
 from games.sevens.match import PASS, SevensComputer, SevensRules
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
@@ -45,6 +46,15 @@ SLIDE_TICKS = layout.SLIDE_TICKS  # the card travels from its player's row to it
 PLAY_TICKS = SLIDE_TICKS + 14  # then glows a moment
 KILL_TICKS = SLIDE_TICKS + 48  # killed cards flash this long: a kill is an event
 PHASES = ("members", "options", "play", "over", "replay")
+# The engine's announcements for a person, turned to "You" (verb agreement)
+YOU_VERBS = {
+    "starts": "start",
+    "plays": "play",
+    "passes": "pass",
+    "is": "are",
+    "wins": "win",
+    "loses": "lose",
+}
 
 
 @dataclass
@@ -229,7 +239,22 @@ class SevensScene(Game):
 
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
         narrator = Narrator(self.members, random.Random(f"{self._seed}:voice:{salt}"))
-        self.talk.say(narrator.react(events), self.setup.bubbles, self._ja())
+        speeches = [self._personal(s) for s in narrator.react(events)]
+        self.talk.say(speeches, self.setup.bubbles, self._ja())
+
+    def _personal(self, speech: Speech) -> Speech:
+        """Alone against the computers, the person's announcements say "You" ("You play
+        8♦.", 「あなたが…」), as the information area does."""
+        if speech.personality is not None or len(self.humans) != 1:
+            return speech
+        n = speech.seat + 1
+        found = re.match(rf"Player {n} (\w+)(.*)", speech.en)
+        if found is None:
+            return speech
+        verb, tail = found.groups()
+        en = f"You {YOU_VERBS.get(verb, verb)}{tail}"
+        ja = speech.ja.replace(f"プレイヤー{n}", "あなた", 1)
+        return replace(speech, en=en, ja=ja)
 
     # ================================================================== input
     def hotspots(self) -> dict[str, pygame.Rect]:

@@ -241,3 +241,24 @@ def test_a_tap_on_nothing_changes_nothing(tmp_path: Path) -> None:
         ), (x, y)
         d.tap_xy(x, y)
         assert d.game == before and d.m.frame_hash() == frame
+
+
+def test_alone_against_computers_the_announcements_say_you(tmp_path: Path) -> None:
+    from games.sevens.ai.voices import Speech
+
+    d = Driver(tmp_path)
+    scene = d.scene
+    seat = scene.humans[0]
+    cases = {
+        f"Player {seat + 1} plays 8♦.": "You play 8♦.",
+        f"Player {seat + 1} passes.": "You pass.",
+        f"Player {seat + 1} is out.": "You are out.",
+        f"Player {seat + 1} lost 9♠ 8♠.": "You lost 9♠ 8♠.",
+        f"Player {seat + 1} killed 2 card(s).": "You killed 2 card(s).",
+        f"Player {seat + 1} wins.": "You win.",
+    }
+    for en, want in cases.items():
+        said = scene._personal(Speech(seat, "play", en, f"プレイヤー{seat + 1}がパス", None))
+        assert said.en == want and said.ja == "あなたがパス"
+    lines = Speech(1, "play", "As calculated.", "計算通りだ。", "cool")
+    assert scene._personal(lines) == lines
