@@ -602,7 +602,7 @@ class SevensScene(Game):
             killed=list(game.killed_count),
             kills=list(game.kills_count),
             finished=list(game.finish_order),
-            ranking=game.ranking() if game.over else [],
+            ranking=game.ranking(),
             selected=card_name(self.selected) if self.selected is not None else None,
             handoff=self.names()[game.current]
             if self.handoff and game.current is not None

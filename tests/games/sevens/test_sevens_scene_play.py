@@ -262,3 +262,27 @@ def test_alone_against_computers_the_announcements_say_you(tmp_path: Path) -> No
         assert said.en == want and said.ja == "あなたがパス"
     lines = Speech(1, "play", "As calculated.", "計算通りだ。", "cool")
     assert scene._personal(lines) == lines
+
+
+def test_the_dumped_ranking_is_live(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=9)
+    rng = random.Random(9)
+    for _ in range(3000):
+        g = d.game
+        if sum(g["killed"]) >= 2 or g["phase"] != "play":
+            break
+        if g["playable"] and not g["animating"]:
+            d.play_card(rng.choice(g["playable"]))
+        elif "button:pass" in d.hotspots() and not g["animating"]:
+            d.tap("button:pass")
+        else:
+            d.frames(1)
+    g = d.game
+    assert sum(g["killed"]) >= 2
+
+    # best first: fewest killed, then most kills, then the earlier finish
+    def key(s: int) -> tuple[int, int, int]:
+        out = g["finished"].index(s) if s in g["finished"] else 4
+        return (g["killed"][s], -g["kills"][s], out)
+
+    assert g["ranking"] == sorted(range(4), key=key)
