@@ -84,6 +84,13 @@ def _table(surf: pygame.Surface, played: list[int], killed: list[int]) -> None:
         surf.blit(sprites.table_card(card, state), layout.cell_rect(card))
 
 
+def _captions(surf: pygame.Surface, tr: Tr, lines: tuple[tuple[str, str], ...]) -> None:
+    y = 128
+    for en, ja in lines:
+        text.draw(surf, tr(en, ja), (10, y), pal.TEXT)
+        y += 16
+
+
 def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
     widgets.background(surf)
     title = tr(*PAGES[page][0])
@@ -94,6 +101,14 @@ def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
         for card in _cards("6S 8S 6H 9H TD 5D 6C 7C 8C 9C TH TC 5H 5C"):
             sprites.frame(surf, layout.cell_rect(card), sprites.PLAYABLE, 1)
         sprites.frame(surf, layout.cell_rect(parse_card("3D")), sprites.BLOCKED, 1)
+        _captions(
+            surf,
+            tr,
+            (
+                ("Yellow: a card may go there now.", "黄色: いま出せる場所"),
+                ("Red: not yet (nothing next to it).", "赤: まだ出せない"),
+            ),
+        )
     elif page == 1:
         played = _cards(
             "6S 7S 8S 6H 8H 6D 7D 8D 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC "
@@ -101,6 +116,14 @@ def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
         )
         _table(surf, played, _cards("7H AC"))
         sprites.frame(surf, layout.cell_rect(parse_card("7H")), sprites.BLOCKED, 1)
+        _captions(
+            surf,
+            tr,
+            (
+                ("7♥: cards on all four sides: killed.", "ハートの7: 四方を囲まれて死亡"),
+                ("A♣: the edge counts as a wall.", "クラブのA: 端は壁になる"),
+            ),
+        )
     elif page == 2:
         rows = (
             ("Cool", 1, 4, "2"),
