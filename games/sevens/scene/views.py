@@ -119,6 +119,8 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         status = names[game.ranking()[0]] + tr(*tx.WINS)
     elif game.current is not None:
         status = "▶ " + turn_of(tr, scene, names, game.current)
+        if game.events and game.events[-1]["type"] == "extra_turn":
+            status += tr(": extra turn!", ": もう一度!")
     else:
         status = ""
     if scene.phase == "replay":
