@@ -291,3 +291,19 @@ def test_change_members_after_a_game_shows_the_dialog_with_the_setup(tmp_path: P
     d.tap("button:ok")
     g = d.game
     assert g["phase"] == "play" and g["mode"] == "two" and g["handoff"] == "Player 1"
+
+
+def test_resuming_at_the_result_counts_the_game_once(tmp_path: Path) -> None:
+    d = Driver(tmp_path, seed=6, draw=True)
+    finish(d, random.Random(2))
+    totals = d.scene.tally().to_json()
+    slot = d.m.snapshot()
+    assert slot is not None
+    again = Driver(tmp_path, seed=1, draw=True)  # the same store
+    again.m.restore(slot)
+    again.frames(2)
+    d.frames(2)
+    assert again.game == d.game and again.game["phase"] == "over"
+    assert again.m.frame_hash() == d.m.frame_hash()
+    assert again.scene.tally().to_json() == totals
+    assert len(again.m.store.list_records("sevens")) == 1
