@@ -133,6 +133,11 @@ def face(kind: str, seat: int, size: int = 36) -> pygame.Surface:
         "coward": (170, 220, 170),
         "brute": (236, 96, 80),
     }
+    if kind == "random":  # one of the five, drawn per game: a question mark
+        pygame.draw.circle(s, pal.OUTLINE, (c, c), r + 1)
+        pygame.draw.circle(s, pal.PANEL_HI, (c, c), r)
+        text.draw(s, "?", (c + 1, c - 7), pal.ACCENT, scale=2, align="center")
+        return s
     if kind not in tones:  # a person: a round token in the seat's colour with its number
         pygame.draw.circle(s, pal.OUTLINE, (c, c), r + 1)
         pygame.draw.circle(s, SEAT_COLORS[seat], (c, c), r)

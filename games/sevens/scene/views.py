@@ -404,8 +404,6 @@ def draw_dialog(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         for i, (label, value) in enumerate(rows):
             rect = layout.choice_rect(i)
             face_kind = "human" if i == 0 else draft.seats[i - 1]
-            if face_kind == "random":
-                face_kind = "human"
             surf.blit(sprites.face(face_kind, i, 20), (8, rect.y + 1))
             text.draw(surf, label, (34, rect.y + 7), pal.TEXT)
             if value is None:
