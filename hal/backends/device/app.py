@@ -24,6 +24,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
+from firmware.match.profiles import DeviceProfile
 from firmware.storage import Store
 from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
@@ -84,8 +85,17 @@ def build_hal(
     return hal
 
 
+def device_profile(config: DeviceConfig) -> DeviceProfile:
+    """The match layer's profile for this board: its speed from `profile.RELATIVE_SPEED`."""
+    name = detect_profile(config.system.profile, config.system.model_file)
+    cores = 1 if name == "desktop" else min(4, os.cpu_count() or 1)
+    return DeviceProfile(name, relative_speed(name), cores)
+
+
 def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
     """The one place the device creates its machine (to be firmware/boot.py's `boot`)."""
+    profile = device_profile(config)
+    log.info("device: profile %s (relative speed %.2f)", profile.name, profile.speed)
     machine = Machine(
         hal,
         store,
@@ -93,6 +103,7 @@ def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> 
         boot_game=options.game,
         boot_options=options.options,
         touch_profile=TouchFilterConfig.RESISTIVE,
+        profile=profile,
     )
     if store.get_calibration() is None:
         machine.touch.set_calibration(UNCALIBRATED)
@@ -127,14 +138,12 @@ class DeviceRunner:
         *,
         frames: int | None = None,
         notifier: Notifier | None = None,
-        profile: str = "desktop",
         run_command: Callable[[list[str]], object] | None = None,
     ) -> None:
         self.hal = hal
         self.machine = machine
         self.frames = frames
         self.notifier = notifier or Notifier()
-        self.profile = profile
         self.loop = FixedStepLoop(_Limited(machine, frames), hal.clock)
         self._run_command = run_command or _run_shutdown
         self.stopped = False
@@ -143,7 +152,7 @@ class DeviceRunner:
         """Called once per loop pass: the watchdog ping lives here, so a hung tick stops it."""
         machine = self.machine
         if machine.tick > 0:
-            self.notifier.ready(f"running, profile {self.profile}")
+            self.notifier.ready(f"running, profile {machine.profile.name}")
             self.notifier.frame()
         if machine.quit_requested:
             return False
@@ -212,6 +221,4 @@ def start(
     except BaseException:
         store.close()
         raise
-    profile = detect_profile(config.system.profile, config.system.model_file)
-    log.info("device: profile %s (relative speed %.2f)", profile, relative_speed(profile))
-    return DeviceRunner(hal, machine, frames=frames, notifier=notifier, profile=profile)
+    return DeviceRunner(hal, machine, frames=frames, notifier=notifier)

@@ -36,8 +36,12 @@ class SerialLink(ByteLink):
     def write(self, data: bytes) -> None:
         if self.port is None or not data:
             return
+        import serial
+
         try:
             self.port.write(data)
+        except serial.SerialTimeoutException:
+            return  # the driver's buffer is full: the bytes are lost, as radio bytes may be
         except Exception as exc:  # pyserial raises SerialException or OSError subclasses
             self._fail(exc)
 
@@ -64,9 +68,13 @@ def open_radio(config: RadioConfig) -> ByteLink:
     import serial
 
     try:
+        # A device node is written non-blocking (write_timeout 0); pyserial's URL handlers
+        # (loop://, socket://) treat 0 as "always late", so they get blocking writes.
+        write_timeout = None if "://" in config.port else 0
         port = serial.serial_for_url(
-            config.port, baudrate=config.baud, timeout=0, write_timeout=0, exclusive=True
-        )
+            config.port, baudrate=config.baud, timeout=0, write_timeout=write_timeout,
+            exclusive=True,
+        )  # fmt: skip
     except (serial.SerialException, OSError, ValueError) as exc:
         log.warning("radio: cannot open %s: %s; the radio is off", config.port, exc)
         return NoLink()

@@ -82,9 +82,7 @@ def gpio_keys(path: str = "/fake/event0") -> FakeDevice:
         ecodes.BTN_EAST, ecodes.BTN_SOUTH, ecodes.BTN_NORTH, ecodes.BTN_WEST,
         ecodes.BTN_TL, ecodes.BTN_TR, ecodes.BTN_START, ecodes.BTN_SELECT, ecodes.KEY_POWER,
     ]  # fmt: skip
-    return FakeDevice(
-        path, "twinfold-keys", {ecodes.EV_KEY: keys, ecodes.EV_SW: [ecodes.SW_LID]}
-    )
+    return FakeDevice(path, "twinfold-keys", {ecodes.EV_KEY: keys, ecodes.EV_SW: [ecodes.SW_LID]})
 
 
 def ads7846(path: str = "/fake/event1") -> FakeDevice:
