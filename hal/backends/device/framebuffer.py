@@ -127,12 +127,22 @@ class Panel:
         self.canvas.fill((0, 0, 0))
         self.row_bytes = info.width * info.bpp // 8
         self.previous: bytes | None = None
+        self.source: tuple[bytes, ...] | None = None  # the screens the canvas was drawn from
         self.bytes_written = 0
         self.backlight_on: bool | None = None
 
     @property
     def logical_size(self) -> tuple[int, int]:
         return self.canvas.get_size()
+
+    def new_source(self, *screens: pygame.Surface) -> bool:
+        """Whether these screens differ from the ones last drawn (a still frame skips the
+        conversion as well as the writes)."""
+        key = tuple(screen.get_buffer().raw for screen in screens)
+        if key == self.source:
+            return False
+        self.source = key
+        return True
 
     def flush(self) -> int:
         """Write the canvas's changed rows to the framebuffer; returns the bytes written."""
@@ -258,7 +268,9 @@ class FramebufferDisplay(Display):
         written = 0
         if self.config.mode == "one":
             panel = self._open("panel")
-            if panel is not None:
+            if panel is not None and not panel.new_source(upper, lower):
+                panel.set_backlight(True)
+            elif panel is not None:
                 geometry = self._one_panel_layout(panel.logical_size).geometry()
                 ox = (panel.logical_size[0] - geometry.size[0]) // 2
                 oy = (panel.logical_size[1] - geometry.size[1]) // 2
@@ -270,7 +282,9 @@ class FramebufferDisplay(Display):
         else:
             for name, source in (("upper", upper), ("lower", lower)):
                 panel = self._open(name)
-                if panel is None:
+                if panel is None or not panel.new_source(source):
+                    if panel is not None:
+                        panel.set_backlight(True)
                     continue
                 lw, lh = panel.logical_size
                 scale = centred_scale((lw, lh), (SCREEN_W, SCREEN_H))
@@ -288,6 +302,7 @@ class FramebufferDisplay(Display):
             if panel is None:
                 continue
             panel.canvas.fill((0, 0, 0))
+            panel.source = None
             written += panel.flush()
             panel.set_backlight(False)
         self.blanked = True

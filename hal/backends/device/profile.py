@@ -6,13 +6,16 @@ so a search that takes 4 ms a tick on the desktop is cut to what fits the same w
 Raspberry Pi. The board is read from `/proc/device-tree/model` unless the config names one.
 
 How the speeds were obtained (docs/performance.md, "Device backend"): `desktop` is the
-development machine (AMD EPYC, Python 3.11), by definition 1.0. The Pi figures are
-estimates, not measurements (no board was at hand): the ratio of single-thread CPython
-throughput, taken as the ratio of (clock x instructions per clock) of the cores against the
-development machine's, with the Cortex-A53 at 1.0 GHz (Zero 2 W) and 1.4 GHz (3 B+), the
-Cortex-A72 at 1.8 GHz (4 B) and the Cortex-A76 at 2.4 GHz (5). `bench/device_profile.py`
-runs the reference benchmark; its score on a real board divided by the desktop's replaces
-the estimate (the numbers in the table are deliberately on the low side).
+development machine (a 2-core x86-64 server VM, Python 3.11), by definition 1.0. The Pi
+figures are estimates, not measurements (no board was at hand): single-thread CPython
+throughput taken as clock x per-clock throughput relative to the development machine's core
+(about 3 GHz, per-clock 1.0), with per-clock factors for CPython of 0.6 for the Cortex-A76
+(Pi 5, 2.4 GHz), 0.42 for the A72 (Pi 4, 1.5 GHz; 1.8 GHz boards are faster) and 0.25 for
+the in-order A53 (Pi 3 B+ at 1.4 GHz, Zero 2 W at 1.0 GHz), each rounded down:
+pi5 2.4 x 0.6 / 3 = 0.48 -> 0.45; pi4 1.5 x 0.42 / 3 = 0.21 -> 0.2; pi3 1.4 x 0.25 / 3 =
+0.117 -> 0.11; pi-zero-2w 1.0 x 0.25 / 3 = 0.083 -> 0.08. `bench/device_estimate.py`
+prints a reference figure; that figure measured on a board, divided into the desktop's,
+replaces the estimate.
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ PROFILES = ("desktop", "pi-zero-2w", "pi3", "pi4", "pi5")
 # Fraction of the development machine's single-thread Python speed (see the module doc).
 RELATIVE_SPEED: dict[str, float] = {
     "desktop": 1.0,
-    "pi5": 0.40,
+    "pi5": 0.45,
     "pi4": 0.20,
-    "pi3": 0.10,
-    "pi-zero-2w": 0.07,
+    "pi3": 0.11,
+    "pi-zero-2w": 0.08,
 }
 
 # Model text (from the device tree) -> profile; the first matching prefix wins.
