@@ -344,4 +344,27 @@ def test_the_same_scenarios_through_real_uinput_devices(tmp_path):
         assert raw.held == {Button.A} and raw.lid_closed
         assert raw.touch is not None and (raw.touch.x, raw.touch.y) == (1000.0, 2000.0)
         assert inp.poll(2).held == frozenset()
+        # power: a short press is one pulse on release
+        keys.write(ecodes.EV_KEY, ecodes.KEY_POWER, 1)
+        keys.syn()
+        keys.write(ecodes.EV_KEY, ecodes.KEY_POWER, 0)
+        keys.syn()
+        time.sleep(0.05)
+        assert inp.poll(3).power_pressed and not inp.poll(4).power_pressed
+        # the keys vanish (a loose cable) and come back
+        keys.write(ecodes.EV_KEY, ecodes.BTN_SOUTH, 1)
+        keys.syn()
+        time.sleep(0.05)
+        assert inp.poll(5).held == {Button.B}
+        keys.close()
+        time.sleep(0.3)
+        raw = inp.poll(6)
+        assert raw.held == frozenset() and not raw.lid_closed
+        with UInput(caps, name="twinfold-test-keys") as again:
+            time.sleep(0.3)
+            inp.poll(7)
+            again.write(ecodes.EV_KEY, ecodes.BTN_EAST, 1)
+            again.syn()
+            time.sleep(0.05)
+            assert inp.poll(8).held == {Button.A}
         inp.close()
