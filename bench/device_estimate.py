@@ -13,9 +13,11 @@ desktop's reference time divided by the board's.
 2. every firmware scene and the demo game (bench/firmware_ticks.py's measurement: random
    input, p99 and max of the tick's CPU time), plus the device `present` of both panels
    (bench/device_present.py: RGB565 game frames, p99), each divided by the speed;
-3. every computer player at its device budget: the machine boots with the profile, so the
-   game's `ctx.computer_budget` gives it the profile's smaller slices (Reversi, strongest
-   level, a whole game against first-legal-square play), ticks while it thinks.
+3. every computer player at its device budget: the machine boots with the profile in its
+   "sliced" mode (the search inside the tick: the worst case for the loop; on a board the
+   match layer runs it in a worker process instead), so the game's `ctx.computer_budget`
+   gives it the profile's smaller slices (Reversi, strongest level, a whole game against
+   first-legal-square play); every tick while it thinks.
 """
 
 from __future__ import annotations
@@ -68,7 +70,9 @@ def thinking_ticks(profile_name: str, speed: float, games: int) -> list[float]:
     import firmware.machine
     from firmware.match.profiles import DeviceProfile
 
-    firmware.machine.DEFAULT_PROFILE = DeviceProfile(profile_name, speed, 4)  # type: ignore[misc]
+    # Sliced: the search runs inside the tick, the worst case for the frame loop (on the
+    # boards the match layer moves it to a worker process on a spare core).
+    firmware.machine.DEFAULT_PROFILE = DeviceProfile(profile_name, speed, "sliced")  # type: ignore[misc]
     import reversi_scene
 
     timer, _ = reversi_scene.strongest_thinking(games)

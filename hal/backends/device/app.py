@@ -24,7 +24,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
-from firmware.match.profiles import DeviceProfile
+from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
+from firmware.match.profiles import PROFILES as MATCH_PROFILES
 from firmware.storage import Store
 from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
@@ -86,16 +87,19 @@ def build_hal(
 
 
 def device_profile(config: DeviceConfig) -> DeviceProfile:
-    """The match layer's profile for this board: its speed from `profile.RELATIVE_SPEED`."""
+    """The match layer's profile for this board: its mode from the match layer's table, its
+    speed from `profile.RELATIVE_SPEED` (the estimate documented there)."""
     name = detect_profile(config.system.profile, config.system.model_file)
-    cores = 1 if name == "desktop" else min(4, os.cpu_count() or 1)
-    return DeviceProfile(name, relative_speed(name), cores)
+    base = MATCH_PROFILES.get(name, DEFAULT_PROFILE)
+    return DeviceProfile(name, relative_speed(name), base.mode)
 
 
 def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
     """The one place the device creates its machine (to be firmware/boot.py's `boot`)."""
     profile = device_profile(config)
-    log.info("device: profile %s (relative speed %.2f)", profile.name, profile.speed)
+    log.info(
+        "device: profile %s (relative speed %.2f, %s)", profile.name, profile.speed, profile.mode
+    )
     machine = Machine(
         hal,
         store,
