@@ -26,6 +26,7 @@ from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
 from firmware.match.profiles import PROFILES as MATCH_PROFILES
+from firmware.match.worker import close_all as stop_workers
 from firmware.storage import Store
 from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
@@ -184,6 +185,7 @@ class DeviceRunner:
         self.stopped = True
         self.notifier.stopping()
         self.machine.suspend_game()
+        stop_workers()  # computer players thinking in worker processes
         self.machine.store.close()
         for part in (self.hal.display, self.hal.input, self.hal.link):
             close = getattr(part, "close", None)
