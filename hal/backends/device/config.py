@@ -304,8 +304,12 @@ def parse_config(data: dict[str, Any]) -> tuple[DeviceConfig, list[str]]:
         if top == "input" and "keys" in plain:
             keys = _keys(plain.pop("keys"), problems)
         sections[top] = _section(plain, top, SCHEMA[top], problems)
-    display = DisplayConfig(**sections["display"], **panels)
-    inp = InputConfig(**sections["input"], **({"keys": keys} if keys is not None else {}))
+    display_fields: dict[str, Any] = {**sections["display"], **panels}
+    input_fields: dict[str, Any] = dict(sections["input"])
+    if keys is not None:
+        input_fields["keys"] = keys
+    display = DisplayConfig(**display_fields)
+    inp = InputConfig(**input_fields)
     config = DeviceConfig(
         display=display,
         input=inp,
