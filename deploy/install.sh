@@ -200,6 +200,11 @@ else
     echo "no $CMDLINE: kernel command line left alone"
 fi
 
+# Bluetooth no longer has the PL011: its modem set-up service must not claim the UART.
+if [ "$SYSTEM" = 0 ] || systemctl list-unit-files hciuart.service 2>/dev/null | grep -q hciuart; then
+    run systemctl disable hciuart.service
+fi
+
 # --------------------------------------------------------------------------- read-only root
 if [ "$READ_ONLY" = 1 ]; then
     if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && ! blkid -L "$DATA_LABEL" >/dev/null 2>&1; then

@@ -80,7 +80,7 @@ def test_dry_run_lists_every_file_and_changes_nothing(tmp_path):
     }
     assert {s.lstrip("/") for s in said} == EXPECTED_FILES
     # system changes are never made with DESTDIR, only named
-    for command in ("apt-get install", "useradd", "-m venv", "pip install"):
+    for command in ("apt-get install", "useradd", "-m venv", "pip install", "disable hciuart"):
         assert any(
             line.startswith("skipped (DESTDIR): ") and command in line
             for line in result.stdout.splitlines()
@@ -152,3 +152,32 @@ def test_uninstall_takes_it_all_back(tmp_path):
 def test_bad_options_are_refused(tmp_path):
     result = run("install.sh", stage(tmp_path), "--colour")
     assert result.returncode != 0 and "unknown option --colour" in result.stderr
+
+
+def test_push_dry_run_names_every_step(tmp_path):
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh"), "--dry-run", "pi@twinfold.local"],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    steps = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
+    assert steps[0].startswith("+ python3 -m pip wheel")
+    assert any(
+        s.startswith("+ scp ") and "pi@twinfold.local:/tmp/twinfold-push/" in s for s in steps
+    )
+    assert any("install.sh --no-apt --wheel" in s for s in steps)
+    assert any("systemctl restart twinfold" in s for s in steps)
+
+
+def test_push_needs_a_target():
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh")],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and "usage" in result.stderr
