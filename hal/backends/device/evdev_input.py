@@ -158,7 +158,11 @@ class EvdevInput(InputSource):
             device = self._opener(path)
         except OSError as exc:
             if exc.errno not in (errno.ENOENT, errno.ENODEV):
+                # Said once: tried again only when the node changes (a udev rule fixing
+                # its permissions changes its ctime).
                 log.warning("input: cannot open %s: %s", path, exc)
+                if stamp is not None:
+                    self._unwanted[path] = stamp
             return
         try:
             name = device.name

@@ -368,3 +368,31 @@ def test_the_same_scenarios_through_real_uinput_devices(tmp_path):
             time.sleep(0.05)
             assert inp.poll(8).held == {Button.A}
         inp.close()
+
+
+def test_a_device_that_refuses_to_open_is_reported_once(fakes, tmp_path, caplog):
+    import errno
+
+    node = tmp_path / "event9"
+    node.write_text("")
+    tries = []
+
+    def opener(path):
+        tries.append(path)
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    clock = fakes.Clock()
+    inp = EvdevInput(
+        InputConfig(rescan_seconds=1.0), lister=lambda: [str(node)], opener=opener, clock=clock
+    )
+    for tick in range(5):
+        inp.poll(tick)
+        clock.t += 1.0
+    assert len(tries) == 1 and caplog.text.count("cannot open") == 1
+    import time
+
+    time.sleep(0.03)  # file timestamps are coarse (a few ms): let the change show
+    os.utime(node)  # a udev rule changes the node: looked at again
+    os.chmod(node, 0o600)
+    inp.poll(9)
+    assert len(tries) == 2
