@@ -27,8 +27,8 @@ from typing import Literal
 
 from hal.interfaces import SCREEN_H, SCREEN_W
 
-LAYOUTS = ("vertical", "horizontal", "hybrid", "single")
 Kind = Literal["vertical", "horizontal", "hybrid", "single"]
+LAYOUTS: tuple[Kind, ...] = ("vertical", "horizontal", "hybrid", "single")
 Panel = Literal["upper", "lower"]
 Focus = Literal["top", "bottom"]
 
@@ -99,8 +99,8 @@ class Layout:
     @property
     def focused_panel(self) -> Panel:
         """The physical panel showing the focused logical screen."""
-        shows_top = "lower" if self.swap else "upper"
-        shows_bottom = "upper" if self.swap else "lower"
+        shows_top: Panel = "lower" if self.swap else "upper"
+        shows_bottom: Panel = "upper" if self.swap else "lower"
         return shows_top if self.focus == "top" else shows_bottom
 
     def with_kind(self, kind: Kind) -> Layout:

@@ -34,7 +34,7 @@ EFFECTS: dict[str, tuple[tuple[float, int], ...]] = {
 DEFAULT = ((660.0, 25),)
 
 
-def synthesise(notes: tuple[tuple[float, int], ...], rate: int = RATE) -> array.array:
+def synthesise(notes: tuple[tuple[float, int], ...], rate: int = RATE) -> array.array[int]:
     """Signed 16-bit mono samples: square waves with a linear decay per note."""
     samples = array.array("h")
     for freq, ms in notes:
@@ -52,7 +52,10 @@ class SynthAudio(Audio):
 
     def __init__(self) -> None:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
-        _, _, channels = pygame.mixer.get_init()
+        opened = pygame.mixer.get_init()
+        if opened is None:
+            raise pygame.error("SynthAudio needs an open mixer (make_audio opens it)")
+        _, _, channels = opened
         for name, notes in {**EFFECTS, "": DEFAULT}.items():
             mono = synthesise(notes)
             if channels == 1:
@@ -71,7 +74,10 @@ def make_audio() -> SynthAudio | None:
     """Open the mixer (16-bit mono at 22 kHz where allowed); None when there is no audio."""
     try:
         pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=512)
-        frequency, size, _ = pygame.mixer.get_init()
+        opened = pygame.mixer.get_init()
+        if opened is None:
+            raise pygame.error("the mixer did not open")
+        frequency, size, _ = opened
         if frequency != RATE or size != -16:
             pygame.mixer.quit()
             log.warning("audio: the mixer offers %s Hz / %s bits; staying silent", frequency, size)

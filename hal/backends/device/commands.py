@@ -10,6 +10,7 @@ import logging
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 
 def _positive(text: str) -> int:
@@ -39,7 +40,7 @@ def _option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[Any]) -> None:
     device = sub.add_parser(
         "device",
         help="run on the Raspberry Pi backend (framebuffer panels, evdev input, serial radio)",

@@ -134,10 +134,10 @@ def _str(v: Any) -> str:
 
 
 def _path(v: Any) -> str:
-    v = _str(v)
-    if "\0" in v:
+    text = _str(v)
+    if "\0" in text:
         raise _Bad("must not contain a NUL character")
-    return v
+    return text
 
 
 def _choice(options: tuple[Any, ...]) -> Check:
@@ -191,10 +191,10 @@ def _command(v: Any) -> tuple[str, ...]:
 def _ecode(v: Any) -> str:
     from evdev import ecodes
 
-    v = _str(v)
-    if not hasattr(ecodes, v) or not v.startswith(("KEY_", "BTN_")):
-        raise _Bad(f"{v!r} is not an evdev key code name (like KEY_POWER or BTN_SOUTH)")
-    return v
+    name = _str(v)
+    if not hasattr(ecodes, name) or not name.startswith(("KEY_", "BTN_")):
+        raise _Bad(f"{name!r} is not an evdev key code name (like KEY_POWER or BTN_SOUTH)")
+    return name
 
 
 PANEL_KEYS: dict[str, Check] = {
