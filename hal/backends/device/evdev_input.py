@@ -38,6 +38,7 @@ from hal.interfaces import Button, InputSource, RawInput, RawTouch
 
 log = logging.getLogger("twinfold")
 
+MAX_READS_PER_TICK = 16
 RAW_MAX = 4095.0  # touch readings are scaled to the 12-bit range TouchFilterConfig expects
 HAT_BUTTONS = {
     ecodes.ABS_HAT0X: (Button.LEFT, Button.RIGHT),
@@ -304,6 +305,14 @@ class EvdevInput(InputSource):
                     self._abs(opened, code, device.absinfo(code).value)
 
     def _drain(self, path: str, opened: _Open) -> None:
+        """Everything waiting on one device (one read returns at most a kernel batch, so read
+        until the device says there is no more; bounded, in case it never stops talking)."""
+        for _ in range(MAX_READS_PER_TICK):
+            if not self._read_batch(path, opened):
+                return
+
+    def _read_batch(self, path: str, opened: _Open) -> bool:
+        """One read; False when nothing (more) was waiting or the device failed."""
         try:
             for event in opened.device.read():
                 etype, code, value = event.type, event.code, event.value
@@ -325,9 +334,11 @@ class EvdevInput(InputSource):
                     self.lid_closed = bool(value)
                     self._lid_owner = path
         except BlockingIOError:
-            return  # nothing (more) waiting
+            return False  # nothing (more) waiting
         except OSError as exc:
             self.drop(path, exc.strerror or str(exc))
+            return False
+        return True
 
     # ------------------------------------------------------------------ the tick
     def poll(self, tick: int) -> RawInput:

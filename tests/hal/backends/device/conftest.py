@@ -33,6 +33,7 @@ class FakeDevice:
         self.grabbed = False
         self.closed = False
         self.time = 0.0
+        self.batch = 1 << 30  # events one read returns at most (the kernel hands out batches)
 
     def capabilities(self, verbose: bool = False, absinfo: bool = True) -> dict[int, list[Any]]:
         return {k: list(v) for k, v in self.caps.items()}
@@ -58,7 +59,7 @@ class FakeDevice:
             raise OSError(errno.ENODEV, "No such device")
         if not self.queue:
             raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
-        events, self.queue = self.queue, []
+        events, self.queue = self.queue[: self.batch], self.queue[self.batch :]
         yield from events
 
     # helpers for tests --------------------------------------------------------------

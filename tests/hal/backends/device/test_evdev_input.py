@@ -396,3 +396,13 @@ def test_a_device_that_refuses_to_open_is_reported_once(fakes, tmp_path, caplog)
     os.chmod(node, 0o600)
     inp.poll(9)
     assert len(tries) == 2
+
+
+def test_everything_waiting_is_read_in_one_tick_even_in_small_batches(fakes):
+    keys = fakes.gpio_keys()
+    keys.batch = 2
+    inp, _, _ = make_input(fakes, keys)
+    inp.poll(0)
+    for code in (ecodes.BTN_EAST, ecodes.BTN_SOUTH, ecodes.BTN_NORTH, ecodes.BTN_WEST):
+        keys.key(code, 1)  # 8 events: four reads of two
+    assert inp.poll(1).held == {Button.A, Button.B, Button.X, Button.Y}
