@@ -69,3 +69,24 @@ def test_help_names_the_options(capsys):
     out = capsys.readouterr().out
     for option in ("--config", "--frames", "--dump"):
         assert option in out
+
+
+def test_registering_the_command_loads_no_device_library():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[4]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+
+    code = (
+        "import sys, firmware.cli; firmware.cli.build_parser(); "
+        "print(sorted(m for m in ('evdev', 'serial', 'hal.backends.device.app') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, timeout=60, check=True, cwd=root, env=env,
+    ).stdout  # fmt: skip
+    assert out.strip() == "[]"
