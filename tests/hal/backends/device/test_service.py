@@ -200,3 +200,75 @@ def test_frames_stops_after_exactly_that_many_ticks(tmp_path, framebuffer, frame
     runner = make_runner(tmp_path, framebuffer, inp, frames=frames)
     runner.run()
     assert runner.machine.tick == frames
+
+
+def test_the_command_under_a_systemd_like_parent_stops_cleanly_on_sigterm(tmp_path, framebuffer):
+    """`twinfold device` as the unit runs it: notify socket, watchdog, SIGTERM -> game saved."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[4]
+    dev0, sys0 = framebuffer(tmp_path, "fb0", 320, 240, 16)
+    dev1, sys1 = framebuffer(tmp_path, "fb1", 320, 240, 16)
+    config = tmp_path / "device.toml"
+    config.write_text(
+        f"""
+[display.upper]
+device = "{dev0}"
+sysfs = "{sys0}"
+[display.lower]
+device = "{dev1}"
+sysfs = "{sys1}"
+[input]
+scan_dir = "{tmp_path / "input"}"
+[radio]
+enabled = false
+[system]
+data_dir = "{tmp_path / "data"}"
+audio = false
+[boot]
+game = "pop"
+"""
+    )
+    address = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "NOTIFY_SOCKET": address,
+        "WATCHDOG_USEC": "400000",
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli", "device", "--config", str(config)],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        sock.settimeout(20.0)  # Python and pygame start slowly on a loaded machine
+        first = [sock.recv(4096).decode()]
+        assert first and first[0].startswith("READY=1"), first
+        pings = receive(sock, 1.0)
+        assert pings.count("WATCHDOG=1") >= 2
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0, err
+        assert receive(sock, 0.2)[-1:] == ["STOPPING=1"]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        sock.close()
+    store = Store.open(tmp_path / "data" / "store.db")
+    try:
+        suspended = store.load_suspend()
+        assert suspended is not None and suspended.game_id == "pop"
+    finally:
+        store.close()
