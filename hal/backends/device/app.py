@@ -81,6 +81,8 @@ def build_hal(
         link=open_radio(config.radio),
     )
     if config.system.audio:
+        if config.system.audio_device:
+            os.environ["AUDIODEV"] = config.system.audio_device  # SDL's ALSA device
         audio = make_audio()
         if audio is not None:
             hal.audio = audio

@@ -97,6 +97,7 @@ class SystemConfig:
     profile: str = "auto"
     model_file: str = "/proc/device-tree/model"
     audio: bool = True
+    audio_device: str = ""  # an ALSA device name for SDL (AUDIODEV); "" = ALSA's default
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "profile": _choice(PROFILES),
         "model_file": _path,
         "audio": _bool,
+        "audio_device": _str,
     },
     "boot": {"game": _str, "seed": _int(0, 2**63 - 1)},
 }
