@@ -177,3 +177,10 @@ def test_the_shipped_config_documents_every_key_and_is_all_defaults():
     from hal.backends.device.config import DeviceConfig
 
     assert config == DeviceConfig()
+
+
+def test_the_shipped_key_map_lists_every_default():
+    from hal.backends.device.config import DEFAULT_KEYS
+
+    table = tomllib.loads((DEPLOY / "config/device.toml").read_text())["input"]["keys"]
+    assert table == DEFAULT_KEYS

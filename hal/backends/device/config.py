@@ -25,7 +25,9 @@ ROTATIONS = (0, 90, 180, 270)
 
 # Button map defaults: the reference build's gpio-keys overlay (deploy/overlays/twinfold.dts)
 # sends the Linux gamepad codes, which are also what common USB gamepads send, so one map
-# serves both. Positions follow the handheld: A east, B south, X north, Y west.
+# serves both. Positions follow the handheld: A east, B south, X north, Y west. The second
+# block is the generic USB "joystick" codes of the cheap SNES-style pads (DragonRise and
+# alike), whose D-pad is their X/Y axes (the backend reads any non-touch X/Y axis as a D-pad).
 DEFAULT_KEYS: dict[str, str] = {
     "BTN_DPAD_UP": "UP",
     "BTN_DPAD_DOWN": "DOWN",
@@ -39,6 +41,14 @@ DEFAULT_KEYS: dict[str, str] = {
     "BTN_TR": "R",
     "BTN_START": "START",
     "BTN_SELECT": "SELECT",
+    "BTN_THUMB": "A",
+    "BTN_THUMB2": "B",
+    "BTN_TRIGGER": "X",
+    "BTN_TOP": "Y",
+    "BTN_TOP2": "L",
+    "BTN_PINKIE": "R",
+    "BTN_BASE4": "START",
+    "BTN_BASE3": "SELECT",
 }
 
 

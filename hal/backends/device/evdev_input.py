@@ -44,6 +44,10 @@ HAT_BUTTONS = {
     ecodes.ABS_HAT0X: (Button.LEFT, Button.RIGHT),
     ecodes.ABS_HAT0Y: (Button.UP, Button.DOWN),
 }
+# A gamepad's X/Y axes (a stick, or the D-pad of pads that report it as axes) count as the
+# D-pad beyond this fraction of the way from the centre to either end.
+STICK_BUTTONS = {ecodes.ABS_X: (Button.LEFT, Button.RIGHT), ecodes.ABS_Y: (Button.UP, Button.DOWN)}
+STICK_THRESHOLD = 0.5
 
 
 class EvdevDevice(Protocol):
@@ -98,6 +102,7 @@ class _Open:
     has_btn_touch: bool = False
     held: set[Button] = field(default_factory=set)
     hats: dict[int, int] = field(default_factory=dict)
+    sticks: dict[int, _Axis] = field(default_factory=dict)  # non-touch X/Y axes: a D-pad
     # the touch state being assembled until the next SYN_REPORT
     x: float | None = None
     y: float | None = None
@@ -172,12 +177,8 @@ class EvdevInput(InputSource):
             axes = set(caps.get(ecodes.EV_ABS, []))
             switches = set(caps.get(ecodes.EV_SW, []))
             touch = {ecodes.ABS_X, ecodes.ABS_Y} <= axes and ecodes.BTN_TOUCH in keys
-            useful = (
-                touch
-                or bool(keys & (set(self.keymap) | {self.power_code}))
-                or ecodes.SW_LID in switches
-                or bool(axes & set(HAT_BUTTONS))
-            )
+            mapped = bool(keys & (set(self.keymap) | {self.power_code}))
+            useful = touch or mapped or ecodes.SW_LID in switches or bool(axes & set(HAT_BUTTONS))
             if not useful or not self.config.wants(name):
                 if stamp is not None:
                     self._unwanted[path] = stamp
@@ -189,6 +190,11 @@ class EvdevInput(InputSource):
                     if code in axes:
                         info = device.absinfo(code)
                         opened.axes[code] = _Axis(float(info.min), float(info.max))
+            elif mapped:  # a gamepad: its X/Y axes steer the D-pad
+                for code in STICK_BUTTONS:
+                    if code in axes:
+                        info = device.absinfo(code)
+                        opened.sticks[code] = _Axis(float(info.min), float(info.max))
             if self.config.grab:
                 try:
                     device.grab()
@@ -250,8 +256,13 @@ class EvdevInput(InputSource):
             opened.held.discard(button)
 
     def _abs(self, opened: _Open, code: int, value: int) -> None:
-        if code in HAT_BUTTONS:
-            low, high = HAT_BUTTONS[code]
+        stick = opened.sticks.get(code)
+        if code in HAT_BUTTONS or stick is not None:
+            low, high = HAT_BUTTONS[code] if stick is None else STICK_BUTTONS[code]
+            if stick is not None:  # -1 .. 1 from one end to the other
+                span = stick.high - stick.low
+                centred = (2 * (value - stick.low) / span - 1) if span > 0 else 0.0
+                value = -1 if centred < -STICK_THRESHOLD else 1 if centred > STICK_THRESHOLD else 0
             opened.hats[code] = value
             for button, on in ((low, value < 0), (high, value > 0)):
                 if on:

@@ -63,6 +63,9 @@ def test_a_press_and_release_inside_one_frame_is_seen_for_that_frame(fakes):
 
 
 def test_gamepad_hat_is_the_dpad(fakes):
+    from evdev.device import AbsInfo
+
+    stick = AbsInfo(0, -32768, 32767, 16, 128, 0)
     pad = fakes.Device(
         "/fake/event5",
         "Generic USB Gamepad",
@@ -70,6 +73,7 @@ def test_gamepad_hat_is_the_dpad(fakes):
             ecodes.EV_KEY: [ecodes.BTN_SOUTH, ecodes.BTN_EAST],
             ecodes.EV_ABS: [ecodes.ABS_X, ecodes.ABS_Y, ecodes.ABS_HAT0X, ecodes.ABS_HAT0Y],
         },
+        {ecodes.ABS_X: stick, ecodes.ABS_Y: stick},
     )
     inp, _, _ = make_input(fakes, pad)
     inp.poll(0)
@@ -81,6 +85,39 @@ def test_gamepad_hat_is_the_dpad(fakes):
     pad.emit(ecodes.EV_ABS, ecodes.ABS_HAT0X, 0)
     pad.syn()
     assert inp.poll(2).held == {Button.DOWN}
+
+
+def test_snes_style_usb_pad_with_an_axis_dpad(fakes):
+    """The cheap generic pads: joystick button codes, the D-pad as 0..255 X/Y axes."""
+    from evdev.device import AbsInfo
+
+    axis = AbsInfo(127, 0, 255, 0, 15, 0)
+    pad = fakes.Device(
+        "/fake/event6",
+        "DragonRise Inc.   Generic   USB  Joystick  ",
+        {
+            ecodes.EV_KEY: [ecodes.BTN_TRIGGER, ecodes.BTN_THUMB, ecodes.BTN_THUMB2,
+                            ecodes.BTN_TOP, ecodes.BTN_TOP2, ecodes.BTN_PINKIE,
+                            ecodes.BTN_BASE3, ecodes.BTN_BASE4],
+            ecodes.EV_ABS: [ecodes.ABS_X, ecodes.ABS_Y],
+        },
+        {ecodes.ABS_X: axis, ecodes.ABS_Y: axis},
+    )  # fmt: skip
+    inp, _, _ = make_input(fakes, pad)
+    inp.poll(0)
+    assert pad.grabbed
+    pad.emit(ecodes.EV_ABS, ecodes.ABS_X, 0)
+    pad.emit(ecodes.EV_ABS, ecodes.ABS_Y, 255)
+    pad.emit(ecodes.EV_KEY, ecodes.BTN_THUMB, 1)
+    pad.emit(ecodes.EV_KEY, ecodes.BTN_BASE4, 1)
+    pad.syn()
+    raw = inp.poll(1)
+    assert raw.held == {Button.LEFT, Button.DOWN, Button.A, Button.START}
+    assert raw.touch is None
+    pad.emit(ecodes.EV_ABS, ecodes.ABS_X, 127)
+    pad.emit(ecodes.EV_ABS, ecodes.ABS_Y, 150)  # inside the dead zone
+    pad.syn()
+    assert inp.poll(2).held == {Button.A, Button.START}
 
 
 def test_configured_keyboard_keys_and_removed_defaults(fakes):
