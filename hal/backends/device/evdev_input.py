@@ -250,8 +250,9 @@ class EvdevInput(InputSource):
         if button is None or value == 2:  # unmapped, or the kernel's autorepeat
             return
         if value:
+            if button not in opened.held:  # a press (the kernel reports transitions only)
+                self._latched.add(button)
             opened.held.add(button)
-            self._latched.add(button)
         else:
             opened.held.discard(button)
 

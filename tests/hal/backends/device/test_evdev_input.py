@@ -443,3 +443,50 @@ def test_everything_waiting_is_read_in_one_tick_even_in_small_batches(fakes):
     for code in (ecodes.BTN_EAST, ecodes.BTN_SOUTH, ecodes.BTN_NORTH, ecodes.BTN_WEST):
         keys.key(code, 1)  # 8 events: four reads of two
     assert inp.poll(1).held == {Button.A, Button.B, Button.X, Button.Y}
+
+
+KEY_CODES = [
+    (ecodes.BTN_EAST, Button.A),
+    (ecodes.BTN_SOUTH, Button.B),
+    (ecodes.BTN_DPAD_UP, Button.UP),
+    (ecodes.BTN_START, Button.START),
+]
+
+
+def _steps():
+    from hypothesis import strategies as st
+
+    key = st.tuples(st.sampled_from(range(len(KEY_CODES))), st.sampled_from([0, 1, 2]))
+    return st.lists(st.one_of(st.just("poll"), key), max_size=60)
+
+
+def test_held_buttons_follow_the_events_and_no_press_is_lost(fakes):
+    """Property: at every poll a button is reported held iff it is down now or was pressed
+    since the previous poll; every press shows in some poll; nothing raises."""
+    from hypothesis import given
+
+    @given(_steps())
+    def check(steps):
+        keys = fakes.gpio_keys()
+        inp, _, _ = make_input(fakes, keys)
+        inp.poll(0)
+        down: set[Button] = set()
+        pressed_since: set[Button] = set()
+        tick = 1
+        for step in [*steps, "poll"]:
+            if step == "poll":
+                assert inp.poll(tick).held == down | pressed_since
+                pressed_since = set()
+                tick += 1
+                continue
+            index, value = step
+            code, button = KEY_CODES[index]
+            keys.key(code, value)
+            if value == 1:
+                if button not in down:
+                    pressed_since.add(button)
+                down.add(button)
+            elif value == 0:
+                down.discard(button)
+
+    check()
