@@ -490,3 +490,47 @@ def test_held_buttons_follow_the_events_and_no_press_is_lost(fakes):
                 down.discard(button)
 
     check()
+
+
+def test_touch_reports_follow_the_pen_and_no_touch_is_lost(fakes):
+    """Property: at every poll the touch is the pen's position while it is down; a stroke
+    that began and ended since the previous poll shows at its last position; else none."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    coord = st.integers(0, 4095)
+    step = st.one_of(
+        st.just("poll"), st.just("up"), st.tuples(st.sampled_from(["down", "move"]), coord, coord)
+    )
+
+    @given(st.lists(step, max_size=40))
+    def check(steps):
+        touch = fakes.ads7846()
+        inp, _, _ = make_input(fakes, touch)
+        inp.poll(0)
+        pen = False
+        position: tuple[int, int] | None = None
+        began: tuple[int, int] | None = None  # last position of a stroke begun since the poll
+        tick = 1
+        for item in [*steps, "poll"]:
+            if item == "poll":
+                raw = inp.poll(tick)
+                tick += 1
+                got = None if raw.touch is None else (raw.touch.x, raw.touch.y)
+                want = position if pen else began
+                assert got == (None if want is None else (float(want[0]), float(want[1])))
+                began = None
+            elif item == "up":
+                if pen:
+                    lift(touch)
+                pen = False
+            else:
+                verb, x, y = item
+                if verb == "move" and not pen:
+                    continue  # the controller reports no motion with the pen up
+                touch_at(touch, x, y, 200, down=not pen)
+                if not pen or began is not None:
+                    began = (x, y)
+                pen, position = True, (x, y)
+
+    check()
