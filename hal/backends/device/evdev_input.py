@@ -138,6 +138,7 @@ class EvdevInput(InputSource):
         self.lid_closed = False
         self._lid_owner: str | None = None
         self._power_down_at: float | None = None
+        self._power_path: str | None = None  # the device whose POWER is down
         self._power_pulse = False
         self._long_fired = False
         self.shutdown_requested = False
@@ -228,8 +229,6 @@ class EvdevInput(InputSource):
         if path == self._power_path:
             self._power_down_at = None
         self._next_scan = float("-inf")
-
-    _power_path: str | None = None
 
     # ------------------------------------------------------------------ events
     def _key(self, path: str, opened: _Open, code: int, value: int) -> None:
