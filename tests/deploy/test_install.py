@@ -181,3 +181,19 @@ def test_push_needs_a_target():
         check=False,
     )
     assert result.returncode == 2 and "usage" in result.stderr
+
+
+def test_image_build_dry_run_uses_pi_gen_and_the_stage(tmp_path):
+    pigen = tmp_path / "pi-gen"
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "pi-gen/build.sh"), "--dry-run", "--pi-gen", str(pigen),  # type: ignore[list-item]
+         "--url", "https://example.org/tf"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    steps = result.stdout.splitlines()
+    assert any("git clone" in s and "--branch arm64" in s and "pi-gen" in s for s in steps)
+    assert any(s.startswith("+ cp -a") and "stage-twinfold" in s for s in steps)
+    assert any("build-docker.sh" in s for s in steps)
+    assert any("imager_json.py" in s and "https://example.org/tf" in s for s in steps)
+    assert not pigen.exists()  # a dry run changes nothing
