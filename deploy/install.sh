@@ -117,7 +117,7 @@ if [ "$SYSTEM" = 1 ] && id twinfold >/dev/null 2>&1; then
     echo "unchanged user twinfold"
 else
     run useradd --system --home-dir /var/lib/twinfold --no-create-home \
-        --shell /usr/sbin/nologin --groups video,input,dialout,audio,render twinfold
+        --shell /usr/sbin/nologin --groups video,input,dialout,audio twinfold
 fi
 
 # --------------------------------------------------------------------------- the wheel

@@ -52,7 +52,7 @@ def test_the_unit_is_what_the_service_needs():
         "Type=notify",
         "WatchdogSec=5",
         "Restart=on-failure",
-        "SupplementaryGroups=video input dialout audio render",
+        "SupplementaryGroups=video input dialout audio",
         "StateDirectory=twinfold",
         "WantedBy=multi-user.target",
     ):
