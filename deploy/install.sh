@@ -184,7 +184,7 @@ CONFIG="$BOOT/config.txt"
 if [ -f "$ROOT$CONFIG" ]; then
     update "$CONFIG" "$TMP/config.txt"
 else
-    put "$TMP/config.txt" "$CONFIG" 0755
+    put "$TMP/config.txt" "$CONFIG" 0644
 fi
 
 # cmdline.txt: no console on the radio's UART; no text console drawn on the panels.
