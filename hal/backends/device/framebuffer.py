@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import mmap
 import os
+import re
 import stat
 import time
 from dataclasses import dataclass
@@ -88,6 +89,12 @@ def read_info(directory: Path) -> FbInfo:
         raise PanelError(f"{directory}: {bpp} bits per pixel (supported: 16 RGB565, 32 XRGB8888)")
     if not (0 < width <= 8192 and 0 < height <= 8192):
         raise PanelError(f"{directory}: implausible size {width}x{height}")
+    # A driver may allocate more lines than the panel shows (yres_virtual for panning): the
+    # first video mode, when sysfs lists one, is the visible part.
+    if (directory / "modes").exists():
+        found = re.search(r"(\d+)x(\d+)", read("modes"))
+        if found and 0 < int(found[1]) <= width and 0 < int(found[2]) <= height:
+            width, height = int(found[1]), int(found[2])
     stride = width * bpp // 8
     if (directory / "stride").exists():
         try:

@@ -249,3 +249,13 @@ def test_unsupported_pixel_format_is_reported(tmp_path, framebuffer, caplog):
     display = FramebufferDisplay(DisplayConfig(mode="one", panel=PanelConfig(str(dev), str(sysfs))))
     assert display.panels["panel"] is None
     assert "24 bits per pixel" in caplog.text
+
+
+def test_the_visible_mode_wins_over_a_taller_virtual_size(tmp_path, framebuffer):
+    dev, sysfs = framebuffer(tmp_path, "fb0", 320, 480, 16)  # double-height for panning
+    (sysfs / "stride").write_text("640\n")
+    (sysfs / "modes").write_text("U:320x240p-0\n")
+    display = FramebufferDisplay(DisplayConfig(mode="one", panel=PanelConfig(str(dev), str(sysfs))))
+    panel = display.panels["panel"]
+    assert panel is not None and panel.info.height == 240 and panel.logical_size == (320, 240)
+    assert dev.stat().st_size == 640 * 240
