@@ -1,7 +1,8 @@
 """Framebuffer panels (P-BE-3): `/dev/fbN` devices written through mmap.
 
 Each physical panel is a Linux framebuffer whose geometry and pixel format come from its
-sysfs directory (`virtual_size`, `bits_per_pixel`, `stride`). A frame is composed on a
+sysfs directory (`virtual_size`, `bits_per_pixel`, `stride`; `modes` when the driver
+allocates more lines than it shows). A frame is composed on a
 "canvas" of the panel's size as mounted (its rotation undone), in the panel's own pixel
 format, so SDL converts to RGB565 or XRGB8888 in C while blitting; the canvas is turned to the
 panel's native orientation and only the rows that differ from the previous frame are copied
