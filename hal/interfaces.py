@@ -112,6 +112,11 @@ class ByteLink(ABC):
     def read(self) -> bytes:
         """Bytes received since the last call (possibly none); never blocks."""
 
+    def out_waiting(self) -> int:
+        """Bytes written but not yet on the air (the link stack holds back while the radio's
+        buffer is full, so a slow radio never builds up seconds of latency)."""
+        return 0
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""
