@@ -113,7 +113,9 @@ class Session:
     def hosts(self) -> list[Beacon]:
         """Nearby units offering this session's game with a free seat."""
         return [
-            b for b in self.radio.nearby_units() if b.hosting and b.game == self.game and b.seats_free
+            b
+            for b in self.radio.nearby_units()
+            if b.hosting and b.game == self.game and b.seats_free
         ]
 
     def join(self, host: bytes) -> bool:
@@ -286,13 +288,13 @@ class Session:
                 self.radio.reject("illegal", f"malformed session message: {exc}")
         if self.state in (State.PLAYING, State.WAITING):
             self.state = State.WAITING if self.link_lost() else State.PLAYING
-        if self.match is not None and self.role == "host":
+        if self.match is not None:
             refused = sum(self.match.refused.values())
             if refused > self._refused_before:
+                # A remote action the rules refuse: counted; the host's state settles it.
                 self._refused_before = refused
                 self.radio.reject("illegal", self.match.last_refusal or "illegal action")
-                for g in self.guests:
-                    self._send_state(g.peer)
+                self._diverged(len(self.match.history))
 
     def _on_message(self, src: bytes, msg: bytes) -> None:
         kind, body = msg[:1], msg[1:]
@@ -336,7 +338,9 @@ class Session:
                 return
             guest.reveal = body
             if all(g.reveal for g in self.guests):
-                reveals = [self._secret] + [g.reveal for g in sorted(self.guests, key=lambda g: g.seat)]
+                reveals = [self._secret] + [
+                    g.reveal for g in sorted(self.guests, key=lambda g: g.seat)
+                ]
                 self._start(reveals)
                 for g in self.guests:
                     self.radio.send(g.peer, b"G" + b"".join(reveals))

@@ -74,8 +74,9 @@ class VersusMenuScene(MenuScene):
         cart = machine.cartridges[game_id]
         self.title = tr(f"Versus: {cart.title}", f"たいせん: {cart.title_ja or cart.title}")
         self.items = [
-            MenuItem("host", lambda: tr("Host a game", "ゲームをひらく"), self.host,
-                     face=pal.ACCENT_LO),
+            MenuItem(
+                "host", lambda: tr("Host a game", "ゲームをひらく"), self.host, face=pal.ACCENT_LO
+            ),
             MenuItem("join", lambda: tr("Join a game", "ゲームにはいる"), self.join),
             MenuItem("back", lambda: tr("Back", "もどる"), machine.pop),
         ]
@@ -211,18 +212,24 @@ class LobbyScene(Scene):
             if radio.pairing is not None and radio.pairing.step is Step.ASKING:
                 lines.append(tr("Asking to pair" + dots, "ペアリング中" + dots))
         else:
-            lines = [tr(f"Joined {session.partner_name()}.", "さんかしました"),
-                     tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots)]
+            lines = [
+                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
+            ]
         if session.options:
             shown = ", ".join(
-                cart.option(k).shown(v) for k, v in session.options.items()
+                cart.option(k).shown(v)
+                for k, v in session.options.items()
                 if k in {o.key for o in cart.options}
             )
             lines += ["", tr("Options: ", "せってい: ") + shown]
         _top_message(top, tr("VERSUS", "たいせん"), lines)
         widgets.background(bottom)
-        title = tr("Nearby units", "ちかくの ほんたい") if session.role == "guest" else tr(
-            "Hosting", "ホスト")
+        title = (
+            tr("Nearby units", "ちかくの ほんたい")
+            if session.role == "guest"
+            else tr("Hosting", "ホスト")
+        )
         widgets.title_bar(bottom, title)
         spots = self.hotspots()
         paired = radio.paired()
@@ -234,11 +241,21 @@ class LobbyScene(Scene):
             widgets.button(bottom, rect, "")
             text.draw(bottom, b.name, (rect.x + 8, rect.y + 9), pal.TEXT)
             note = tr("paired", "ペアずみ") if b.src in paired else tr("new", "はじめて")
-            text.draw(bottom, note, (rect.right - 8, rect.y + 9),
-                      pal.OK if b.src in paired else pal.ACCENT, align="right")
+            text.draw(
+                bottom,
+                note,
+                (rect.right - 8, rect.y + 9),
+                pal.OK if b.src in paired else pal.ACCENT,
+                align="right",
+            )
         if session.role == "guest" and session.state is State.LOOKING and not units:
-            text.draw(bottom, tr("No host found yet" + dots, "みつかりません" + dots),
-                      (128, 80), pal.TEXT_DIM, align="center")
+            text.draw(
+                bottom,
+                tr("No host found yet" + dots, "みつかりません" + dots),
+                (128, 80),
+                pal.TEXT_DIM,
+                align="center",
+            )
         if session.role == "host":
             text.draw(bottom, radio.name, (128, 70), pal.ACCENT, scale=2, align="center")
         widgets.button(bottom, spots["button:back"], tr("Cancel", "やめる"))
@@ -262,8 +279,12 @@ class PairScene(MenuScene):
         super().__init__(machine)
         tr = machine.tr
         self.items = [
-            MenuItem("yes", lambda: tr("Same code: pair", "おなじ: ペアにする"), self.yes,
-                     face=pal.ACCENT_LO),
+            MenuItem(
+                "yes",
+                lambda: tr("Same code: pair", "おなじ: ペアにする"),
+                self.yes,
+                face=pal.ACCENT_LO,
+            ),
             MenuItem("no", lambda: tr("Different: cancel", "ちがう: やめる"), self.no),
         ]
 
@@ -293,15 +314,31 @@ class PairScene(MenuScene):
         code = p.code if p is not None and p.code else "------"
         widgets.background(top)
         widgets.panel(top, pygame.Rect(10, 10, 236, 172))
-        text.draw(top, tr("PAIRING", "ペアリング"), (128, 22), pal.ACCENT, scale=2,
-                  align="center", shadow=pal.OUTLINE)
+        text.draw(
+            top,
+            tr("PAIRING", "ペアリング"),
+            (128, 22),
+            pal.ACCENT,
+            scale=2,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
         peer = p.peer_name if p is not None else ""
         text.draw(top, tr(f"with {peer}", f"{peer} と"), (128, 48), pal.TEXT, align="center")
-        text.draw(top, f"{code[:3]} {code[3:]}", (128, 78), pal.WHITE, scale=4, align="center",
-                  shadow=pal.OUTLINE)
+        text.draw(
+            top,
+            f"{code[:3]} {code[3:]}",
+            (128, 78),
+            pal.WHITE,
+            scale=4,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
         msg = tr("Does the other screen show the same code?", "あいての がめんも おなじ ばんごう?")
         if p is not None and p.local_yes:
-            msg = tr("Waiting for the other player to confirm...", "あいての かくにんを まっています")
+            msg = tr(
+                "Waiting for the other player to confirm...", "あいての かくにんを まっています"
+            )
         for i, row in enumerate(text.wrap(msg, 216)):
             text.draw(top, row, (128, 128 + i * 13), pal.TEXT_DIM, align="center")
 
@@ -321,8 +358,12 @@ class WaitingScene(MenuScene):
         self.t = 0
         tr = machine.tr
         self.items = [
-            MenuItem("abandon", lambda: tr("Abandon the game", "ゲームをやめる"), self.abandon,
-                     face=pal.DANGER),
+            MenuItem(
+                "abandon",
+                lambda: tr("Abandon the game", "ゲームをやめる"),
+                self.abandon,
+                face=pal.DANGER,
+            ),
         ]
 
     def abandon(self) -> None:
@@ -378,5 +419,8 @@ def watch(machine: Any) -> None:
 
         service.end_session()
         machine.to_launcher()
-        machine.push(NoticeScene(machine, machine.tr("Your partner left the game.",
-                                                     "あいてが ゲームを やめました。")))
+        machine.push(
+            NoticeScene(
+                machine, machine.tr("Your partner left the game.", "あいてが ゲームを やめました。")
+            )
+        )
