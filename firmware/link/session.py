@@ -99,6 +99,7 @@ class Session:
         self._final: dict[bytes, bytes] = {}
         self._refused_before = 0
         self._expected: dict[int, bytes] = {}  # action index -> the sender's digest prefix
+        self._early: list[bytes] = []  # actions that arrived before the match was attached
 
     # ------------------------------------------------------------------ set-up
     def host_game(self, game: str, options: dict[str, str], seats: int = 2) -> None:
@@ -201,6 +202,9 @@ class Session:
         self.match = match
         self._refused_before = sum(match.refused.values())
         match.listeners.append(self._on_played)
+        early, self._early = self._early, []
+        for body in early:
+            self._action(body)
 
     def _on_played(self, played: Played, _events: list[Any]) -> None:
         index = len(self.match.history) - 1 if self.match else 0
@@ -393,8 +397,11 @@ class Session:
     def _action(self, body: bytes) -> None:
         index, seat, digest = ACTION.unpack_from(body)
         data = body[ACTION.size :]
+        if self.match is None:
+            self._early.append(body)  # the go and the first action came in one tick
+            return
         remote = self._remote.get(seat)
-        if remote is None or self.match is None:
+        if remote is None:
             self.radio.reject("illegal", f"an action for seat {seat}, not a remote seat here")
             return
         if index != len(self.match.history) + len(remote.inbox):
