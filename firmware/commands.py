@@ -73,6 +73,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     headless.add_argument("--shots", metavar="DIR", help="write top.png and bottom.png here")
     headless.add_argument("--dump", metavar="FILE", help="write the final state as JSON")
+    headless.add_argument("--link", metavar="URL", help="radio: air://CHANNEL?... or a port")
+    headless.add_argument("--name", metavar="NAME", default="", help="radio name")
+    headless.add_argument(
+        "--versus", choices=("host", "join"), help="boot into hosting or joining --game"
+    )
+    headless.add_argument(
+        "--accept-pairing", action="store_true", help="confirm the pairing code without input"
+    )
     headless.set_defaults(handler=_headless)
 
     device = sub.add_parser("device", help="run on the Raspberry Pi backends")
