@@ -62,6 +62,8 @@ class Cartridge:
     replay: Callable[[GameContext, dict[str, Any]], Game] | None = None
     # True: the game plays against other units over the radio (ctx.versus is its session).
     versus: bool = False
+    # The options that matter in a versus match (the host chooses, guests see them).
+    versus_options: tuple[str, ...] = ()
 
     def option(self, key: str) -> Option:
         for opt in self.options:

@@ -234,9 +234,7 @@ class Radio:
 
     def _data(self, peer: Peer, peer_id: bytes, segment: bytes) -> bytes:
         self.count = min(self.count + 1, MAX_COUNT)
-        return packet.data_body(
-            peer.record.key, self.id, peer_id, self.epoch, self.count, segment
-        )
+        return packet.data_body(peer.record.key, self.id, peer_id, self.epoch, self.count, segment)
 
     def _flush_pairing(self) -> None:
         if self.pairing is not None and self._pair_rel is not None:

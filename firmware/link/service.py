@@ -58,8 +58,11 @@ class LinkService:
         c = self.radio.counters
         pairing = self.radio.pairing
         state = "idle" if s is None else s.state.value
-        if pairing is not None and not pairing.done and (s is None or s.state in (
-            State.HOSTING, State.LOOKING, State.PAIRING)):
+        if (
+            pairing is not None
+            and not pairing.done
+            and (s is None or s.state in (State.HOSTING, State.LOOKING, State.PAIRING))
+        ):
             state = "pairing"
         return {
             "state": state,

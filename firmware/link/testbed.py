@@ -49,8 +49,15 @@ def pair(air: Air, host: Radio, guest: Radio, game: str = "reversi") -> None:
     host.accept_pairing = True
     air.run(120, until=lambda: host.id in guest.nearby)
     guest.start_pairing(host.id)
-    air.run(3000, until=lambda: host.pairing is not None and host.pairing.code is not None
-            and guest.pairing is not None and guest.pairing.code is not None)
+    air.run(
+        3000,
+        until=lambda: (
+            host.pairing is not None
+            and host.pairing.code is not None
+            and guest.pairing is not None
+            and guest.pairing.code is not None
+        ),
+    )
     assert host.pairing is not None and guest.pairing is not None
     assert host.pairing.code == guest.pairing.code
     host.pairing.confirm(True)

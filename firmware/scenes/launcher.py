@@ -156,8 +156,7 @@ class LauncherScene(Scene):
         widgets.button(bottom, spots["button:settings"], tr("Settings", "せってい"))
         widgets.button(bottom, spots["button:records"], tr("Records", "きろく"))
         if "button:versus" in spots:
-            widgets.button(bottom, spots["button:versus"], tr("Versus", "たいせん"),
-                           face=pal.TEAL)
+            widgets.button(bottom, spots["button:versus"], tr("Versus", "たいせん"), face=pal.TEAL)
         if "button:play" in spots:
             widgets.button(
                 bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"), face=pal.ACCENT_LO

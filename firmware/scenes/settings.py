@@ -1,4 +1,5 @@
-"""Settings (P-FW-2): calibration, button test, screen swap, language, volume, statistics."""
+"""Settings (P-FW-2): calibration, button test, screen swap, language, volume, radio name,
+paired devices, statistics."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.gfx.text import japanese_available
 from firmware.scenes.menu import MenuItem, MenuScene
+from firmware.scenes.radio import current_name
 from firmware.settings import LANGUAGES, MAX_VOLUME
 
 
@@ -47,6 +49,12 @@ class SettingsScene(MenuScene):
                 value=lambda: "■" * s.volume + "·" * (MAX_VOLUME - s.volume),
                 on_step=self.step_volume,
             ),
+            MenuItem(
+                "radio-name",
+                lambda: tr("Radio name", "むせんの なまえ") + ": " + current_name(machine),
+                self.radio_name,
+            ),
+            MenuItem("paired", lambda: tr("Paired devices", "ペアの ほんたい"), self.paired),
             MenuItem("reset", lambda: tr("Reset statistics", "せいせきをけす"), self.reset_stats),
             MenuItem("back", lambda: tr("Back", "もどる"), machine.pop, face=pal.ACCENT_LO),
         ]
@@ -60,6 +68,16 @@ class SettingsScene(MenuScene):
         from firmware.scenes.buttontest import ButtonTestScene
 
         self.machine.push(ButtonTestScene(self.machine))
+
+    def radio_name(self) -> None:
+        from firmware.scenes.radio import RadioNameScene
+
+        self.machine.push(RadioNameScene(self.machine))
+
+    def paired(self) -> None:
+        from firmware.scenes.radio import PairedScene
+
+        self.machine.push(PairedScene(self.machine))
 
     def toggle_swap(self, _delta: int) -> None:
         self.machine.settings.swap = not self.machine.settings.swap

@@ -110,7 +110,9 @@ def start_versus(machine: Any, role: str, game_id: str, options: dict[str, str])
     cart = machine.cartridges[game_id]
     session = service.new_session()
     if role == "host":
-        resolved = cart.resolve_options(options)
+        resolved = {
+            k: v for k, v in cart.resolve_options(options).items() if k in cart.versus_options
+        }
         session.host_game(game_id, resolved, seats=max(2, min(4, cart.players[1])))
     else:
         session.look(game_id)

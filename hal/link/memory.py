@@ -99,4 +99,3 @@ def lossy_pair(
 
 
 __all__ = ["Impairments", "MemoryLink", "MemoryMedium", "PipeLink", "lossy_pair"]
-
