@@ -84,7 +84,7 @@ class Pair:
         assert all(m.game_scene() is not None for m in self.machines)
 
     def games(self):  # type: ignore[no-untyped-def]
-        return [m.game_scene().game for m in self.machines]
+        return [m.game_scene().game for m in self.machines if m.game_scene() is not None]
 
 
 @pytest.fixture(autouse=True)
@@ -93,8 +93,9 @@ def _pygame() -> None:
 
 
 def test_two_units_pair_and_play_a_whole_reversi_game_over_lossy_air(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    imp = Impairments(baud=9600, loss=0.1, corrupt=0.002, dup=0.01, delay_ms=20, jitter_ms=10,
-                      seed=11)
+    imp = Impairments(
+        baud=9600, loss=0.1, corrupt=0.002, dup=0.01, delay_ms=20, jitter_ms=10, seed=11
+    )
     pair = Pair(tmp_path, imp)
     pair.start()
     host, guest = pair.machines
@@ -158,3 +159,47 @@ def _drop_moves(data, n):  # type: ignore[no-untyped-def]
     assert isinstance(out.get("moves"), list), out
     out["moves"] = out["moves"][:-n]
     return out
+
+
+def test_an_illegal_action_from_the_paired_partner_is_refused_and_counted(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from firmware.link.session import ACTION
+
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=5))
+    pair.start()
+    host, guest = pair.machines
+    hg, gg = pair.games()
+    pair.robots[1].machine = None  # the guest's player stops; its radio will cheat instead
+    pair.run(60 * 30, until=lambda: hg.game.turn == "white" and hg.anim is None)
+    moves = list(hg.game.moves)
+    illegal = next(sq for sq in ("a1", "h8", "a8", "h1", "d4") if not hg.game.is_legal(sq))
+    index = len(hg.match.history)
+    guest.link.radio.send(
+        host.link.radio.id, b"A" + ACTION.pack(index, 1, bytes(6)) + illegal.encode()
+    )
+    pair.run(120)
+    assert host.dump()["link"]["rejected"]["illegal"] >= 1
+    assert hg.game.moves == moves  # nothing changed
+    # the guest's own player takes over again and the game goes on to the same end
+    pair.robots[1].machine = guest
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    assert hg.game.over and hg.game.moves == gg.game.moves
+
+
+def test_a_third_unit_on_the_channel_neither_disturbs_nor_joins(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=6))
+    robot = Robot()
+    hal = headless_hal(tmp_path / "third", robot)
+    hal.link = pair.medium.attach()
+    third = Machine(hal, Store.open_in_memory(), link_name="Mio", show_boot=False)
+    third.link.auto_accept = True
+    pair.start()
+    pair.machines.append(third)
+    start_versus(third, "join", "reversi", {})
+    assert isinstance(third.scene, LobbyScene)
+    third.scene.auto_join = True  # it would join the first host offering Reversi
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()[:2]))
+    a, b = pair.games()[:2]
+    assert a.game.over and a.game.moves == b.game.moves
+    assert third.game_scene() is None and third.link.session.state is State.LOOKING
+    assert not third.link.radio.paired()
+    assert pair.machines[0].link.session.guests and len(pair.machines[0].link.session.guests) == 1
