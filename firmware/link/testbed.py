@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from firmware.link.packet import Beacon
 from firmware.link.radio import MemoryKeyring, PairRecord, Radio
+from hal.interfaces import RawInput, RawTouch
 from hal.link.air import Impairments
 from hal.link.memory import MemoryMedium
 
@@ -75,3 +77,33 @@ def prepaired(air: Air, *names: str) -> list[Radio]:
             a.add(PairRecord(b.unit_id, names[j], key))
             b.add(PairRecord(a.unit_id, names[i], key))
     return [air.radio(name, ring) for name, ring in zip(names, rings, strict=True)]
+
+
+class Robot:
+    """An input movie written as it goes: taps the first legal square when it is this
+    unit's turn in a versus game (and nothing else)."""
+
+    def __init__(self) -> None:
+        self.machine: Any = None
+        self.tap_until = -1
+        self.point: tuple[int, int] | None = None
+
+    def __call__(self, tick: int) -> RawInput:
+        m = self.machine
+        if self.point is not None and tick <= self.tap_until:
+            return RawInput(touch=RawTouch(*self.point))
+        self.point = None
+        if m is None or tick % 7:
+            return RawInput()
+        gs = m.game_scene()
+        if gs is None or m.scene is not gs:
+            return RawInput()
+        game = gs.game
+        if game.anim is not None or not game.human_to_move():
+            return RawInput()
+        legal = sorted(game.game.legal())
+        if not legal:
+            return RawInput()
+        rect = game.hotspots()[f"square:{legal[0]}"]
+        self.point, self.tap_until = rect.center, tick + 2
+        return RawInput(touch=RawTouch(*rect.center))
