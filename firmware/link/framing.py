@@ -28,7 +28,7 @@ def encode_frame(body: bytes) -> bytes:
     """The wire form of one frame body."""
     if len(body) > MAX_BODY:
         raise ValueError(f"frame body of {len(body)} bytes exceeds {MAX_BODY}")
-    return cobs.encode(body + crc16(body).to_bytes(CRC_BYTES, "big")) + b"\x00"
+    return bytes(cobs.encode(body + crc16(body).to_bytes(CRC_BYTES, "big"))) + b"\x00"
 
 
 class FrameDecoder:
@@ -77,7 +77,7 @@ class FrameDecoder:
         if not raw:
             return None  # back-to-back delimiters (line noise, a sender's preamble)
         try:
-            decoded = cobs.decode(raw)
+            decoded = bytes(cobs.decode(raw))
         except cobs.DecodeError:
             self.crc_errors += 1
             return None

@@ -3,6 +3,8 @@ paired devices (listed, each can be forgotten)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -20,8 +22,8 @@ KEY_W, KEY_H = 22, 22
 
 def current_name(machine) -> str:  # type: ignore[no-untyped-def]
     if machine.link is not None:
-        return machine.link.radio.name
-    return machine.settings.radio_name or "-"
+        return str(machine.link.radio.name)
+    return str(machine.settings.radio_name or "-")
 
 
 class RadioNameScene(Scene):
@@ -138,19 +140,16 @@ class PairedScene(MenuScene):
     def _build(self) -> None:
         tr = self.machine.tr
         self.rows = self.machine.store.list_pairings()
-        self.items = [
-            MenuItem(
-                f"peer-{row['peer']}",
-                lambda row=row: f"{row['name']}  ({row['peer']})",
-                lambda row=row: self.forget(row),
-            )
-            for row in self.rows[:5]
-        ]
+        self.items = [self._item(row) for row in self.rows[:5]]
         self.items.append(
             MenuItem("back", lambda: tr("Back", "もどる"), self.machine.pop, face=pal.ACCENT_LO)
         )
 
-    def forget(self, row: dict) -> None:  # type: ignore[type-arg]
+    def _item(self, row: dict[str, Any]) -> MenuItem:
+        label = f"{row['name']}  ({row['peer']})"
+        return MenuItem(f"peer-{row['peer']}", lambda: label, lambda: self.forget(row))
+
+    def forget(self, row: dict[str, Any]) -> None:
         from firmware.scenes.prompts import ConfirmScene
 
         def do() -> None:

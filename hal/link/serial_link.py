@@ -8,6 +8,7 @@ driver cannot take at once wait in a bounded buffer here and go out on later cal
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import serial
 
@@ -41,7 +42,7 @@ class SerialLink(ByteLink):
     """A pyserial port as the HAL's unreliable byte link."""
 
     def __init__(self, port: serial.SerialBase) -> None:
-        self.port = port
+        self.port: Any = port  # a pyserial port class: in_waiting / out_waiting are on those
         port.timeout = 0
         port.write_timeout = 0
         self._out = bytearray()

@@ -19,6 +19,7 @@ import socket
 import struct
 import time
 import zlib
+from typing import Any
 from urllib.parse import urlsplit
 
 from serial.serialutil import PortNotOpenError, SerialBase, SerialException
@@ -61,14 +62,15 @@ class Serial(SerialBase):
     def open(self) -> None:
         if self.is_open:
             raise SerialException("Port is already open.")
-        if self._port is None:
+        url = self.portstr
+        if url is None:
             raise SerialException("Port must be configured before it can be used.")
         try:
-            channel, imp, baud_given = parse_url(self.portstr)
+            channel, imp, baud_given = parse_url(str(url))
         except ValueError as exc:
             raise SerialException(str(exc)) from None
         if not baud_given:
-            imp = Impairments(**{**imp.__dict__, "baud": int(self._baudrate)})
+            imp = Impairments(**{**imp.__dict__, "baud": int(self.baudrate)})
         self._ports = channel_ports(channel)
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.setblocking(False)
@@ -128,7 +130,8 @@ class Serial(SerialBase):
         return self._tx.out_waiting(time.monotonic())
 
     def read(self, size: int = 1) -> bytes:
-        deadline = None if self._timeout is None else time.monotonic() + self._timeout
+        timeout = self.timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             self._pump()
             if len(self._buf) >= size or (deadline is not None and time.monotonic() >= deadline):
@@ -138,7 +141,7 @@ class Serial(SerialBase):
         del self._buf[:size]
         return data
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: Any) -> int:
         if self._sock is None:
             raise PortNotOpenError()
         data = bytes(data)
