@@ -7,54 +7,13 @@ import pygame
 import pytest
 
 from firmware.link.session import State
+from firmware.link.testbed import MachinePair as Pair
 from firmware.link.testbed import Robot
 from firmware.machine import Machine
 from firmware.scenes.versus import LobbyScene, start_versus
 from firmware.storage import Store
 from hal.backends.headless import headless_hal
 from hal.link.air import Impairments
-from hal.link.memory import MemoryMedium
-
-
-class Pair:
-    def __init__(self, tmp_path, imp: Impairments) -> None:  # type: ignore[no-untyped-def]
-        self.t = 0.0
-        self.medium = MemoryMedium(imp, lambda: self.t)
-        self.machines: list[Machine] = []
-        self.robots: list[Robot] = []
-        for name in ("Hana", "Ken"):
-            robot = Robot()
-            hal = headless_hal(tmp_path / name, robot)
-            hal.link = self.medium.attach()
-            m = Machine(hal, Store.open_in_memory(), link_name=name, show_boot=False)
-            m.link.auto_accept = True
-            robot.machine = m
-            self.machines.append(m)
-            self.robots.append(robot)
-        self.tick = 0
-
-    def run(self, ticks: int, until=None, draw: bool = False) -> None:  # type: ignore[no-untyped-def]
-        for _ in range(ticks):
-            self.t = self.tick / 60
-            for m in self.machines:
-                m.step()
-                if draw:
-                    m.render()
-            self.tick += 1
-            if until is not None and until():
-                return
-
-    def start(self) -> None:
-        host, guest = self.machines
-        start_versus(host, "host", "reversi", {})
-        start_versus(guest, "join", "reversi", {})
-        assert isinstance(guest.scene, LobbyScene)
-        guest.scene.auto_join = True
-        self.run(60 * 60, until=lambda: all(m.game_scene() is not None for m in self.machines))
-        assert all(m.game_scene() is not None for m in self.machines)
-
-    def games(self):  # type: ignore[no-untyped-def]
-        return [m.game_scene().game for m in self.machines if m.game_scene() is not None]
 
 
 @pytest.fixture(autouse=True)
