@@ -28,6 +28,7 @@ BEACON_TICKS = 45  # announce about every 0.75 s while hosting or looking
 NEARBY_TICKS = 180  # a unit not heard for 3 s leaves the nearby list
 HOLD_BYTES = 24  # the radio's buffer holds more than this: send nothing new this tick
 MAX_COUNT = (1 << packet.COUNT_BITS) - 1
+PAIR_LINGER = 240  # ticks the pairing channel stays up after it ended (its last acks)
 
 
 @dataclass
@@ -93,10 +94,11 @@ class Counters:
 class Peer:
     """A paired unit we talk to: its key, replay window and reliable channel."""
 
-    def __init__(self, record: PairRecord, rng: random.Random) -> None:
+    def __init__(self, record: PairRecord, rng: random.Random, leader: bool = True) -> None:
         self.record = record
         self.window = ReplayWindow(record.epoch)
-        self.rel = Reliable(keepalive_phase=rng.randrange(30), rng=rng)
+        self.leader = leader
+        self.rel = Reliable(keepalive_phase=rng.randrange(30), rng=rng, leader=leader)
         self.active = False  # True while a session uses it (keep-alives flow)
 
 
@@ -124,6 +126,7 @@ class Radio:
         self.accept_pairing = False  # a host accepts pairing requests while it waits
         self.pairing: Pairing | None = None
         self._pair_rel: Reliable | None = None
+        self._pair_done = 0
         self._messages: list[tuple[bytes, bytes]] = []
         self.events: list[tuple[str, bytes]] = []  # ("restarted", peer), ("paired", peer)
         self.tick_no = 0
@@ -142,7 +145,7 @@ class Radio:
             record = self.keyring.pairings().get(peer_id)
             if record is None:
                 return None
-            found = self.peers[peer_id] = Peer(record, self.rng)
+            found = self.peers[peer_id] = Peer(record, self.rng, leader=self.id < peer_id)
         return found
 
     def connect(self, peer_id: bytes) -> bool:
@@ -176,7 +179,7 @@ class Radio:
     def start_pairing(self, peer_id: bytes) -> Pairing:
         """Ask the unit `peer_id` (seen in a beacon) to pair."""
         self.pairing = Pairing(True, self.name, peer_id)
-        self._pair_rel = Reliable(rng=self.rng)
+        self._pair_rel = Reliable(rng=self.rng, leader=self.id < peer_id)
         return self.pairing
 
     def cancel_pairing(self) -> None:
@@ -243,9 +246,22 @@ class Radio:
             self.pairing.outbox.clear()
 
     def _settle_pairing(self) -> None:
+        self._flush_pairing()  # what the exchange still has to say counts as pending
         p = self.pairing
         if p is None or p.step is not Step.PAIRED or p.key is None:
+            if p is not None and p.step is Step.FAILED and self._pair_rel is not None:
+                if self._pair_rel.pending == 0 or self.tick_no - self._pair_done > PAIR_LINGER:
+                    self._pair_rel = None  # the decline went out: the channel falls silent
+            elif p is not None:
+                self._pair_done = self.tick_no
             return
+        # Paired: keep the pairing channel only until its last messages are acknowledged
+        # (or a while), so its keep-alives do not crowd the air during play.
+        if self._pair_rel is not None and (
+            (self._pair_rel.pending == 0 and self.tick_no - self._pair_done > PAIR_LINGER // 4)
+            or self.tick_no - self._pair_done > PAIR_LINGER
+        ):
+            self._pair_rel = None
         if p.peer not in self.keyring.pairings():
             self.keyring.add(PairRecord(p.peer, p.peer_name or p.peer.hex(), p.key))
             self.peers.pop(p.peer, None)
@@ -276,10 +292,12 @@ class Radio:
                 self.reject("unpaired", "a pairing request while not accepting any")
                 return
             self.pairing = Pairing(False, self.name, src)
-            self._pair_rel = Reliable(rng=self.rng)
-        if self.pairing.peer != src or self._pair_rel is None:
+            self._pair_rel = Reliable(rng=self.rng, leader=self.id < src)
+        if self.pairing.peer != src:
             self.reject("unpaired", "pairing traffic from a third unit")
             return
+        if self._pair_rel is None:
+            return  # the exchange is over; a late retransmission
         self._pair_rel.tick = self.tick_no
         for msg in self._pair_rel.receive(segment) or []:
             self.pairing.receive(msg)
@@ -304,7 +322,9 @@ class Radio:
             if old_epoch >= 0 and peer.rel.started:
                 # The peer restarted its stack: its message numbers start again.
                 self._retrans_done += peer.rel.stats.retransmitted
-                peer.rel = Reliable(keepalive_phase=self.rng.randrange(30), rng=self.rng)
+                peer.rel = Reliable(
+                    keepalive_phase=self.rng.randrange(30), rng=self.rng, leader=peer.leader
+                )
                 self.events.append(("restarted", frame.src))
         self.counters.received += 1
         peer.active = True

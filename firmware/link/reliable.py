@@ -10,10 +10,12 @@ takes one segment that arrived. A segment is
 the next number unused) is a pure ack or keep-alive. `ack` is the last message received in
 order, `ackbits` bit i says message ack+2+i also arrived (selective acks, so one lost frame
 does not force the ones after it to be sent again). Up to `WINDOW` messages are in flight.
-Unacked messages are sent again after the retransmission timeout (smoothed RTT + 4 x its
-variation, Karn's rule, doubled on every retry up to `MAX_RTO`, plus 0-2 random ticks so two
-units whose bursts collided on the half-duplex air do not collide again). Duplicates are dropped
-by sequence number. Silence for `LOST_TICKS` marks the link lost; any segment from the peer
+Unacked messages are sent again after the retransmission timeout (smoothed RTT + 3 x its
+variation, at least 2 ticks more, Karn's rule, doubled on every retry up to `MAX_RTO`,
+plus a few random ticks, more with every retry, so two units whose bursts collided on the
+half-duplex air part ways). Duplicates are dropped by sequence number. Only one side (the
+`leader`) sends keep-alives; the other answers them, so the two never start a keep-alive
+together. Silence for `LOST_TICKS` marks the link lost; any segment from the peer
 restores it, and the outstanding messages then go through as if nothing happened.
 """
 
@@ -30,8 +32,8 @@ WINDOW = 8
 MIN_RTO = 8  # ticks (133 ms): above the RTT of a frame and its ack at 9600 baud
 INITIAL_RTO = 24
 MAX_RTO = 60  # one second
-KEEPALIVE_TICKS = 30  # say something at least twice a second
-LOST_TICKS = 120  # two seconds of silence: the partner is gone (target <= 3 s)
+KEEPALIVE_TICKS = 45  # the leader says something at least every 0.75 s
+LOST_TICKS = 150  # 2.5 s of silence (three keep-alive rounds): the partner is gone (<= 3 s)
 PER_TICK = 2  # segments with messages per tick at most (the air is slow)
 
 
@@ -62,7 +64,10 @@ class ReliableStats:
 class Reliable:
     """One direction pair of reliable delivery with one peer."""
 
-    def __init__(self, keepalive_phase: int = 0, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, keepalive_phase: int = 0, rng: random.Random | None = None, leader: bool = True
+    ) -> None:
+        self.leader = leader  # only the leader sends keep-alives; the other answers them
         self.rng = rng or random.Random(keepalive_phase)
         self.next_seq = 0  # the number of the next new message
         self.rcv_next = 0  # the next message number expected in order
@@ -126,9 +131,9 @@ class Reliable:
             backoff = min(MAX_RTO, self.rto << min(item.tries - 1, 4))
             # A random extra slot or two: two units that collided once (half-duplex air) do
             # not retry in the same tick again.
-            item.due = tick + backoff + self.rng.randrange(3)
+            item.due = tick + backoff + self.rng.randrange(2 + 2 * min(item.tries, 3))
             out.append(self._segment(item.seq, item.message))
-        quiet = tick - self.last_sent >= KEEPALIVE_TICKS + self.rng.randrange(4)
+        quiet = self.leader and tick - self.last_sent >= KEEPALIVE_TICKS + self.rng.randrange(4)
         if not out and (self._ack_owed or quiet):
             out.append(self._segment(self.next_seq, b""))
         if out:
@@ -150,6 +155,10 @@ class Reliable:
         self.lost = False
         self._on_ack(ack, bits)
         if not message:
+            # The follower answers the leader's keep-alive (at most every half interval), so
+            # only one side talks unprompted and the two never start a keep-alive together.
+            if not self.leader and self.tick - self.last_sent >= KEEPALIVE_TICKS // 2:
+                self._ack_owed = True
             return []
         self._ack_owed = True
         if seq == self.rcv_next:
@@ -189,7 +198,9 @@ class Reliable:
         else:
             self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - rtt)
             self.srtt = 0.875 * self.srtt + 0.125 * rtt
-        self.rto = max(MIN_RTO, min(MAX_RTO, round(self.srtt + 4 * self.rttvar)))
+        # SRTT plus a margin for its variation; the air's delay hardly varies, and most
+        # losses here are collisions, not congestion, so a short timeout recovers soonest.
+        self.rto = max(MIN_RTO, min(MAX_RTO, round(self.srtt + max(2.0, 3 * self.rttvar))))
 
     @property
     def rtt_ms(self) -> int | None:

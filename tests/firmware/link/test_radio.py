@@ -37,7 +37,7 @@ def test_a_decline_on_either_side_pairs_nobody() -> None:
     assert host.pairing is not None and guest.pairing is not None
     host.pairing.confirm(False)
     guest.pairing.confirm(True)
-    air.run(120)
+    air.run(600, until=lambda: guest.pairing.step is Step.FAILED)
     assert guest.pairing.step is Step.FAILED
     assert not host.paired() and not guest.paired()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from firmware.link.framing import FrameDecoder, encode_frame
-from firmware.link.reliable import LOST_TICKS, SEQ_MOD, Reliable, seq_lt
+from firmware.link.reliable import KEEPALIVE_TICKS, LOST_TICKS, SEQ_MOD, Reliable, seq_lt
 from firmware.link.testbed import Air, prepaired
 from hal.link.air import Impairments
 from hal.link.memory import MemoryLink, MemoryMedium
@@ -99,7 +99,7 @@ def test_keepalives_flow_and_silence_marks_the_link_lost_then_recovers() -> None
     a, b = End(medium.attach()), End(medium.attach(), phase=11)
     t = run([a, b], clock, 300)
     assert not a.rel.lost and not b.rel.lost
-    assert a.rel.stats.received >= 300 // 30 - 2  # keep-alives twice a second
+    assert a.rel.stats.received >= 300 // KEEPALIVE_TICKS - 2  # regular keep-alives
     medium.cut = True
     a.rel.send(b"during the cut")
     cut_at = t
