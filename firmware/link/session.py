@@ -259,7 +259,7 @@ class Session:
         self._expected.clear()
         self.resyncs += 1
         self.agreed = False
-        self._final.clear()
+        self._final.pop(self.radio.id, None)  # the partners' final digests still stand
         self._check_over()
 
     def _check_over(self) -> None:
@@ -404,7 +404,8 @@ class Session:
         if remote is None:
             self.radio.reject("illegal", f"an action for seat {seat}, not a remote seat here")
             return
-        if index != len(self.match.history) + len(remote.inbox):
+        queued = sum(len(r.inbox) for r in self._remote.values())
+        if index != len(self.match.history) + queued:
             if index < len(self.match.history):
                 return  # already applied (e.g. it came again after a resync)
             self.radio.reject("illegal", f"action {index} out of turn")
