@@ -144,6 +144,7 @@ class Machine:
         from firmware.scenes.launcher import LauncherScene
 
         stop_workers()  # a computer still searching for the game left behind stops at once
+        self._leave_versus()
         self.scenes = [LauncherScene(self, selected=selected)]
         self.cursor.reset()
 
@@ -181,10 +182,21 @@ class Machine:
         self.push(GameScene(self, cartridge, ctx, game))
         settle_heap()
 
+    def _leave_versus(self) -> None:
+        """Leaving a running versus game (quit, save and quit, a crash) abandons its session,
+        so the partner is told at once instead of waiting for a move that never comes."""
+        game = self.game_scene()
+        if self.link is not None and game is not None and game.ctx.versus is not None:
+            session = self.link.session
+            if game.ctx.versus is session and not session.agreed:
+                session.abandon()
+            self.link.end_session()
+
     def suspend_game(self) -> bool:
-        """Save the running game to the store's suspend slot; True if there was one."""
+        """Save the running game to the store's suspend slot; True if there was one.
+        A versus game is not stored: it cannot continue without its partner (lockstep)."""
         scene = self.game_scene()
-        if scene is None:
+        if scene is None or scene.ctx.versus is not None:
             return False
         try:
             state = scene.game.save_state()
@@ -213,6 +225,12 @@ class Machine:
             game_id, options, state = slot["game"], slot["options"], slot["state"]
         except (KeyError, TypeError):
             raise ValueError("not a Twinfold state slot") from None
+        game = self.game_scene()
+        if game is not None and game.ctx.versus is not None:
+            raise ValueError(
+                "save states cannot be loaded during a link match (the partner's unit would"
+                " disagree)"
+            )
         self.start_game(game_id, options, state)
 
     def discard_suspend(self) -> None:

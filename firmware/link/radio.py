@@ -19,7 +19,7 @@ from firmware.link import packet
 from firmware.link.framing import FrameDecoder, encode_frame
 from firmware.link.packet import Beacon, PacketError, ReplayWindow
 from firmware.link.pairing import Pairing, Step
-from firmware.link.reliable import Reliable
+from firmware.link.reliable import HEADER, Reliable
 from hal.interfaces import ByteLink
 
 log = logging.getLogger("twinfold.link")
@@ -28,6 +28,7 @@ BEACON_TICKS = 45  # announce about every 0.75 s while hosting or looking
 NEARBY_TICKS = 180  # a unit not heard for 3 s leaves the nearby list
 HOLD_BYTES = 24  # the radio's buffer holds more than this: send nothing new this tick
 MAX_COUNT = (1 << packet.COUNT_BITS) - 1
+CLOSE_LINGER = 180  # ticks a closed channel keeps trying to deliver its last messages
 PAIR_LINGER = 240  # ticks the pairing channel stays up after it ended (its last acks)
 
 
@@ -100,6 +101,7 @@ class Peer:
         self.leader = leader
         self.rel = Reliable(keepalive_phase=rng.randrange(30), rng=rng, leader=leader)
         self.active = False  # True while a session uses it (keep-alives flow)
+        self.closing: int | None = None  # tick of `disconnect`; dropped once flushed
 
 
 class Radio:
@@ -156,15 +158,16 @@ class Radio:
         return True
 
     def disconnect(self, peer_id: bytes) -> None:
-        peer = self.peers.pop(peer_id, None)
-        if peer is not None:
-            self._retrans_done += peer.rel.stats.retransmitted
+        """Stop talking to a peer once what is queued for it (a goodbye) has gone out."""
+        peer = self.peers.get(peer_id)
+        if peer is not None and peer.closing is None:
+            peer.closing = self.tick_no
 
     def send(self, peer_id: bytes, message: bytes) -> bool:
         peer = self.peer(peer_id)
         if peer is None:
             return False
-        peer.active = True
+        peer.active, peer.closing = True, None
         peer.rel.send(message)
         return True
 
@@ -223,7 +226,13 @@ class Radio:
             self._flush_pairing()
             for seg in self._pair_rel.poll(tick):
                 frames.append(packet.pair_body(self.id, self.pairing.peer, seg))
-        for peer_id, peer in self.peers.items():
+        for peer_id, peer in list(self.peers.items()):
+            if peer.closing is not None and (
+                peer.rel.pending == 0 or tick - peer.closing > CLOSE_LINGER
+            ):
+                self._retrans_done += peer.rel.stats.retransmitted
+                del self.peers[peer_id]
+                continue
             if not peer.active:
                 continue
             for seg in peer.rel.poll(tick):
@@ -327,7 +336,8 @@ class Radio:
                 )
                 self.events.append(("restarted", frame.src))
         self.counters.received += 1
-        peer.active = True
+        if len(frame.segment) > HEADER.size:  # a message: answer it (acks) from now on
+            peer.active, peer.closing = True, None
         peer.rel.tick = self.tick_no
         for msg in peer.rel.receive(frame.segment) or []:
             self._messages.append((frame.src, msg))

@@ -132,3 +132,63 @@ def test_a_third_unit_on_the_channel_neither_disturbs_nor_joins(tmp_path) -> Non
     assert third.game_scene() is None and third.link.session.state is State.LOOKING
     assert not third.link.radio.paired()
     assert pair.machines[0].link.session.guests and len(pair.machines[0].link.session.guests) == 1
+
+
+def test_a_closed_lid_keeps_the_link_alive_and_nothing_is_suspended(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from hal.interfaces import RawInput
+
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=12))
+    pair.start()
+    host, guest = pair.machines
+    robot = pair.robots[1]
+    closed = {"until": -1}
+
+    def lidded(tick: int) -> RawInput:
+        if tick < closed["until"]:
+            return RawInput(lid_closed=True)
+        return robot(tick)
+
+    guest.hal.input.script = lidded
+    pair.run(60 * 20, until=lambda: len(pair.games()[0].game.moves) >= 2)
+    closed["until"] = pair.tick + 60 * 8  # eight seconds shut: longer than link-loss time
+    pair.run(60 * 8)
+    assert host.scene.name == "reversi" and host.dump()["link"]["state"] == "playing"
+    assert guest.store.load_suspend() is None  # a versus game cannot resume alone
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and a.game.moves == b.game.moves
+
+
+def test_quitting_a_versus_game_tells_the_partner_and_save_states_are_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=13))
+    pair.start()
+    host, guest = pair.machines
+    slot = guest.snapshot()
+    assert slot is not None
+    with pytest.raises(ValueError, match="link match"):
+        guest.restore(slot)
+    guest.to_launcher()  # what Quit and Save and quit in the pause menu do
+    assert guest.link.session is None
+    pair.run(60 * 5, until=lambda: host.scene.name == "notice")
+    assert host.scene.name == "notice" and host.game_scene() is None
+    assert host.link.session is None
+
+
+def test_a_second_match_after_the_first_uses_the_stored_pairing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=14))
+    pair.start()
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    host, guest = pair.machines
+    pairings_before = host.store.list_pairings()
+    host.to_launcher()
+    pair.run(30)
+    guest.to_launcher()
+    pair.run(200)
+    for m in pair.machines:  # both drop their channel once the goodbyes are through
+        m.link.auto_accept = False  # a second pairing would need a player now
+    pair.start()
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and a.game.moves == b.game.moves
+    assert host.store.list_pairings() == pairings_before
+    assert len(host.store.list_records("reversi")) == 2
