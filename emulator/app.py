@@ -151,8 +151,6 @@ class App:
     ) -> None:
         self.args = args
         self.cartridges = cartridges
-        if getattr(args, "link", None):
-            raise CommandError("--link comes with the radio link stack, which is not built yet")
         store_path = Path(args.store) if args.store else None
         if data_dir is None:
             data_dir = store_path.parent if store_path is not None else default_data_dir()
@@ -187,6 +185,15 @@ class App:
         except pygame.error as exc:
             self.store.close()
             raise CommandError(f"cannot open a window: {exc}") from None
+        self.link = None
+        if getattr(args, "link", None):  # the radio: air://CHANNEL?... or a serial port
+            from hal.link.serial_link import LinkError, SerialLink
+
+            try:
+                self.link = SerialLink.open(args.link)
+            except LinkError as exc:
+                self.store.close()
+                raise CommandError(str(exc)) from None
         self.live = EmuInput(self.keymap, self.display.geometry)
         self.input = SessionInput(self.live)
         self.hal = Hal(
@@ -196,6 +203,8 @@ class App:
             clock=self.clock,
             data_dir=data_dir,
         )
+        if self.link is not None:
+            self.hal.link = self.link
         audio = make_audio()
         if audio is not None:
             self.hal.audio = audio
@@ -247,6 +256,7 @@ class App:
                 cartridges=self.cartridges,
                 boot_game=self.args.game,
                 boot_options=dict(self.args.option),
+                link_name=getattr(self.args, "name", None) or "",
             )
         except ValueError as exc:
             raise CommandError(str(exc)) from None
@@ -297,7 +307,11 @@ class App:
         if self.input.recorder is not None:
             self.stop_recording()
         self.machine.suspend_game()
+        if self.machine.link is not None:
+            self.machine.link.shutdown()  # a versus partner is told at once
         self.store.close()
+        if self.link is not None:
+            self.link.close()
         pygame.display.quit()
 
     # ------------------------------------------------------------------ hotkeys

@@ -65,7 +65,8 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu.add_argument("--swap", action="store_true", help="start with the screens swapped")
     emu.add_argument("--movie", metavar="FILE", help="play this input movie")
     emu.add_argument("--record", metavar="FILE", help="record an input movie to FILE")
-    emu.add_argument("--link", metavar="SPEC", help="radio link (comes with the link stack)")
+    emu.add_argument("--link", metavar="URL", help="radio: air://CHANNEL?... or a serial port")
+    emu.add_argument("--name", metavar="NAME", default="", help="radio name")
     emu.add_argument("--frames", type=_positive, help="quit after this many frames")
     emu.set_defaults(handler=_emu)
 

@@ -45,6 +45,13 @@ class LinkService:
             self.session.close()
         self.session = None
 
+    def shutdown(self) -> None:
+        """The unit is switching off: abandon a running match and send the goodbye now."""
+        s = self.session
+        if s is not None and not s.agreed and s.state not in (State.IDLE, State.ABANDONED):
+            s.abandon()
+            self.radio.tick(self.machine.tick)
+
     def tick(self, tick: int) -> None:
         self.radio.tick(tick)
         if self.session is not None:
