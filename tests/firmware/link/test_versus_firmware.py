@@ -38,7 +38,9 @@ def test_two_units_pair_and_play_a_whole_reversi_game_over_lossy_air(tmp_path) -
     ra = host.store.list_records("reversi")
     rb = guest.store.list_records("reversi")
     assert len(ra) == len(rb) == 1
-    assert ra[0].record["moves"] == rb[0].record["moves"] if "moves" in ra[0].record else True
+    assert ra[0].record["game"] == rb[0].record["game"]
+    assert ra[0].record["result"] == rb[0].record["result"]
+    assert ra[0].record["players"] == rb[0].record["players"] == {"black": "Hana", "white": "Ken"}
     sa, sb = host.store.get_stats("reversi"), guest.store.get_stats("reversi")
     assert sa["played"] == sb["played"] == 1
     outcomes = {ra[0].record["outcome"], rb[0].record["outcome"]}
