@@ -296,7 +296,9 @@ class Radio:
         _, src, dst, segment = packet.parse_addressed(body)
         if dst != self.id:
             return
-        if self.pairing is None or (self.pairing.done and self.pairing.peer != src):
+        over = self.pairing is None or (self.pairing.done and self._pair_rel is None)
+        if over or (self.pairing is not None and self.pairing.done and self.pairing.peer != src):
+            # a new exchange (also a second try from a unit whose first one ended)
             if not self.accept_pairing:
                 self.reject("unpaired", "a pairing request while not accepting any")
                 return
@@ -306,7 +308,7 @@ class Radio:
             self.reject("unpaired", "pairing traffic from a third unit")
             return
         if self._pair_rel is None:
-            return  # the exchange is over; a late retransmission
+            return
         self._pair_rel.tick = self.tick_no
         for msg in self._pair_rel.receive(segment) or []:
             self.pairing.receive(msg)

@@ -43,6 +43,7 @@ log = logging.getLogger("twinfold.link")
 
 DIGEST_BYTES = 6
 PART_BYTES = 40
+JOIN_TIMEOUT = 600  # ticks a guest waits for the host's welcome before looking again
 ACTION = struct.Struct("!HB6s")
 
 
@@ -100,6 +101,7 @@ class Session:
         self._refused_before = 0
         self._expected: dict[int, bytes] = {}  # action index -> the sender's digest prefix
         self._early: list[bytes] = []  # actions that arrived before the match was attached
+        self._joined_at = 0
 
     # ------------------------------------------------------------------ set-up
     def host_game(self, game: str, options: dict[str, str], seats: int = 2) -> None:
@@ -124,6 +126,7 @@ class Session:
         if host not in self.radio.paired():
             return False
         self.host, self.state = host, State.JOINING
+        self._joined_at = self.radio.tick_no
         self.radio.connect(host)
         self.radio.send(host, b"J" + self.game.encode())
         return True
@@ -292,6 +295,15 @@ class Session:
                 self.radio.reject("illegal", f"malformed session message: {exc}")
         if self.state in (State.PLAYING, State.WAITING):
             self.state = State.WAITING if self.link_lost() else State.PLAYING
+        elif (
+            self.state is State.JOINING
+            and self.seat is None
+            and self.radio.tick_no - self._joined_at > JOIN_TIMEOUT
+        ):
+            self.state, self.note = State.LOOKING, "the host did not answer"
+            if self.host is not None:
+                self.radio.disconnect(self.host)
+            self.host = None
         if self.match is not None:
             refused = sum(self.match.refused.values())
             if refused > self._refused_before:

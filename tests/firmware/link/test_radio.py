@@ -121,3 +121,19 @@ def test_unpaired_pairing_requests_are_refused_when_not_hosting() -> None:
     air.run(120)
     assert host.pairing is None
     assert host.counters.rejected["unpaired"] >= 1
+
+
+def test_a_declined_unit_may_ask_again_and_pair() -> None:
+    air = Air()
+    host, guest = air.radio("Ann"), air.radio("Bob")
+    host.accept_pairing = True
+    guest.start_pairing(host.id)
+    air.run(300, until=lambda: host.pairing is not None and host.pairing.code is not None)
+    assert host.pairing is not None
+    host.pairing.confirm(False)
+    air.run(
+        900,
+        until=lambda: guest.pairing is not None and guest.pairing.done and host._pair_rel is None,
+    )
+    assert guest.pairing is not None and guest.pairing.step is Step.FAILED
+    pair(air, host, guest)  # the second request is heard and pairs
