@@ -304,14 +304,15 @@ class Radio:
                 return
             self.pairing = Pairing(False, self.name, src)
             self._pair_rel = Reliable(rng=self.rng, leader=self.id < src)
-        if self.pairing.peer != src:
+        pairing = self.pairing
+        if pairing is None or pairing.peer != src:
             self.reject("unpaired", "pairing traffic from a third unit")
             return
         if self._pair_rel is None:
             return
         self._pair_rel.tick = self.tick_no
         for msg in self._pair_rel.receive(segment) or []:
-            self.pairing.receive(msg)
+            pairing.receive(msg)
 
     def _on_data(self, body: bytes) -> None:
         frame = packet.parse_data(body)
