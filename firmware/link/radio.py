@@ -102,6 +102,7 @@ class Peer:
         self.rel = Reliable(keepalive_phase=rng.randrange(30), rng=rng, leader=leader)
         self.active = False  # True while a session uses it (keep-alives flow)
         self.closing: int | None = None  # tick of `disconnect`; dropped once flushed
+        self.rel_epoch: int | None = None  # the peer's epoch our channel talks with
 
 
 class Radio:
@@ -299,6 +300,8 @@ class Radio:
         over = self.pairing is None or (self.pairing.done and self._pair_rel is None)
         if over or (self.pairing is not None and self.pairing.done and self.pairing.peer != src):
             # a new exchange (also a second try from a unit whose first one ended)
+            if src in self.keyring.pairings() and not self.accept_pairing:
+                return  # a late retransmission of the exchange that paired us
             if not self.accept_pairing:
                 self.reject("unpaired", "a pairing request while not accepting any")
                 return
@@ -328,16 +331,19 @@ class Radio:
         if not peer.window.check(frame.epoch, frame.count):
             self.reject("replay", f"frame {frame.epoch}:{frame.count} seen before")
             return
-        old_epoch = peer.window.epoch
         if peer.window.accept(frame.epoch, frame.count):
             self.keyring.seen_epoch(frame.src, frame.epoch)
-            if old_epoch >= 0 and peer.rel.started:
-                # The peer restarted its stack: its message numbers start again.
+        if peer.rel_epoch != frame.epoch:
+            if peer.rel_epoch is not None:
+                # The peer restarted its stack since our channel first heard it: its message
+                # numbers start again, so ours must too. (A channel that never heard the
+                # peer before simply adopts its epoch: both sides are fresh.)
                 self._retrans_done += peer.rel.stats.retransmitted
                 peer.rel = Reliable(
                     keepalive_phase=self.rng.randrange(30), rng=self.rng, leader=peer.leader
                 )
                 self.events.append(("restarted", frame.src))
+            peer.rel_epoch = frame.epoch
         self.counters.received += 1
         if len(frame.segment) > HEADER.size:  # a message: answer it (acks) from now on
             peer.active, peer.closing = True, None

@@ -135,6 +135,11 @@ class SettingsScene(MenuScene):
             ),
             (tr("Language", "ことば"), "日本語" if s.language == "ja" else "English"),
             (tr("Volume", "おと"), f"{s.volume}/{MAX_VOLUME}"),
+            (tr("Radio name", "むせんの なまえ"), current_name(self.machine)),
+            (
+                tr("Paired units", "ペアの ほんたい"),
+                str(len(self.machine.store.list_pairings())),
+            ),
             (
                 tr("Touch", "タッチ"),
                 tr("calibrated", "ちょうせいずみ")

@@ -194,3 +194,43 @@ def test_a_second_match_after_the_first_uses_the_stored_pairing(tmp_path) -> Non
     assert a.game.over and a.game.moves == b.game.moves
     assert host.store.list_pairings() == pairings_before
     assert len(host.store.list_records("reversi")) == 2
+
+
+def test_units_rebooted_on_their_stores_play_again_without_pairing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Pair and play, switch both units off, boot them again on the same stores (new
+    epochs, stored pairing) and play a second match; then only the guest reboots."""
+    from firmware.testing import scripted_machine
+
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=15))
+    pair.start()
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    for m in pair.machines:
+        m.link.shutdown()
+        m.store.close()
+
+    def reboot(index: int) -> None:
+        robot = Robot()
+        name = ("Hana", "Ken")[index]
+        m = scripted_machine(tmp_path / name, robot, link=pair.medium.attach(), link_name=name)
+        m.to_launcher()
+        robot.machine = m
+        pair.machines[index], pair.robots[index] = m, robot
+
+    reboot(0)
+    reboot(1)
+    pair.medium.links[:] = pair.medium.links[2:]  # the old radios are switched off
+    pair.start()
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and a.game.moves == b.game.moves
+    for m in pair.machines:
+        m.to_launcher()
+    pair.run(200)
+    pair.machines[1].store.close()
+    pair.medium.links.remove(pair.machines[1].hal.link)
+    reboot(1)
+    pair.start()
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and a.game.moves == b.game.moves
+    assert len(pair.machines[0].store.list_records("reversi")) == 3
