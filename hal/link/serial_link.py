@@ -7,7 +7,9 @@ driver cannot take at once wait in a bounded buffer here and go out on later cal
 
 from __future__ import annotations
 
+import io
 import logging
+import select
 from typing import Any
 
 import serial
@@ -59,8 +61,20 @@ class SerialLink(ByteLink):
         self._out += data
         self._flush()
 
+    def _writable(self) -> bool:
+        """True unless the port's descriptor says a write would block: pyserial's non-blocking
+        write retries on EAGAIN in a loop, so it is only called when the driver has room."""
+        try:
+            fd = self.port.fileno()
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            return True  # not a file (air://, loop://): its write never blocks
+        try:
+            return bool(select.select([], [fd], [], 0)[1])
+        except (OSError, ValueError):
+            return False
+
     def _flush(self) -> None:
-        if not self._out:
+        if not self._out or not self._writable():
             return
         try:
             n = self.port.write(bytes(self._out))

@@ -192,3 +192,24 @@ def test_bad_link_urls_give_one_line_errors() -> None:
         SerialLink.open("air://x?loss=7")
     with pytest.raises(LinkError, match="cannot open the link"):
         SerialLink.open("/dev/does-not-exist-twinfold")
+
+
+def test_a_serial_link_never_blocks_when_the_driver_is_full() -> None:
+    import os
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(master)
+    link = SerialLink.open(os.ttyname(slave))
+    try:
+        start = time.monotonic()
+        for _ in range(3000):  # nobody reads the master: the pty buffer fills up
+            link.write(b"x" * 100)
+        assert time.monotonic() - start < 1.0
+        assert link.out_waiting() > 0 or link.dropped > 0
+        got = os.read(master, 65536)
+        assert 0 < len(got) <= 3000 * 100
+    finally:
+        link.close()
+        os.close(master)
+        os.close(slave)
