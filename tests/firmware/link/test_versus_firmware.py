@@ -234,3 +234,22 @@ def test_units_rebooted_on_their_stores_play_again_without_pairing(tmp_path) -> 
     a, b = pair.games()
     assert a.game.over and a.game.moves == b.game.moves
     assert len(pair.machines[0].store.list_records("reversi")) == 3
+
+
+def test_the_link_keeps_running_under_the_pause_menu(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from firmware.scenes.pause import PauseScene
+
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=16))
+    pair.start()
+    host, guest = pair.machines
+    pair.run(60 * 20, until=lambda: len(pair.games()[0].game.moves) >= 2)
+    guest.push(PauseScene(guest, guest.game_scene()))
+    sent = guest.link.radio.counters.sent
+    pair.run(60 * 6)  # longer than link-loss detection
+    assert guest.scene.name == "pause" and host.scene.name == "reversi"
+    assert host.dump()["link"]["state"] == "playing"
+    assert guest.link.radio.counters.sent > sent  # acks and keep-alives went on
+    guest.pop()
+    pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
+    a, b = pair.games()
+    assert a.game.over and a.game.moves == b.game.moves
