@@ -30,7 +30,7 @@ HEADER = struct.Struct("!HHB")
 SEQ_MOD = 1 << 16
 WINDOW = 8
 MIN_RTO = 8  # ticks (133 ms): above the RTT of a frame and its ack at 9600 baud
-INITIAL_RTO = 24
+INITIAL_RTO = 16  # before any RTT sample: a long frame and its ack take ~10 ticks
 MAX_RTO = 60  # one second
 KEEPALIVE_TICKS = 45  # the leader says something at least every 0.75 s
 LOST_TICKS = 150  # 2.5 s of silence (three keep-alive rounds): the partner is gone (<= 3 s)

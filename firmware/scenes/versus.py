@@ -213,6 +213,10 @@ class LobbyScene(Scene):
             lines = [tr("Looking for hosts of " + cart.title + dots, "さがしています" + dots)]
             if radio.pairing is not None and radio.pairing.step is Step.ASKING:
                 lines.append(tr("Asking to pair" + dots, "ペアリング中" + dots))
+            elif radio.pairing is not None and radio.pairing.step is Step.FAILED:
+                lines.append(tr(f"Not paired: {radio.pairing.reason}.", "ペアに なりませんでした"))
+            if session.note:
+                lines.append(tr(f"({session.note})", f"({session.note})"))
         else:
             lines = [
                 tr(f"Joined {session.partner_name()}.", "さんかしました"),
