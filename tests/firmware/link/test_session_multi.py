@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
+import pytest
+
 from firmware.link.session import Session, State
 from firmware.link.testbed import Air, prepaired
 from firmware.match import ActionError, LocalSeat, Match, MatchResult, canonical_digest
@@ -13,13 +15,13 @@ from hal.link.air import Impairments
 
 
 class Tally:
-    """Three seats take turns adding 1-3 to a total; the seat reaching 21 or more wins."""
+    """Seats take turns adding 1-3 to a total; the seat reaching 21 or more wins."""
 
     game_id = "tally"
     seats = 3
 
-    def __init__(self, total: int = 0, turn: int = 0, seed: int = 0) -> None:
-        self.total, self.turn, self.seed = total, turn, seed
+    def __init__(self, total: int = 0, turn: int = 0, seed: int = 0, seats: int = 3) -> None:
+        self.total, self.turn, self.seed, self.seats = total, turn, seed, seats
 
     def to_move(self) -> int | None:
         return None if self.total >= 21 else self.turn
@@ -37,7 +39,7 @@ class Tally:
             raise ActionError("illegal")
         self.total += action
         if self.total < 21:
-            self.turn = (self.turn + 1) % 3
+            self.turn = (self.turn + 1) % self.seats
         return [{"type": "add", "seat": seat, "n": action}]
 
     def result(self) -> MatchResult | None:
@@ -47,11 +49,11 @@ class Tally:
         return canonical_digest(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
-        return {"total": self.total, "turn": self.turn, "seed": self.seed}
+        return {"total": self.total, "turn": self.turn, "seed": self.seed, "seats": self.seats}
 
     @classmethod
     def from_json(cls, data: Any) -> Self:
-        return cls(int(data["total"]), int(data["turn"]), int(data["seed"]))
+        return cls(int(data["total"]), int(data["turn"]), int(data["seed"]), int(data["seats"]))
 
     def encode(self, action: int) -> bytes:
         return bytes([action])
@@ -62,12 +64,13 @@ class Tally:
         return data[0]
 
 
-def test_a_host_and_two_guests_play_in_lockstep() -> None:
+@pytest.mark.parametrize("units", [3, 4])
+def test_a_host_and_its_guests_play_in_lockstep(units: int) -> None:
     air = Air(Impairments(baud=9600, loss=0.1, delay_ms=20, jitter_ms=10, seed=8))
-    radios = prepaired(air, "Host", "G1", "G2")
+    radios = prepaired(air, *("Host", "G1", "G2", "G3")[:units])
     sessions = [Session(r) for r in radios]
     host = sessions[0]
-    host.host_game("tally", {"target": "21"}, seats=3)
+    host.host_game("tally", {"target": "21"}, seats=units)
     for s in sessions[1:]:
         s.look("tally")
 
@@ -81,15 +84,15 @@ def test_a_host_and_two_guests_play_in_lockstep() -> None:
     air.run(1200, until=lambda: (tick_all(), all(s.ready for s in sessions))[1])
     assert all(s.ready for s in sessions)
     assert len({s.seed for s in sessions}) == 1  # one shared seed, everyone contributed
-    assert sorted(s.seat for s in sessions) == [0, 1, 2]
+    assert sorted(s.seat or 0 for s in sessions) == list(range(units))
     assert all(s.options == {"target": "21"} for s in sessions)  # the host's options
     assert radios[0].beacon is None  # full: no longer announcing
     matches = []
     for s in sessions:
-        m: Match[int] = Match(Tally(seed=s.seed or 0), s.make_seats())
+        m: Match[int] = Match(Tally(seed=s.seed or 0, seats=units), s.make_seats())
         s.attach(m)
         matches.append(m)
-    plays = {0: 3, 1: 2, 2: 1}  # each seat's player always adds the same
+    plays = {0: 3, 1: 2, 2: 1, 3: 2}  # each seat's player always adds the same
     for _ in range(60 * 120):
         air.run(1)
         tick_all()
