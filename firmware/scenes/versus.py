@@ -44,7 +44,7 @@ def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
 
 
 def draw_link_overlay(machine: Any, top: pygame.Surface) -> None:
-    """Partner name and link quality in the top screen's corner during a versus game."""
+    """Partner name and link quality at the top screen's centre during a versus game."""
     service = machine.link
     if service is None or service.session is None:
         return
@@ -54,7 +54,7 @@ def draw_link_overlay(machine: Any, top: pygame.Surface) -> None:
     name = session.partner_name()
     label = machine.tr(f"vs {name}", f"たいせん {name}")
     w = text.size(label)[0]
-    box = pygame.Rect(252 - w - 22, 172, w + 22, 16)
+    box = pygame.Rect(128 - (w + 22) // 2, 36, w + 22, 16)  # top centre, between the names
     widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
     text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
     link_bars(top, (box.right - 17, box.y + 3), session.quality())

@@ -40,6 +40,7 @@ from games.reversi.scene.board_view import (
     draw_buttons,
     draw_replay_buttons,
     draw_result,
+    draw_versus_slot,
 )
 from games.reversi.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
@@ -206,9 +207,10 @@ class ReversiScene(Game):
                 return {}
             return {f"button:{name}": rect for name, rect in layout.REPLAY_RECTS.items()}
         if self.game.over and self.anim is None:
-            return {"button:play-again": layout.PLAY_AGAIN_RECT}
+            return {} if self.versus is not None else {"button:play-again": layout.PLAY_AGAIN_RECT}
         spots = {f"square:{sq}": rect for sq, rect in layout.SQUARE_RECTS.items()}
-        spots["button:restart"] = layout.RESTART_RECT
+        if self.versus is None:  # a versus match is not restarted alone
+            spots["button:restart"] = layout.RESTART_RECT
         spots["button:hint"] = layout.HINT_RECT
         return spots
 
@@ -420,8 +422,14 @@ class ReversiScene(Game):
                 draw_replay_buttons(bottom, self.replay.at_start, self.replay.at_end)
             return
         draw_buttons(bottom, tr, self.hint_name)
+        if self.versus is not None:  # no restart in versus: the slot names the match instead
+            draw_versus_slot(bottom, layout.RESTART_RECT, tr("Versus", "たいせん"))
         if self.game.over and self.anim is None:
             draw_result(bottom, tr, self.game.winner or "draw", self.game.score())
+            if self.versus is not None:  # leaving goes through the pause menu (START)
+                draw_versus_slot(
+                    bottom, layout.PLAY_AGAIN_RECT, tr("START: menu", "START: メニュー")
+                )
 
     # ------------------------------------------------------------------- persistence
     def dump(self) -> dict[str, Any]:
