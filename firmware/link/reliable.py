@@ -11,11 +11,11 @@ the next number unused) is a pure ack or keep-alive. `ack` is the last message r
 order, `ackbits` bit i says message ack+2+i also arrived (selective acks, so one lost frame
 does not force the ones after it to be sent again). Up to `WINDOW` messages are in flight.
 Unacked messages are sent again after the retransmission timeout (smoothed RTT + 3 x its
-variation, at least 2 ticks more, Karn's rule, doubled on every retry up to `MAX_RTO`,
-plus a few random ticks, more with every retry, so two units whose bursts collided on the
-half-duplex air part ways). Duplicates are dropped by sequence number. Only one side (the
-`leader`) sends keep-alives; the other answers them, so the two never start a keep-alive
-together. Silence for `LOST_TICKS` marks the link lost; any segment from the peer
+variation, at least 2 ticks more, Karn's rule), 1.5 times longer on every retry up to
+`MAX_RTO`, plus a few random ticks, more with every retry, so two units whose bursts
+collided on the half-duplex air part ways. Duplicates are dropped by sequence number. Only
+one side (the `leader`) sends keep-alives; the other answers them, so the two never start a
+keep-alive together. Silence for `LOST_TICKS` marks the link lost; any segment from the peer
 restores it, and the outstanding messages then go through as if nothing happened.
 """
 
@@ -128,10 +128,10 @@ class Reliable:
                 self.stats.retransmitted += 1
             item.tries += 1
             item.sent_at = tick
-            backoff = min(MAX_RTO, self.rto << min(item.tries - 1, 4))
+            backoff = min(MAX_RTO, round(self.rto * 1.5 ** min(item.tries - 1, 6)))
             # A random extra slot or two: two units that collided once (half-duplex air) do
             # not retry in the same tick again.
-            item.due = tick + backoff + self.rng.randrange(2 + 2 * min(item.tries, 3))
+            item.due = tick + backoff + self.rng.randrange(3 + 4 * min(item.tries - 1, 4))
             out.append(self._segment(item.seq, item.message))
         quiet = self.leader and tick - self.last_sent >= KEEPALIVE_TICKS + self.rng.randrange(4)
         if not out and (self._ack_owed or quiet):
