@@ -112,6 +112,23 @@ def test_a_relay_pairing_with_both_sides_shows_them_different_codes() -> None:
     assert guest.pairing is not None and host.pairing is not None
     assert guest.pairing.code is not None and host.pairing.code is not None
     assert guest.pairing.code != host.pairing.code
+    # the players see different codes and decline; the relay's keys are never stored
+    guest.pairing.confirm(False)
+    host.pairing.confirm(False)
+    relay_g.pairing.confirm(True)
+    relay_h.pairing.confirm(True)
+    air.run(300)
+    assert not guest.paired() and not host.paired()
+    # whatever the relay sends now, under the keys it agreed or claiming the other's id,
+    # is refused and counted
+    key_g = relay_g.pairing.key
+    assert key_g is not None
+    seg = b"\x00\x00\xff\xff\x00Ahello"
+    before = guest.counters.rejected["unpaired"]
+    _deliver(guest, packet.data_body(key_g, relay_g.id, guest.id, 9, 1, seg))
+    _deliver(guest, packet.data_body(key_g, host.id, guest.id, 9, 2, seg))
+    assert guest.counters.rejected["unpaired"] == before + 2  # neither id is paired
+    assert guest.take_messages() == []
 
 
 def test_unpaired_pairing_requests_are_refused_when_not_hosting() -> None:
