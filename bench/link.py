@@ -20,7 +20,8 @@ import pygame
 
 from firmware.link.pairing import Step
 from firmware.link.radio import Radio
-from firmware.link.testbed import Air, MachinePair
+from firmware.link.testbed import Air
+from games.reversi.robot import MachinePair
 from hal.link.air import Impairments
 
 TICK_MS = 1000 / 60

@@ -8,10 +8,10 @@ import tty
 import pygame
 
 from firmware.link.session import State
-from firmware.link.testbed import Robot
 from firmware.machine import Machine
 from firmware.scenes.versus import LobbyScene, start_versus
 from firmware.storage import Store
+from games.reversi.robot import Robot
 from hal.backends.headless import headless_hal
 from hal.interfaces import ByteLink
 from hal.link.serial_link import SerialLink

@@ -7,11 +7,11 @@ import pygame
 import pytest
 
 from firmware.link.session import State
-from firmware.link.testbed import MachinePair as Pair
-from firmware.link.testbed import Robot
 from firmware.machine import Machine
 from firmware.scenes.versus import LobbyScene, start_versus
 from firmware.storage import Store
+from games.reversi.robot import MachinePair as Pair
+from games.reversi.robot import Robot
 from hal.backends.headless import headless_hal
 from hal.link.air import Impairments
 
