@@ -295,15 +295,13 @@ class Session:
                 self.radio.reject("illegal", f"malformed session message: {exc}")
         if self.state in (State.PLAYING, State.WAITING):
             self.state = State.WAITING if self.link_lost() else State.PLAYING
-        elif (
-            self.state is State.JOINING
-            and self.seat is None
-            and self.radio.tick_no - self._joined_at > JOIN_TIMEOUT
+        elif self.state is State.JOINING and (
+            self.seat is None and self.radio.tick_no - self._joined_at > JOIN_TIMEOUT
         ):
             self.state, self.note = State.LOOKING, "the host did not answer"
             if self.host is not None:
                 self.radio.disconnect(self.host)
-            self.host = None
+            self.host, self.seat, self._host_commit, self._host_reveal = None, None, b"", b""
         if self.match is not None:
             refused = sum(self.match.refused.values())
             if refused > self._refused_before:
@@ -331,7 +329,12 @@ class Session:
                 self.radio.send(src, b"B")
                 return
             if guest is None:
-                guest = Guest(src, len(self.guests) + 1)
+                taken = {g.seat for g in self.guests}
+                seat = next(n for n in range(1, self.seats + 1) if n not in taken)
+                if seat >= self.seats:  # full
+                    self.radio.send(src, b"B")
+                    return
+                guest = Guest(src, seat)
                 self.guests.append(guest)
             self._host_commit = _commit(self._secret)
             opts = json.dumps(self.options, separators=(",", ":")).encode()
