@@ -110,4 +110,3 @@ def test_a_host_and_its_guests_play_in_lockstep(units: int) -> None:
     assert [p.seat for p in matches[1].history] == [p.seat for p in matches[0].history]
     assert all(s.radio.counters.rejected["illegal"] == 0 for s in sessions)
     assert all(s.divergences == 0 for s in sessions)
-
