@@ -117,6 +117,11 @@ class ByteLink(ABC):
         buffer is full, so a slow radio never builds up seconds of latency)."""
         return 0
 
+    def receiving(self) -> bool:
+        """True while another unit's transmission is arriving (carrier sense: the stack
+        waits for it to end before it starts its own). False where it cannot be known."""
+        return False
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""

@@ -45,6 +45,11 @@ class FrameDecoder:
         self.overlong = 0
         self.frames = 0
 
+    @property
+    def mid_frame(self) -> bool:
+        """Bytes of a frame have arrived but not its end: someone is transmitting now."""
+        return bool(self._buf) and not self._skipping
+
     def feed(self, data: bytes) -> list[bytes]:
         out: list[bytes] = []
         start = 0

@@ -4,7 +4,7 @@ Every body starts with `kind` (1 byte) and the sender's unit id `src` (4 bytes):
 
     BEACON  kind | src | flags | game (len+utf8) | name (len+utf8)          CRC only
     PAIR    kind | src | dst | segment (reliable.py) carrying a pairing msg  CRC only
-    DATA    kind | src | dst | counter (5) | segment | tag (6)             authenticated
+    DATA    kind | src | dst | counter (5) | chan | segment | tag (6)      authenticated
 
 DATA frames carry everything between paired units. The tag is HMAC-SHA256 over the whole
 body before it, under the pairing key, truncated to 6 bytes (48 bits). Truncation is safe
@@ -12,7 +12,8 @@ here because a forger gets one try per frame on a 9600-baud channel (at most ~40
 second): guessing a 48-bit tag takes on the order of 10^5 years, while every byte costs about
 1 ms of air on every frame. The counter is `epoch (2 bytes) | count (3 bytes)`: the epoch
 is raised and stored at every start of the link stack, the count rises with every frame
-sent (retransmissions included). A receiver keeps, per peer, the highest epoch it accepted
+sent (retransmissions included). `chan` names the sender's channel and the receiver's
+channel it talks to (see radio.py). A receiver keeps, per peer, the highest epoch it accepted
 (stored) and a 64-frame window of counts seen in it, so a recorded frame played back later,
 or a duplicate, is refused as a replay. Frames of an unknown or unpaired sender are refused
 as "unpaired"; a tag that does not verify as "auth".
@@ -32,7 +33,8 @@ COUNT_BITS = 24
 WINDOW = 64
 HEAD = struct.Struct("!B4s")
 ADDR = struct.Struct("!B4s4s")
-DATA_HEAD = struct.Struct("!B4s4sH3s")
+DATA_HEAD = struct.Struct("!B4s4sH3sB")
+UNKNOWN_CHAN = 15  # in `chan`: "my channel has not heard yours yet"
 
 
 class PacketError(ValueError):
@@ -91,8 +93,18 @@ def parse_addressed(body: bytes) -> tuple[int, bytes, bytes, bytes]:
     return kind, src, dst, body[ADDR.size :]
 
 
-def data_body(key: bytes, src: bytes, dst: bytes, epoch: int, count: int, segment: bytes) -> bytes:
-    head = DATA_HEAD.pack(DATA, src, dst, epoch, count.to_bytes(3, "big"))
+def data_body(
+    key: bytes,
+    src: bytes,
+    dst: bytes,
+    epoch: int,
+    count: int,
+    segment: bytes,
+    chan: int = 0xFF,
+) -> bytes:
+    """`chan`: the sender's channel number (high 4 bits) and the receiver's channel number
+    the sender's channel talks to (low 4 bits, UNKNOWN_CHAN before it heard one)."""
+    head = DATA_HEAD.pack(DATA, src, dst, epoch, count.to_bytes(3, "big"), chan)
     body = head + segment
     return body + tag(key, body)
 
@@ -103,6 +115,7 @@ class DataFrame:
     dst: bytes
     epoch: int
     count: int
+    chan: int
     segment: bytes
     signed: bytes  # the part the tag covers
     tag: bytes
@@ -111,7 +124,7 @@ class DataFrame:
 def parse_data(body: bytes) -> DataFrame:
     if len(body) < DATA_HEAD.size + TAG_BYTES:
         raise PacketError("short data frame")
-    kind, src, dst, epoch, count = DATA_HEAD.unpack_from(body)
+    kind, src, dst, epoch, count, chan = DATA_HEAD.unpack_from(body)
     if kind != DATA:
         raise PacketError("not a data frame")
     signed = body[:-TAG_BYTES]
@@ -120,6 +133,7 @@ def parse_data(body: bytes) -> DataFrame:
         dst,
         epoch,
         int.from_bytes(count, "big"),
+        chan,
         signed[DATA_HEAD.size :],
         signed,
         body[-TAG_BYTES:],

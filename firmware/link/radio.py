@@ -95,8 +95,12 @@ class Counters:
 class Peer:
     """A paired unit we talk to: its key, replay window and reliable channel."""
 
-    def __init__(self, record: PairRecord, rng: random.Random, leader: bool = True) -> None:
+    def __init__(
+        self, record: PairRecord, rng: random.Random, leader: bool = True, my_inc: int = 0
+    ) -> None:
         self.record = record
+        self.my_inc = my_inc  # this channel's number (a new one for every new channel)
+        self.peer_inc: int | None = None  # the number of the peer's channel we talk to
         self.window = ReplayWindow(record.epoch)
         self.leader = leader
         self.rel = Reliable(keepalive_phase=rng.randrange(30), rng=rng, leader=leader)
@@ -133,6 +137,11 @@ class Radio:
         self._messages: list[tuple[bytes, bytes]] = []
         self.events: list[tuple[str, bytes]] = []  # ("restarted", peer), ("paired", peer)
         self.tick_no = 0
+        # Channel numbers: a new one per new channel with a peer; the start moves by 7 (of
+        # 15) with every epoch, so a rebooted unit does not reuse its last numbers at once.
+        self._inc_base = (self.epoch * 7) % packet.UNKNOWN_CHAN
+        self._made: dict[bytes, int] = {}
+        self._last_rx = -10
         self._next_beacon = 0
         self._retrans_done = 0
         self.on_reject = on_reject
@@ -148,7 +157,12 @@ class Radio:
             record = self.keyring.pairings().get(peer_id)
             if record is None:
                 return None
-            found = self.peers[peer_id] = Peer(record, self.rng, leader=self.id < peer_id)
+            made = self._made.get(peer_id, 0)
+            self._made[peer_id] = made + 1
+            inc = (self._inc_base + made) % packet.UNKNOWN_CHAN
+            found = self.peers[peer_id] = Peer(
+                record, self.rng, leader=self.id < peer_id, my_inc=inc
+            )
         return found
 
     def connect(self, peer_id: bytes) -> bool:
@@ -210,6 +224,7 @@ class Radio:
         self.tick_no = tick
         data = self.link.read()
         if data:
+            self._last_rx = tick
             for body in self.decoder.feed(data):
                 self._on_body(body)
         self.counters.rejected["crc"] = self.decoder.crc_errors + self.decoder.overlong
@@ -219,6 +234,9 @@ class Radio:
         self._settle_pairing()
         if self.link.out_waiting() > HOLD_BYTES:
             return  # the radio is still sending earlier bursts: queue nothing new
+        arriving = self.decoder.mid_frame and tick - self._last_rx <= 2  # (noise times out)
+        if self.link.receiving() or arriving:
+            return  # carrier sense: another unit is on the air; talk after it (next tick)
         frames: list[bytes] = []
         if self.beacon is not None and tick >= self._next_beacon:
             frames.append(self.beacon.encode())
@@ -247,7 +265,11 @@ class Radio:
 
     def _data(self, peer: Peer, peer_id: bytes, segment: bytes) -> bytes:
         self.count = min(self.count + 1, MAX_COUNT)
-        return packet.data_body(peer.record.key, self.id, peer_id, self.epoch, self.count, segment)
+        seen = packet.UNKNOWN_CHAN if peer.peer_inc is None else peer.peer_inc
+        chan = (peer.my_inc << 4) | seen
+        return packet.data_body(
+            peer.record.key, self.id, peer_id, self.epoch, self.count, segment, chan
+        )
 
     def _flush_pairing(self) -> None:
         if self.pairing is not None and self._pair_rel is not None:
@@ -333,17 +355,21 @@ class Radio:
             return
         if peer.window.accept(frame.epoch, frame.count):
             self.keyring.seen_epoch(frame.src, frame.epoch)
-        if peer.rel_epoch != frame.epoch:
-            if peer.rel_epoch is not None:
-                # The peer restarted its stack since our channel first heard it: its message
-                # numbers start again, so ours must too. (A channel that never heard the
-                # peer before simply adopts its epoch: both sides are fresh.)
-                self._retrans_done += peer.rel.stats.retransmitted
-                peer.rel = Reliable(
-                    keepalive_phase=self.rng.randrange(30), rng=self.rng, leader=peer.leader
-                )
-                self.events.append(("restarted", frame.src))
-            peer.rel_epoch = frame.epoch
+        their, seen = frame.chan >> 4, frame.chan & 0x0F
+        rebooted = peer.rel_epoch is not None and peer.rel_epoch != frame.epoch
+        renewed = peer.peer_inc is not None and peer.peer_inc != their
+        if rebooted or renewed:
+            # The peer rebooted, or started a new channel with us (it had closed the old
+            # one): its message numbers start again, so ours must too. A channel that never
+            # heard the peer simply adopts its numbers: both sides are fresh.
+            self._retrans_done += peer.rel.stats.retransmitted
+            peer.rel = Reliable(
+                keepalive_phase=self.rng.randrange(30), rng=self.rng, leader=peer.leader
+            )
+            self.events.append(("restarted", frame.src))
+        peer.rel_epoch, peer.peer_inc = frame.epoch, their
+        if seen not in (packet.UNKNOWN_CHAN, peer.my_inc):
+            return  # sent to a channel of ours that is closed: stale, drop it quietly
         self.counters.received += 1
         if len(frame.segment) > HEADER.size:  # a message: answer it (acks) from now on
             peer.active, peer.closing = True, None

@@ -161,10 +161,6 @@ class Reliable:
                 self._ack_owed = True
             return []
         self._ack_owed = True
-        if self.stats.delivered == 0 and not self._ooo and seq_lt(self.rcv_next + 2 * WINDOW, seq):
-            # A fresh channel meeting a partner that kept its own (it ended its session later
-            # than we did): continue from the partner's numbering instead of waiting forever.
-            self.rcv_next = seq
         if seq == self.rcv_next:
             out = [message]
             self.rcv_next = (self.rcv_next + 1) % SEQ_MOD

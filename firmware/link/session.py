@@ -286,8 +286,11 @@ class Session:
     def tick(self) -> None:
         """Handle what arrived (called by the link service once per tick, after the radio)."""
         for kind, peer in self.radio.take_events():
-            if kind == "restarted" and peer in self.partners:
-                self.note = "partner restarted"
+            # The partner's channel started afresh: it rebooted or closed its side of this
+            # session; a lockstep match cannot go on without its state.
+            live = self.state in (State.PLAYING, State.WAITING, State.JOINING)
+            if kind == "restarted" and peer in self.partners and live:
+                self.state, self.note = State.ABANDONED, "partner restarted or left"
         for src, msg in self.radio.take_messages():
             try:
                 self._on_message(src, msg)

@@ -66,9 +66,10 @@ def pair(air: Air, host: Radio, guest: Radio, game: str = "reversi") -> None:
     assert host.id in guest.paired() and guest.id in host.paired()
 
 
-def prepaired(air: Air, *names: str) -> list[Radio]:
-    """Radios that paired earlier (every two share a stored key), as after a pairing."""
-    rings = [MemoryKeyring() for _ in names]
+def prepaired(air: Air, *names: str, ids: list[bytes] | None = None) -> list[Radio]:
+    """Radios that paired earlier (every two share a stored key), as after a pairing.
+    `ids` fixes the unit ids (their order decides keep-alive leaders; runs repeat)."""
+    rings = [MemoryKeyring(ids[i] if ids else None) for i in range(len(names))]
     for i, a in enumerate(rings):
         for j, b in enumerate(rings[i + 1 :], i + 1):
             key = os.urandom(32)

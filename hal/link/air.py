@@ -98,7 +98,7 @@ class Receiver:
         self.rng = rng
         self._own: list[tuple[float, float]] = []  # own recent transmissions
         self._pending: list[tuple[float, int, Burst]] = []  # (deliver at, order, burst)
-        self._heard: list[Burst] = []  # recent bursts, for collision checks
+        self._heard: list[Burst] = []  # recent bursts, for collision checks and carrier sense
         self._order = 0
         self.stats = {"heard": 0, "lost": 0, "deaf": 0, "collided": 0, "corrupted": 0, "dup": 0}
 
@@ -181,6 +181,10 @@ class Receiver:
         while self._pending and self._pending[0][0] <= now:
             chunks.append(heapq.heappop(self._pending)[2].data)
         return b"".join(chunks)
+
+    def busy(self, now: float) -> bool:
+        """Carrier sense: another unit's burst is on the air now (its bytes are arriving)."""
+        return any(b.start <= now < b.end for b in self._heard)
 
     @property
     def waiting(self) -> int:

@@ -66,6 +66,9 @@ class MemoryLink(ByteLink):
     def out_waiting(self) -> int:
         return self.tx.out_waiting(self.medium.clock())
 
+    def receiving(self) -> bool:
+        return self.rx.busy(self.medium.clock())
+
 
 class PipeLink(ByteLink):
     """A direct wire to another PipeLink (no air, no impairment): `PipeLink.pair()`."""

@@ -102,5 +102,13 @@ class SerialLink(ByteLink):
             queued = 0
         return len(self._out) + queued
 
+    def receiving(self) -> bool:
+        """The simulated radio knows; a UART radio does not say (bytes mid-frame are the
+        stack's own hint, see Radio.tick)."""
+        try:
+            return bool(getattr(self.port, "receiving", False))
+        except (serial.SerialException, OSError):
+            return False
+
     def close(self) -> None:
         self.port.close()

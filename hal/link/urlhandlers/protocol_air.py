@@ -126,6 +126,12 @@ class Serial(SerialBase):
         return len(self._buf)
 
     @property
+    def receiving(self) -> bool:
+        """Carrier sense (`hal.link.air.Receiver.busy`)."""
+        self._pump()
+        return self._rx.busy(time.monotonic())
+
+    @property
     def out_waiting(self) -> int:
         return self._tx.out_waiting(time.monotonic())
 

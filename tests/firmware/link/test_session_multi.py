@@ -82,7 +82,7 @@ def test_a_host_and_its_guests_play_in_lockstep(units: int) -> None:
     for s in sessions[1:]:
         assert s.join(radios[0].id)
     air.run(1200, until=lambda: (tick_all(), all(s.ready for s in sessions))[1])
-    assert all(s.ready for s in sessions)
+    assert all(s.ready for s in sessions), [(s.state.value, s.seat, s.note) for s in sessions]
     assert len({s.seed for s in sessions}) == 1  # one shared seed, everyone contributed
     assert sorted(s.seat or 0 for s in sessions) == list(range(units))
     assert all(s.options == {"target": "21"} for s in sessions)  # the host's options
