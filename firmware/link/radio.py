@@ -28,6 +28,7 @@ BEACON_TICKS = 45  # announce about every 0.75 s while hosting or looking
 NEARBY_TICKS = 180  # a unit not heard for 3 s leaves the nearby list
 HOLD_BYTES = 24  # the radio's buffer holds more than this: send nothing new this tick
 MAX_COUNT = (1 << packet.COUNT_BITS) - 1
+HELLO_TICKS = 120  # a channel answers stale frames with a hello at most this often
 CLOSE_LINGER = 180  # ticks a closed channel keeps trying to deliver its last messages
 PAIR_LINGER = 240  # ticks the pairing channel stays up after it ended (its last acks)
 
@@ -107,6 +108,7 @@ class Peer:
         self.active = False  # True while a session uses it (keep-alives flow)
         self.closing: int | None = None  # tick of `disconnect`; dropped once flushed
         self.rel_epoch: int | None = None  # the peer's epoch our channel talks with
+        self.hello_at = -HELLO_TICKS - 1  # when this channel last announced itself
 
 
 class Radio:
@@ -142,6 +144,7 @@ class Radio:
         self._inc_base = (self.epoch * 7) % packet.UNKNOWN_CHAN
         self._made: dict[bytes, int] = {}
         self._last_rx = -10
+        self._hellos: set[bytes] = set()  # peers to greet from a new channel (see _on_data)
         self._next_beacon = 0
         self._retrans_done = 0
         self.on_reject = on_reject
@@ -245,6 +248,11 @@ class Radio:
             self._flush_pairing()
             for seg in self._pair_rel.poll(tick):
                 frames.append(packet.pair_body(self.id, self.pairing.peer, seg))
+        for peer_id in sorted(self._hellos):
+            hello = self.peers.get(peer_id)
+            if hello is not None:
+                frames.append(self._data(hello, peer_id, hello.rel.hello_segment()))
+        self._hellos.clear()
         for peer_id, peer in list(self.peers.items()):
             if peer.closing is not None and (
                 peer.rel.pending == 0 or tick - peer.closing > CLOSE_LINGER
@@ -369,7 +377,12 @@ class Radio:
             self.events.append(("restarted", frame.src))
         peer.rel_epoch, peer.peer_inc = frame.epoch, their
         if seen not in (packet.UNKNOWN_CHAN, peer.my_inc):
-            return  # sent to a channel of ours that is closed: stale, drop it quietly
+            # Sent to a channel of ours that is closed: dropped. Our new channel says hello
+            # once in a while, so the peer learns its partner moved on (its match ends).
+            if self.tick_no - peer.hello_at > HELLO_TICKS:
+                peer.hello_at = self.tick_no
+                self._hellos.add(frame.src)
+            return
         self.counters.received += 1
         if len(frame.segment) > HEADER.size:  # a message: answer it (acks) from now on
             peer.active, peer.closing = True, None

@@ -106,6 +106,10 @@ class Reliable:
         ack = (self.rcv_next - 1) % SEQ_MOD
         return HEADER.pack(seq, ack, self._ackbits()) + message
 
+    def hello_segment(self) -> bytes:
+        """A pure ack: what a channel sends to make itself known without a message."""
+        return self._segment(self.next_seq, b"")
+
     def poll(self, tick: int) -> list[bytes]:
         """The segments to transmit at this tick (called once per tick)."""
         self.tick = tick

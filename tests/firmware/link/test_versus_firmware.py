@@ -253,3 +253,20 @@ def test_the_link_keeps_running_under_the_pause_menu(tmp_path) -> None:  # type:
     pair.run(60 * 600, until=lambda: all(g.reported for g in pair.games()))
     a, b = pair.games()
     assert a.game.over and a.game.moves == b.game.moves
+
+
+def test_abandoning_while_the_link_is_cut_reaches_the_partner_when_it_returns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=17))
+    pair.start()
+    host, guest = pair.machines
+    pair.run(60 * 60, until=lambda: len(pair.games()[0].game.moves) >= 3)
+    pair.medium.cut = True
+    pair.run(60 * 4, until=lambda: host.scene.name == "waiting" and guest.scene.name == "waiting")
+    assert host.scene.name == "waiting"
+    host.scene.abandon()  # the host's player gives up; the goodbye cannot get through
+    pair.run(60 * 5)  # the host's unit stops trying
+    assert host.scene.name == "launcher" and guest.scene.name == "waiting"
+    pair.medium.cut = False
+    pair.run(60 * 10, until=lambda: guest.scene.name == "notice")
+    assert guest.scene.name == "notice" and guest.game_scene() is None
+    assert guest.link.session is None
