@@ -15,7 +15,8 @@ variation, at least 2 ticks more, Karn's rule), 1.5 times longer on every retry 
 `MAX_RTO`, plus a few random ticks, more with every retry, so two units whose bursts
 collided on the half-duplex air part ways. Duplicates are dropped by sequence number. Only
 one side (the `leader`) sends keep-alives; the other answers them, so the two never start a
-keep-alive together. Silence for `LOST_TICKS` marks the link lost; any segment from the peer
+keep-alive together (once the link is lost, both probe for its return). Silence for
+`LOST_TICKS` marks the link lost; any segment from the peer
 restores it, and the outstanding messages then go through as if nothing happened.
 """
 
@@ -137,7 +138,9 @@ class Reliable:
             # not retry in the same tick again.
             item.due = tick + backoff + self.rng.randrange(3 + 4 * min(item.tries - 1, 4))
             out.append(self._segment(item.seq, item.message))
-        quiet = self.leader and tick - self.last_sent >= KEEPALIVE_TICKS + self.rng.randrange(4)
+        # The leader keeps the link alive; once it is lost, both sides probe for its return.
+        speaker = self.leader or self.lost
+        quiet = speaker and tick - self.last_sent >= KEEPALIVE_TICKS + self.rng.randrange(8)
         if not out and (self._ack_owed or quiet):
             out.append(self._segment(self.next_seq, b""))
         if out:
