@@ -32,7 +32,7 @@ from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
-from hal.backends.device.profile import detect_profile, relative_speed
+from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
 from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
 from hal.touch import Calibration, TouchFilterConfig
@@ -90,11 +90,9 @@ def build_hal(
 
 
 def device_profile(config: DeviceConfig) -> DeviceProfile:
-    """The match layer's profile for this board: its mode from the match layer's table, its
-    speed from `profile.RELATIVE_SPEED` (the estimate documented there)."""
+    """The match layer's profile for this board (speed estimate and search mode)."""
     name = detect_profile(config.system.profile, config.system.model_file)
-    base = MATCH_PROFILES.get(name, DEFAULT_PROFILE)
-    return DeviceProfile(name, relative_speed(name), base.mode)
+    return MATCH_PROFILES.get(name, DEFAULT_PROFILE)
 
 
 def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
