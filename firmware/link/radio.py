@@ -322,6 +322,9 @@ class Radio:
             # other kinds: not ours (a future version, noise that passed the CRC)
         except PacketError as exc:
             self.reject("crc", str(exc))
+        except Exception as exc:
+            log.exception("link: a frame could not be handled")
+            self.reject("crc", f"unhandled frame: {exc}")
 
     def _on_pair(self, body: bytes) -> None:
         _, src, dst, segment = packet.parse_addressed(body)

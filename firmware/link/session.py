@@ -292,10 +292,7 @@ class Session:
             if kind == "restarted" and peer in self.partners and live:
                 self.state, self.note = State.ABANDONED, "partner restarted or left"
         for src, msg in self.radio.take_messages():
-            try:
-                self._on_message(src, msg)
-            except (ValueError, IndexError, struct.error, UnicodeDecodeError) as exc:
-                self.radio.reject("illegal", f"malformed session message: {exc}")
+            self._on_message_safe(src, msg)
         if self.state in (State.PLAYING, State.WAITING):
             self.state = State.WAITING if self.link_lost() else State.PLAYING
         elif self.state is State.JOINING and (
@@ -312,6 +309,13 @@ class Session:
                 self._refused_before = refused
                 self.radio.reject("illegal", self.match.last_refusal or "illegal action")
                 self._diverged(len(self.match.history))
+
+    def _on_message_safe(self, src: bytes, msg: bytes) -> None:
+        """One message from a paired unit; anything malformed is refused and counted."""
+        try:
+            self._on_message(src, msg)
+        except Exception as exc:
+            self.radio.reject("illegal", f"malformed session message: {exc}")
 
     def _on_message(self, src: bytes, msg: bytes) -> None:
         kind, body = msg[:1], msg[1:]

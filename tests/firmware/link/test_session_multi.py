@@ -110,3 +110,24 @@ def test_a_host_and_its_guests_play_in_lockstep(units: int) -> None:
     assert [p.seat for p in matches[1].history] == [p.seat for p in matches[0].history]
     assert all(s.radio.counters.rejected["illegal"] == 0 for s in sessions)
     assert all(s.divergences == 0 for s in sessions)
+
+
+def test_malformed_session_messages_from_a_paired_unit_are_refused_not_raised() -> None:
+    air = Air(Impairments(baud=0))
+    host_radio, guest_radio = prepaired(air, "Host", "Guest")
+    guest = Session(guest_radio)
+    guest.look("tally")
+    guest.host = host_radio.id
+    guest.state = State.JOINING
+    for bad in (
+        b"W",
+        b"W\x01\x02" + bytes(16) + b"[1, 2]",
+        b"W\x01\x02" + bytes(16) + b"{",
+        b"A\x00",
+        b"S\x05",
+        b"G",
+        b"\xff\xfe",
+    ):
+        guest._on_message_safe(host_radio.id, bad)
+    assert guest_radio.counters.rejected["illegal"] >= 5
+    assert guest.state in (State.JOINING, State.LOOKING)
