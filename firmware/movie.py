@@ -239,31 +239,63 @@ class MoviePlayer:
         self._frames: list[int] = [0]
         self._states: list[RawInput] = [RawInput()]
         state = RawInput()
-        release_at: int | None = None  # pending release of the latest tap
+        release_at: int | None = None  # pending stylus release (a tap, a one-frame touch)
+        # Buttons pressed and released in the same frame: held for that frame, up after it
+        # (a press shorter than a frame still counts, as on every backend: hal.latch).
+        pending: dict[Button, int] = {}
+        frame = 0
+        pressed_now: set[Button] = set()
+        touched_now = False
         for ev in movie.events:
-            if release_at is not None and release_at <= ev.frame:
-                state = self._set(release_at, replace(state, touch=None))
-                release_at = None
+            if ev.frame != frame:
+                frame, pressed_now, touched_now = ev.frame, set(), False
+            state, release_at = self._flush(state, pending, release_at, ev.frame)
             held = set(state.held)
-            if ev.verb == "press":
-                held.add(ev.button)  # type: ignore[arg-type]
+            button = ev.button
+            if ev.verb == "press" and button is not None:
+                pending.pop(button, None)
+                if button not in held:
+                    pressed_now.add(button)
+                held.add(button)
                 state = replace(state, held=frozenset(held))
-            elif ev.verb == "release":
-                held.discard(ev.button)  # type: ignore[arg-type]
-                state = replace(state, held=frozenset(held))
+            elif ev.verb == "release" and button is not None:
+                if button in pressed_now:
+                    pending[button] = ev.frame + 1
+                else:
+                    held.discard(button)
+                    state = replace(state, held=frozenset(held))
             elif ev.verb in ("touch", "tap"):
+                touched_now = touched_now or state.touch is None
                 state = replace(state, touch=RawTouch(ev.x, ev.y, ev.pressure))  # type: ignore[arg-type]
                 release_at = ev.frame + TAP_FRAMES if ev.verb == "tap" else None
             elif ev.verb == "untouch":
-                state = replace(state, touch=None)
-                release_at = None
+                if touched_now and state.touch is not None:
+                    release_at = ev.frame + 1
+                else:
+                    state = replace(state, touch=None)
+                    release_at = None
             elif ev.verb == "lid":
                 state = replace(state, lid_closed=bool(ev.on))
             elif ev.verb == "power":
                 state = replace(state, power_pressed=bool(ev.on))
             state = self._set(ev.frame, state)
-        if release_at is not None:
-            self._set(release_at, replace(state, touch=None))
+        self._flush(state, pending, release_at, MAX_FRAME + TAP_FRAMES + 1)
+
+    def _flush(
+        self, state: RawInput, pending: dict[Button, int], release_at: int | None, upto: int
+    ) -> tuple[RawInput, int | None]:
+        """Apply the pending releases due at or before frame `upto`, in frame order."""
+        due: list[tuple[int, Button | None]] = [(at, b) for b, at in pending.items() if at <= upto]
+        if release_at is not None and release_at <= upto:
+            due.append((release_at, None))
+            release_at = None
+        for at, button in sorted(due, key=lambda item: item[0]):
+            if button is None:
+                state = self._set(at, replace(state, touch=None))
+            else:
+                del pending[button]
+                state = self._set(at, replace(state, held=state.held - {button}))
+        return state, release_at
 
     def _set(self, frame: int, state: RawInput) -> RawInput:
         if self._frames[-1] == frame:

@@ -203,6 +203,32 @@ def test_keys_reach_the_game_as_buttons_and_hotkeys_do_not(app: App) -> None:
     assert app.overlay and app.display.hud and "FPS" in app.display.hud[0]
 
 
+def test_click_and_key_tap_within_one_frame_reach_the_game(app: App) -> None:
+    """Issue 17: a press and release that both arrive before the next tick still count."""
+    run(app, 2)
+    geo = app.display.geometry
+    pos = geo.to_window(40, 60)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    pygame.event.post(key_event(pygame.KEYDOWN, "x"))
+    pygame.event.post(key_event(pygame.KEYUP, "x"))
+    run(app, 3)
+    tap, after = probe(app).seen[-3], probe(app).seen[-2]
+    assert tap.touch_down and tap.touch is not None and (tap.touch.x, tap.touch.y) == (40, 60)
+    assert tap.pressed == {Button.A}
+    assert after.touch_up and after.released == {Button.A}
+    assert probe(app).seen[-1].touch is None and probe(app).seen[-1].held == frozenset()
+
+
+def test_five_instant_clicks_are_five_touches(app: App) -> None:
+    pos = app.display.geometry.to_window(10, 10)
+    for _ in range(5):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+        run(app, 2)
+    assert sum(inp.touch_down for inp in probe(app).seen) == 5
+
+
 def test_pause_and_frame_advance(app: App) -> None:
     run(app, 5)
     press(app, "p")
