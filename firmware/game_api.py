@@ -112,6 +112,10 @@ class GameContext:
     def play(self, effect: str) -> None:
         self._machine.play(effect)
 
+    def computer_budget(self, units_per_tick: int) -> int:
+        """A computer player's per-tick work budget on this unit (its device profile)."""
+        return self._machine.profile.budget(units_per_tick)
+
     def finish(self, result: GameResult) -> None:
         """Record a finished game: statistics always, the record when given."""
         self._machine.record_result(self.cartridge.id, result)

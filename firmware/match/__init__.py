@@ -1,0 +1,47 @@
+"""The match layer: one seam for every game's moves (rules protocol, seats, driver)."""
+
+from firmware.match.digest import canonical_bytes, canonical_digest
+from firmware.match.driver import Match, Played
+from firmware.match.profiles import DEFAULT_PROFILE, PROFILES, DeviceProfile
+from firmware.match.protocol import (
+    MAX_ACTION_BYTES,
+    ActionError,
+    ComputerPlayer,
+    Event,
+    MatchResult,
+    MatchRules,
+    Thinker,
+)
+from firmware.match.replay import ReplayCursor
+from firmware.match.seats import (
+    ComputerSeat,
+    LocalSeat,
+    RemoteSeat,
+    ReplaySeat,
+    ReplaySource,
+    Seat,
+)
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "MAX_ACTION_BYTES",
+    "PROFILES",
+    "ActionError",
+    "ComputerPlayer",
+    "ComputerSeat",
+    "DeviceProfile",
+    "Event",
+    "LocalSeat",
+    "Match",
+    "MatchResult",
+    "MatchRules",
+    "Played",
+    "RemoteSeat",
+    "ReplayCursor",
+    "ReplaySeat",
+    "ReplaySource",
+    "Seat",
+    "Thinker",
+    "canonical_bytes",
+    "canonical_digest",
+]

@@ -1,0 +1,217 @@
+"""Seats: where a match's actions come from (issue 10).
+
+Every seat answers the same question each tick — "your move?" — with an action or None:
+
+- `LocalSeat`: the scene turns taps and buttons into an action and `offer`s it.
+- `ComputerSeat`: the game's computer player, sliced within a per-tick work budget taken
+  from the device profile; deterministic for a state, seed and level however it is sliced.
+- `RemoteSeat`: actions arriving from outside as wire bytes (the peer link's inbox), each
+  with the digest the sender's rules reached after it.
+- `ReplaySeat`: a stored record's actions, released one at a time by the replay scene or
+  automatically.
+
+The driver (`firmware.match.driver.Match`) checks and applies whatever a seat answers.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
+
+if TYPE_CHECKING:
+    from firmware.match.driver import Match
+
+A = TypeVar("A")
+
+MIN_THINK_TICKS = 24  # a computer never answers faster than this: its move stays visible
+
+
+class Seat(ABC, Generic[A]):
+    """One player's source of actions."""
+
+    kind: ClassVar[str] = "seat"
+
+    def begin(self, match: Match[A], seat: int) -> None:
+        """It has become this seat's turn (a computer starts thinking here)."""
+
+    @abstractmethod
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        """The action this seat plays now, or None (not decided yet)."""
+
+    def expected_digest(self) -> str | None:
+        """The digest the action's sender reached after it (remote seats), else None."""
+        return None
+
+    def cancel(self) -> None:
+        """Forget any decision in progress (restart, quit, resync)."""
+
+    def save(self) -> dict[str, Any]:
+        """What suspend must keep to continue exactly (JSON)."""
+        return {}
+
+    def load(self, data: dict[str, Any], match: Match[A], seat: int) -> None:
+        """Continue from `save()`'s output in `match`'s restored state."""
+
+
+class LocalSeat(Seat[A]):
+    """The person at this unit: the scene offers an action, the next poll plays it."""
+
+    kind = "local"
+
+    def __init__(self) -> None:
+        self.pending: A | None = None
+
+    def offer(self, action: A) -> None:
+        self.pending = action
+
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        action, self.pending = self.pending, None
+        return action
+
+    def cancel(self) -> None:
+        self.pending = None
+
+
+class ComputerSeat(Seat[A]):
+    """The game's computer player, thinking `budget` work units per tick.
+
+    The decision is a function of the state, seed and level only (node-limited search), so
+    suspend restores it by restarting the search and replaying the same number of slices.
+    """
+
+    kind = "computer"
+
+    def __init__(
+        self, player: ComputerPlayer[A], budget: int | None = None, min_ticks: int = MIN_THINK_TICKS
+    ) -> None:
+        self.player = player
+        self.budget = max(1, budget if budget is not None else player.units_per_tick)
+        self.min_ticks = min_ticks
+        self.thinker: Thinker[A] | None = None
+        self.calls = 0
+        self.decided: A | None = None
+
+    @property
+    def thinking(self) -> bool:
+        return self.thinker is not None
+
+    def begin(self, match: Match[A], seat: int) -> None:
+        self.thinker = self.player.start(match.rules, seat)
+        self.calls = 0
+        self.decided = None
+
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        if self.thinker is None:
+            self.begin(match, seat)
+        assert self.thinker is not None
+        self.calls += 1
+        if self.decided is None:
+            self.decided = self.thinker.think(self.budget)
+        if self.decided is None or self.calls < self.min_ticks:
+            return None
+        action, self.decided, self.thinker = self.decided, None, None
+        return action
+
+    def cancel(self) -> None:
+        self.thinker, self.decided, self.calls = None, None, 0
+
+    def save(self) -> dict[str, Any]:
+        return {"calls": self.calls} if self.thinker is not None else {}
+
+    def load(self, data: dict[str, Any], match: Match[A], seat: int) -> None:
+        self.cancel()
+        calls = int(data.get("calls", 0))
+        if calls <= 0 or match.rules.to_move() != seat:
+            return
+        self.begin(match, seat)
+        assert self.thinker is not None
+        for _ in range(calls):  # the same slices again: the same decision at the same tick
+            if self.decided is None:
+                self.decided = self.thinker.think(self.budget)
+        self.calls = calls
+
+
+class RemoteSeat(Seat[A]):
+    """A player on another unit: wire-encoded actions queued by the link layer."""
+
+    kind = "remote"
+
+    def __init__(self) -> None:
+        self.inbox: deque[tuple[bytes, str | None]] = deque()
+        self._expected: str | None = None
+
+    def deliver(self, data: bytes, digest: str | None = None) -> None:
+        """Queue one action as received (bytes) with the sender's digest after it."""
+        self.inbox.append((bytes(data), digest))
+
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        while self.inbox:
+            data, digest = self.inbox.popleft()
+            try:
+                action = match.rules.decode(data)
+            except ActionError as exc:
+                match.refuse(seat, self.kind, f"undecodable action: {exc}")
+                continue
+            self._expected = digest
+            return action
+        return None
+
+    def expected_digest(self) -> str | None:
+        return self._expected
+
+    def cancel(self) -> None:
+        self.inbox.clear()
+        self._expected = None
+
+
+class ReplaySource:
+    """A stored record's actions in order, shared by the replay seats of one match.
+
+    `auto` releases the next action whenever its seat is polled; otherwise the replay
+    scene calls `release()` for each step forward.
+    """
+
+    def __init__(self, actions: Sequence[tuple[int, bytes]], auto: bool = False) -> None:
+        self.actions = list(actions)
+        self.index = 0
+        self.auto = auto
+        self.released = 0
+
+    @property
+    def at_end(self) -> bool:
+        return self.index >= len(self.actions)
+
+    def release(self, count: int = 1) -> None:
+        self.released = min(len(self.actions), self.released + count)
+
+    def take(self, seat: int) -> bytes | None:
+        if self.at_end or (not self.auto and self.index >= self.released):
+            return None
+        want_seat, data = self.actions[self.index]
+        if want_seat != seat:
+            return None
+        self.index += 1
+        return data
+
+
+class ReplaySeat(Seat[A]):
+    """One seat of a replay: plays the record's next action when it is released."""
+
+    kind = "replay"
+
+    def __init__(self, source: ReplaySource) -> None:
+        self.source = source
+
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        data = self.source.take(seat)
+        if data is None:
+            return None
+        try:
+            return match.rules.decode(data)
+        except ActionError as exc:
+            match.refuse(seat, self.kind, f"undecodable action in the record: {exc}")
+            return None

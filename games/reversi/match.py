@@ -1,0 +1,124 @@
+"""Reversi behind the match protocol (issue 10): the reference for every game's adapter.
+
+Seats: 0 = black, 1 = white. Action: a square name (`"f5"`); passes are automatic in the
+rules (R-REV-OP-2), so a pass is never an action. Wire encoding: the square's two ASCII
+characters (`b"f5"`), 2 bytes. Digest: `canonical_digest` of `Game.to_json()` (start
+position and move list: the whole rules state). Events: one `{"type": "move", "seat",
+"square", "flipped": [squares nearest first], "passed": seat or None, "over"}` per action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
+
+from firmware.match import ActionError, Event, MatchResult, canonical_digest
+from games.reversi.ai import LEVELS, ComputerMove
+from games.reversi.ai.players import FRAME_NODE_BUDGET
+from games.reversi.rules import Game, GameDataError
+from games.reversi.rules.position import BLACK, WHITE
+
+SEAT_COLORS = (BLACK, WHITE)
+
+
+def seat_of(color: str) -> int:
+    return SEAT_COLORS.index(color)
+
+
+class ReversiRules:
+    """A Reversi game as a `MatchRules[str]`; `game` is the rich engine for the scene."""
+
+    game_id: ClassVar[str] = "reversi"
+    seats: ClassVar[int] = 2
+
+    def __init__(self, game: Game | None = None) -> None:
+        self.game = game if game is not None else Game()
+
+    def to_move(self) -> int | None:
+        turn = self.game.turn
+        return None if turn is None else seat_of(turn)
+
+    def legal_actions(self) -> Sequence[str]:
+        return list(self.game.legal())
+
+    def check(self, seat: int, action: str) -> str | None:
+        if self.to_move() != seat:
+            return "not this seat's turn" if not self.game.over else "the game is over"
+        if not isinstance(action, str) or not self.game.is_legal(action):
+            return f"{action!r} is not a legal square for {SEAT_COLORS[seat]}"
+        return None
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        reason = self.check(seat, action)
+        if reason is not None:
+            raise ActionError(reason)
+        out = self.game.play(action)
+        return [
+            {
+                "type": "move",
+                "seat": seat,
+                "square": out.square,
+                "flipped": list(out.flipped),
+                "passed": None if out.passed is None else seat_of(out.passed),
+                "over": out.over,
+            }
+        ]
+
+    def result(self) -> MatchResult | None:
+        if not self.game.over:
+            return None
+        score = self.game.score()
+        scores = (score[BLACK], score[WHITE])
+        winner = self.game.winner
+        if winner == "draw":
+            return MatchResult(None, "discs", scores=scores, draw=True)
+        assert winner is not None
+        return MatchResult(seat_of(winner), "discs", scores=scores)
+
+    def digest(self) -> str:
+        return canonical_digest(self.game.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        return self.game.to_json()
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        try:
+            return cls(Game.from_json(data))
+        except GameDataError as exc:
+            raise ValueError(str(exc)) from None
+
+    def encode(self, action: str) -> bytes:
+        return action.encode("ascii")
+
+    def decode(self, data: bytes) -> str:
+        if len(data) != 2:
+            raise ActionError("a Reversi action is two bytes, a file a-h and a rank 1-8")
+        file, rank = data[0:1], data[1:2]
+        if not (b"a" <= file <= b"h" and b"1" <= rank <= b"8"):
+            raise ActionError(f"not a square: {data!r}")
+        return data.decode("ascii")
+
+
+class _ReversiThinker:
+    def __init__(self, job: ComputerMove) -> None:
+        self.job = job
+
+    def think(self, budget: int) -> str | None:
+        move = self.job.think(budget)
+        return None if move == "pass" else move
+
+
+class ReversiComputer:
+    """The computer player at one level for the match layer's computer seat."""
+
+    units_per_tick = FRAME_NODE_BUDGET
+
+    def __init__(self, level: int, seed: int) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level}")
+        self.level, self.seed = level, seed
+
+    def start(self, rules: Any, seat: int) -> _ReversiThinker:
+        assert isinstance(rules, ReversiRules)
+        return _ReversiThinker(ComputerMove(rules.game.position, self.level, self.seed))
