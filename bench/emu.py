@@ -26,7 +26,7 @@ from emulator.app import App
 from emulator.display import WindowDisplay
 from emulator.layout import Layout
 from firmware.cli import build_parser
-from hal.backends.headless import SimClock
+from hal.clock import SimClock
 from hal.interfaces import SCREEN_SIZE
 
 FRAMES = 600

@@ -11,7 +11,12 @@ Format (UTF-8, one event per line, platform.md §5):
     40 tap 200 40        # touch for 3 frames, then release
 
 The first line must be the header `# twinfold movie 1`. `#` starts a comment anywhere; blank
-lines are ignored. `FRAME` is a decimal frame number counted from 0 at boot; frames never go
+lines are ignored. A comment line `# args: --game reversi --seed 3 --option mode=two` carries
+the command-line arguments the movie was made with (`--game`, `--seed`, `--option`; quoted as
+in a shell); `headless` and `emu` use them unless the command line says otherwise, and the
+emulator's recorder writes the line.
+
+`FRAME` is a decimal frame number counted from 0 at boot; frames never go
 backwards (several events may share a frame and apply in file order). Events apply at the
 start of their frame and the state holds until changed. Verbs:
 
@@ -32,12 +37,14 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from hal.interfaces import SCREEN_H, SCREEN_W, Button, RawInput, RawTouch
 
 HEADER = "# twinfold movie 1"
+ARGS_PREFIX = "# args:"
 TAP_FRAMES = 3
 MAX_FRAME = 10**9  # about 190 days at 60 Hz: anything larger is a typo
 
@@ -102,6 +109,9 @@ def _check_pressure(p: float, line: int | None) -> None:
 
 
 def _parse_int(token: str, what: str, line: int) -> int:
+    if re.fullmatch(r"-[0-9]+", token):
+        why = "frames count from 0 at boot" if what == "frame" else "it must be 0 or more"
+        raise MovieError(f"{what} {token} is negative: {why}", line)
     if not _INT.fullmatch(token):
         raise MovieError(f"{what} must be a whole number, got {token!r}", line)
     return int(token)
@@ -158,9 +168,10 @@ def _parse_event(tokens: list[str], line: int) -> MovieEvent:
 
 @dataclass(frozen=True, slots=True)
 class Movie:
-    """A parsed movie: its events in order (frames non-decreasing)."""
+    """A parsed movie: its events in order (frames non-decreasing) and its `# args:`."""
 
     events: tuple[MovieEvent, ...] = ()
+    args: tuple[str, ...] = ()  # command-line arguments to replay it with
 
     def __post_init__(self) -> None:
         previous = 0
@@ -190,8 +201,15 @@ class Movie:
         """The last frame at which an event (or a tap's release) changes the input; 0 if none."""
         return MoviePlayer(self).last_frame
 
-    def to_text(self) -> str:
-        return "".join(f"{line}\n" for line in [HEADER, *(ev.to_text() for ev in self.events)])
+    def to_text(self, comment: str = "") -> str:
+        """The movie as text; `comment` (one line) goes after the header and the args."""
+        lines = [HEADER]
+        if self.args:
+            lines.append(f"{ARGS_PREFIX} {shlex.join(self.args)}")
+        if comment:
+            lines.append(f"# {comment}")
+        lines += [ev.to_text() for ev in self.events]
+        return "".join(f"{line}\n" for line in lines)
 
 
 def parse_movie(text: str) -> Movie:
@@ -205,8 +223,16 @@ def parse_movie(text: str) -> Movie:
             raise MovieError(f"unsupported movie version: {first!r} (expected {HEADER!r})", 1)
         raise MovieError(f"a movie starts with the line {HEADER!r}", 1)
     events: list[MovieEvent] = []
+    args: list[str] = []
     previous = 0
     for number, raw in enumerate(lines[1:], start=2):
+        if raw.strip().startswith(ARGS_PREFIX):
+            try:
+                args += shlex.split(raw.strip()[len(ARGS_PREFIX) :])
+            except ValueError as exc:
+                reason = f"the {ARGS_PREFIX!r} line cannot be read: {exc}"
+                raise MovieError(reason, number) from None
+            continue
         body = raw.split("#", 1)[0].strip()
         if not body:
             continue
@@ -218,7 +244,7 @@ def parse_movie(text: str) -> Movie:
             )
         previous = event.frame
         events.append(event)
-    return Movie(tuple(events))
+    return Movie(tuple(events), tuple(args))
 
 
 def load_movie(path: str) -> Movie:

@@ -308,9 +308,11 @@ def test_recording_starts_at_power_on_and_replays_headless(app: App, tmp_path: P
     movie = load_movie(str(movies[0]))
     text = movies[0].read_text()
     assert "press A" in text and "touch 90 60" in text and " 91 62" in text
-    assert text.splitlines()[1].endswith(
-        f"twinfold headless --game probe --seed 0 --movie {movies[0].name}"
-    )
+    # the movie carries its arguments: the game and the seed the recording pinned
+    assert app.seed is not None
+    assert movie.args == ("--game", "probe", "--seed", str(app.seed))
+    assert text.splitlines()[1] == f"# args: --game probe --seed {app.seed}"
+    assert f"replay: twinfold headless --movie {movies[0].name}" in text.splitlines()[2]
     # replay on the headless backend from boot: the game sees the same inputs
     player = MoviePlayer(movie)
     store = Store.open(tmp_path / "replay.db")

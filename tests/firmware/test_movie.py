@@ -162,7 +162,7 @@ def test_comments_blank_lines_and_whitespace():
         ("0 touch 10", 2, "missing arguments"),
         ("0 touch 256 10", 2, "outside the lower screen"),
         ("0 touch 10 192", 2, "outside the lower screen"),
-        ("0 touch -1 10", 2, "X must be a whole number"),
+        ("0 touch -1 10", 2, "X -1 is negative"),
         ("0 touch 1.5 10", 2, "X must be a whole number"),
         ("0 touch 10 10 1.5", 2, "outside 0..1"),
         ("0 touch 10 10 nan", 2, "pressure must be a number"),
@@ -174,7 +174,7 @@ def test_comments_blank_lines_and_whitespace():
         ("0 lid", 2, "missing arguments"),
         ("0 power on", 2, "'press' or 'release'"),
         ("x press A", 2, "frame must be a whole number"),
-        ("-3 press A", 2, "frame must be a whole number"),
+        ("-3 press A", 2, "frame -3 is negative: frames count from 0"),
         ("٣ press A", 2, "frame must be a whole number"),
         ("7", 2, "missing verb"),
         ("99999999999 press A", 2, "too large"),
@@ -394,3 +394,16 @@ def test_parser_only_ever_raises_movie_error(lines):
 def test_arbitrary_text_never_crashes_the_parser(text):
     with contextlib.suppress(MovieError):
         parse_movie(HEADER + "\n" + text)
+
+
+def test_args_line_is_carried_and_round_trips():
+    text = f"{HEADER}\n# args: --game reversi --seed 3 --option 'mode=two'\n0 press A\n"
+    movie = parse_movie(text)
+    assert movie.args == ("--game", "reversi", "--seed", "3", "--option", "mode=two")
+    assert parse_movie(movie.to_text()) == movie
+    assert movie.to_text().splitlines()[1] == "# args: --game reversi --seed 3 --option mode=two"
+
+
+def test_unreadable_args_line_names_its_line():
+    with pytest.raises(MovieError, match="line 3: the '# args:' line cannot be read"):
+        parse_movie(f"{HEADER}\n0 press A\n# args: --game 'reversi\n")
