@@ -330,3 +330,20 @@ def test_an_instant_click_reaches_the_firmware(xdisplay: str, tmp_path: Path) ->
             proc.kill()
             proc.wait()
         errfile.close()
+
+
+def test_no_host_library_noise_on_stderr(xdisplay: str, tmp_path: Path) -> None:
+    """Issue 17: without a sound card ALSA prints eight lines while the mixer opens; the
+    user sees none of them (they go to the log)."""
+    env = emu_env(xdisplay)
+    env.pop("SDL_AUDIODRIVER", None)  # the real audio path, as a user has it
+    env.pop("XDG_RUNTIME_DIR", None)
+    result = subprocess.run(
+        [*twinfold_command(), "emu", "--frames", "30", "--store", str(tmp_path / "s.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=WAIT_SECONDS,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
