@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
-from firmware.cli import count_argument
+from firmware.cli import OneLineParser, count_argument
 from firmware.commands import add_boot_arguments, frames_argument
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu = sub.add_parser(
         "emu",
         help="open the emulator window",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, NoReturn
 
-from firmware.cli import CommandError, count_argument, seed_argument
+from firmware.cli import CommandError, OneLineParser, count_argument, seed_argument
 
 if TYPE_CHECKING:
     from firmware.movie import Movie
@@ -81,7 +81,7 @@ class _ArgsLineParser(argparse.ArgumentParser):
         raise CommandError(f"{self.prog}: {message}")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless = sub.add_parser(
         "headless",
         help="run the firmware without a window",

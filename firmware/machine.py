@@ -21,6 +21,7 @@ from firmware.game_api import Cartridge, GameContext, GameResult
 from firmware.gfx import widgets
 from firmware.input import InputTracker
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
+from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from firmware.settings import Settings
 from firmware.storage import Store
@@ -139,6 +140,7 @@ class Machine:
     def to_launcher(self, selected: str | None = None) -> None:
         from firmware.scenes.launcher import LauncherScene
 
+        stop_workers()  # a computer still searching for the game left behind stops at once
         self.scenes = [LauncherScene(self, selected=selected)]
         self.cursor.reset()
 

@@ -277,6 +277,7 @@ class MoviePlayer:
                 frame, pressed_now, touched_now = ev.frame, set(), False
             state, release_at = self._flush(state, pending, release_at, ev.frame)
             held = set(state.held)
+            # Movie.__post_init__ guarantees each verb's fields.
             button = ev.button
             if ev.verb == "press" and button is not None:
                 pending.pop(button, None)
@@ -291,8 +292,9 @@ class MoviePlayer:
                     held.discard(button)
                     state = replace(state, held=frozenset(held))
             elif ev.verb in ("touch", "tap"):
+                assert ev.x is not None and ev.y is not None
                 touched_now = touched_now or state.touch is None
-                state = replace(state, touch=RawTouch(ev.x, ev.y, ev.pressure))  # type: ignore[arg-type]
+                state = replace(state, touch=RawTouch(ev.x, ev.y, ev.pressure))
                 release_at = ev.frame + TAP_FRAMES if ev.verb == "tap" else None
             elif ev.verb == "untouch":
                 if touched_now and state.touch is not None:

@@ -112,6 +112,8 @@ class Match(Generic[A]):
         self._begun = None
         for listener in list(self.listeners):
             listener(played, events)
+        if self.rules.to_move() is None:
+            self.close()  # game over: worker processes stop now
         if expected is not None and expected != played.digest:
             self.divergences += 1
             log.warning("match %s diverged after seat %d's action", self.rules.game_id, seat)
@@ -131,6 +133,11 @@ class Match(Generic[A]):
         for seat in self.seats:
             seat.cancel()
         self._begun = None
+
+    def close(self) -> None:
+        """Release what seats hold (a computer's worker process)."""
+        for seat in self.seats:
+            seat.close()
 
     def replace_rules(self, rules: MatchRules[A]) -> None:
         """Adopt another state (the host's on a resync); decisions in progress restart."""

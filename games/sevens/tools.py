@@ -95,7 +95,8 @@ def run_game(args: argparse.Namespace) -> int:
     import random
 
     from games.sevens.ai.voices import Narrator
-    from games.sevens.rules.record import record_of, save_record
+    from games.sevens.record_files import save_record
+    from games.sevens.rules.record import record_of
     from games.sevens.simulator import play_game
 
     seats = parse_seats(args.seats)
@@ -180,7 +181,8 @@ def _seat_names(path: str) -> list[str]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from games.sevens.rules.record import RecordError, load_record
+    from games.sevens.record_files import load_record
+    from games.sevens.rules.record import RecordError
 
     try:
         game = load_record(args.record)

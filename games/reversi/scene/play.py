@@ -96,8 +96,7 @@ class ReversiScene(Game):
         seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
         if self.mode == "cpu":
             player = ReversiComputer(self.level, self.ai_seed)
-            budget = self.ctx.computer_budget(player.units_per_tick)
-            seats[seat_of(other(self.human))] = ComputerSeat(player, budget, MIN_THINK_TICKS)
+            seats[seat_of(other(self.human))] = self.ctx.computer_seat(player, MIN_THINK_TICKS)
         return seats
 
     def _reset(self) -> None:
@@ -167,6 +166,9 @@ class ReversiScene(Game):
         """Slices the computer has thought for the move it is deciding (0 when idle)."""
         seat = self.computer
         return seat.calls if seat is not None and seat.thinking else 0
+
+    def thinking_ticks(self) -> int:
+        return self.think_calls if self.thinking else 0
 
     def tip(self) -> str:
         """A quiet line for the message area (shown, not dumped): whose turn against the
