@@ -32,7 +32,7 @@ from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from firmware.boot import BootConfig, boot, start_logging
-from firmware.cli import CommandError, movie_argument
+from firmware.cli import STDOUT, CommandError, movie_argument
 from firmware.commands import apply_movie_args
 from firmware.game_api import Cartridge
 from firmware.loop import FixedStepLoop
@@ -247,6 +247,8 @@ class App:
     @staticmethod
     def _check_record_path(path: Path, *, force: bool) -> None:
         """Refuse, before the window opens, a --record path that would lose or not keep data."""
+        if str(path) == STDOUT:
+            return
         if path.is_dir():
             raise CommandError(f"cannot record to {path}: it is a folder")
         if path.exists() and not force:
@@ -445,6 +447,10 @@ class App:
             return None
         movie = replace(recorder.movie(), args=self.movie_args())
         text = movie.to_text(comment=self.replay_hint(path))
+        if str(path) == STDOUT:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(path.name + ".tmp")

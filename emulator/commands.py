@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu.add_argument(
         "--record",
         metavar="FILE",
-        help="record an input movie to FILE from power-on; an existing FILE needs --force",
+        help="record an input movie to FILE from power-on ('-': standard output, on quit); "
+        "an existing FILE needs --force",
     )
     emu.add_argument(
         "--force", action="store_true", help="let --record replace an existing file"

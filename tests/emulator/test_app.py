@@ -337,6 +337,28 @@ def test_record_flag_writes_the_movie_on_quit(tmp_path: Path) -> None:
     assert any(ev.verb == "press" and ev.button is Button.B for ev in movie.events)
 
 
+def test_record_refuses_an_existing_file_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 17: --record never replaces a movie without a word."""
+    target = tmp_path / "keep.movie"
+    target.write_text("# twinfold movie 1\n0 press A\n")
+    argv = ["emu", "--store", str(tmp_path / "s.db"), "--frames", "3", "--record", str(target)]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "exists" in err[0] and "--force" in err[0]
+    assert target.read_text() == "# twinfold movie 1\n0 press A\n"  # untouched
+    assert cli_main([*argv, "--force"]) == 0
+    assert target.read_text().startswith("# twinfold movie 1\n# args: --seed ")
+
+
+def test_record_to_standard_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["emu", "--store", str(tmp_path / "s.db"), "--frames", "3", "--record", "-"]
+    assert cli_main([*argv, "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# twinfold movie 1\n# args: --seed 5\n")
+
+
 def test_movie_playback_drives_the_game_then_hands_over(tmp_path: Path) -> None:
     path = tmp_path / "in.movie"
     path.write_text("# twinfold movie 1\n2 press Y\n5 release Y\n6 tap 10 20\n")
