@@ -575,3 +575,14 @@ def test_without_a_desktop_the_emulator_says_so(tmp_path: Path) -> None:
     assert "no desktop" in result.stderr and "Traceback" not in result.stderr
     # only Twinfold's own line: SDL's XDG_RUNTIME_DIR complaint goes to the log
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+
+
+def test_damaged_store_is_announced_on_stderr_and_logged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "store.db"
+    store.write_bytes(b"garbage, not SQLite" * 200)
+    assert cli_main(["emu", "--store", str(store), "--frames", "2", "--scale", "1"]) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "store.db.damaged-1" in lines[0]
+    assert "store.db.damaged-1" in (tmp_path / "twinfold.log").read_text()
