@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "--force", action="store_true", help="let --record replace an existing file"
     )
     emu.add_argument("--link", metavar="SPEC", help="radio link (comes with the link stack)")
-    frames_argument(emu, "quit after this many frames")
+    frames_argument(emu, "quit after this many frames", "run until the window closes")
     emu.set_defaults(handler=_emu)
 
 

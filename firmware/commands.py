@@ -45,12 +45,12 @@ def add_boot_arguments(parser: argparse.ArgumentParser, store_default: str) -> N
     )
 
 
-def frames_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+def frames_argument(parser: argparse.ArgumentParser, what: str, default: str) -> None:
     parser.add_argument(
         "--frames",
         type=count_argument(1, FRAMES_MAX),
         metavar="N",
-        help=f"{help_text} (1..{FRAMES_MAX})",
+        help=f"{what}, 1..{FRAMES_MAX} (default: {default})",
     )
 
 
@@ -93,7 +93,7 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless.add_argument(
         "--movie", metavar="FILE", help="input movie to play (its '# args:' line applies)"
     )
-    frames_argument(headless, "frames to run (default: to the movie's end, or 1)")
+    frames_argument(headless, "frames to run", "to the movie's end, or 1")
     headless.add_argument("--shots", metavar="DIR", help="write top.png and bottom.png here")
     headless.add_argument(
         "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"

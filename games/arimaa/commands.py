@@ -14,7 +14,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     aei.set_defaults(handler=_aei)
     turns = sub.add_parser(
-        "arimaa-turns", help="list the distinct legal turns of a recorded Arimaa position"
+        "arimaa-turns",
+        help="list the distinct legal turns of a recorded Arimaa position",
+        description="Read an Arimaa game record (1g ... lines) or a board diagram and list "
+        "every distinct legal turn of the side to move, one per line in Arimaa notation.",
     )
     turns.add_argument("record", help="file with a game record (1g ...) or a board diagram")
     turns.add_argument("--count", action="store_true", help="print only the number of turns")

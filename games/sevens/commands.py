@@ -64,6 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep = sub.add_parser(
         "sevens-replay",
         help="Killing Sevens: check a saved game record and print its result",
+        description="Replay a game record saved by sevens-game --save move by move under the "
+        "rules, and print whether it is valid and how the game ended.",
     )
     rep.add_argument(
         "record", metavar="FILE", help="a game record saved by sevens-game --save (JSON)"

@@ -185,3 +185,12 @@ def test_every_subcommand_is_swept() -> None:
     swept = {command for command, _, _ in cases()}
     with_values = {c for c, p in subcommands().items() if value_actions(p)}
     assert swept == with_values and {"headless", "emu"} <= swept
+
+
+@pytest.mark.parametrize("command", sorted(subcommands()))
+def test_every_subcommand_and_argument_is_described(command: str) -> None:
+    """`twinfold COMMAND --help` says what the command does and what each argument is."""
+    parser = subcommands()[command]
+    assert parser.description, f"{command} --help has no description"
+    undescribed = [a.dest for a in parser._actions if not a.help]
+    assert undescribed == [], f"{command}: no help for {undescribed}"
