@@ -43,6 +43,12 @@ class InputLatch:
     _first_touch: RawTouch | None = None  # where a touch began since the last report
     _owed: set[Button | str] = field(default_factory=set)  # a press to show at the next report
     _owed_touch: RawTouch | None = None
+    # Polls a touch shorter than a frame lasts. 1 suits exact panels (the emulator's mouse);
+    # a backend whose touch filter drops the first samples after pen-down (hal.touch's
+    # `settle_samples`) passes settle_samples + 1, so a quick tap still gets through it.
+    touch_frames: int = 1
+    _tap: RawTouch | None = None  # a short touch still being reported
+    _tap_left: int = 0
 
     def observe(
         self, held: frozenset[Button], touch: RawTouch | None, power: bool = False
@@ -73,9 +79,16 @@ class InputLatch:
         if self._owed_touch is not None and touch is None:
             touch = self._owed_touch
         self._owed_touch = None
+        if self._first_touch is None and touch is None and self._tap_left > 0:
+            touch = self._tap  # a short touch, held for `touch_frames` polls
+            self._tap_left -= 1
+        elif self._first_touch is not None or touch is not None:
+            self._tap_left = 0
         if self._first_touch is not None:
             if not self._reported_touch:
-                touch = touch or self._first_touch  # a touch shorter than a frame: one frame
+                if touch is None:  # a touch shorter than a frame
+                    touch = self._first_touch
+                    self._tap, self._tap_left = touch, self.touch_frames - 1
             else:
                 self._owed_touch = touch or self._first_touch
                 touch = None  # lifted and touched again: the lift first, the touch next
@@ -92,6 +105,7 @@ class InputLatch:
         self._first_touch = None
         self._owed.clear()
         self._owed_touch = None
+        self._tap_left = 0
 
 
 def _keys(held: frozenset[Button], power: bool) -> frozenset[Button | str]:

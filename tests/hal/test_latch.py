@@ -39,6 +39,20 @@ def test_touch_shorter_than_a_frame_lasts_one_poll_at_its_first_point() -> None:
     assert latch.report(NONE, None)[1] is None
 
 
+def test_short_touch_can_be_held_for_a_settling_filter() -> None:
+    latch = InputLatch(touch_frames=3)
+    latch.observe(NONE, RawTouch(5, 6))
+    latch.observe(NONE, None)
+    assert [latch.report(NONE, None)[1] for _ in range(4)] == [RawTouch(5, 6)] * 3 + [None]
+    # a real touch arriving meanwhile takes over at once
+    latch.observe(NONE, RawTouch(1, 1))
+    latch.observe(NONE, None)
+    assert latch.report(NONE, None)[1] == RawTouch(1, 1)
+    # a new stroke during the hold: the short touch ends first, then the stroke follows
+    assert latch.report(NONE, RawTouch(2, 2))[1] is None
+    assert latch.report(NONE, RawTouch(2, 2))[1] == RawTouch(2, 2)
+
+
 def test_lift_and_touch_again_between_polls_is_a_lift_first() -> None:
     latch = InputLatch()
     assert latch.report(NONE, RawTouch(1, 1))[1] == RawTouch(1, 1)
