@@ -123,3 +123,21 @@ def test_every_press_reaches_the_game_within_two_ticks(frames: list) -> None:
         assert (tick, what) in seen or (tick + 1, what) in seen
     for tick, what in seen:
         assert (tick, what) in presses_due or (tick - 1, what) in presses_due
+
+
+def test_quick_tap_gets_through_the_resistive_filter_with_a_held_latch() -> None:
+    """The device's path: evdev events -> latch -> RESISTIVE touch filter -> tracker."""
+    from hal.touch import Calibration, TouchFilterConfig, TouchPipeline
+
+    config = TouchFilterConfig.RESISTIVE
+    for frames, reaches in ((1, False), (config.settle_samples + 1, True)):
+        latch, tracker = InputLatch(touch_frames=frames), InputTracker()
+        pipeline = TouchPipeline(Calibration.identity(), config)
+        latch.observe(NONE, RawTouch(100.0, 80.0, 0.6))  # pen down and up between two polls
+        latch.observe(NONE, None)
+        downs = []
+        for tick in range(8):
+            buttons, raw, _ = latch.report(NONE, None)
+            inp = tracker.next(tick, RawInput(held=buttons, touch=raw), pipeline.process(raw))
+            downs.append(inp.touch_down)
+        assert any(downs) == reaches
