@@ -163,13 +163,17 @@ def backend_command_modules() -> dict[str, str]:
     return found
 
 
-def _register_backend_commands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
-    for _name, target in sorted(backend_command_modules().items()):
+def _register_backend_commands(sub: argparse._SubParsersAction[OneLineParser]) -> set[str]:
+    """Register every backend's commands; return the entry-point names registered."""
+    registered: set[str] = set()
+    for name, target in sorted(backend_command_modules().items()):
         module_name, _, function = target.partition(":")
         if importlib.util.find_spec(module_name.split(".")[0]) is None:
             continue  # a backend package not shipped in this installation
         register = getattr(importlib.import_module(module_name), function or "register")
         register(sub)
+        registered.add(name)
+    return registered
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     from firmware import commands as firmware_commands
 
     firmware_commands.register(sub)
-    _register_backend_commands(sub)
+    backends = _register_backend_commands(sub)
+    if "device" not in backends:  # until the device backend registers its own `device`
+        firmware_commands.register_device_placeholder(sub)
     _register_game_commands(sub)
     return parser
 

@@ -100,6 +100,10 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     headless.set_defaults(handler=_headless)
 
+
+def register_device_placeholder(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    """`twinfold device` while no backend registers it (entry point `device` in the
+    `twinfold.commands` group): it says what is missing instead of being unknown."""
     device = sub.add_parser(
         "device",
         help="run on the Raspberry Pi backends",
