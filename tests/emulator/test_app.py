@@ -586,3 +586,19 @@ def test_damaged_store_is_announced_on_stderr_and_logged(
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "store.db.damaged-1" in lines[0]
     assert "store.db.damaged-1" in (tmp_path / "twinfold.log").read_text()
+
+
+def test_movie_args_line_boots_the_emulator_and_the_command_line_wins(tmp_path: Path) -> None:
+    movie = tmp_path / "m.movie"
+    movie.write_text("# twinfold movie 1\n# args: --game probe --seed 9\n2 press A\n3 release A\n")
+    app = make_app(tmp_path, "--movie", str(movie))
+    try:
+        assert app.machine.game_scene() is not None
+        assert app.machine.dump()["seed"] == 9
+    finally:
+        app.shutdown()
+    app = make_app(tmp_path, "--movie", str(movie), "--seed", "4")
+    try:
+        assert app.machine.dump()["seed"] == 4
+    finally:
+        app.shutdown()
