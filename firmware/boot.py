@@ -17,6 +17,7 @@ from firmware.cli import CommandError
 from firmware.game_api import Cartridge
 from firmware.logs import setup_logging
 from firmware.machine import Machine
+from firmware.match.profiles import DeviceProfile
 from firmware.storage import Store, StoreError
 from hal.interfaces import Hal
 from hal.touch import TouchFilterConfig
@@ -43,6 +44,7 @@ class BootConfig:
     seed: int | None = None  # None: every game start draws a fresh seed; N: always N
     cartridges: dict[str, Cartridge] | None = None  # default: the games found in games/
     touch_profile: TouchFilterConfig | None = None  # default: exact (emulator, movies)
+    profile: DeviceProfile | None = None  # computer players' budget; default: the desktop's
     show_boot: bool = True  # the boot animation (skipped when `game` is given)
 
     def store_file(self, hal: Hal) -> Path:
@@ -106,6 +108,7 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
             boot_game=config.game,
             boot_options=dict(config.options),
             touch_profile=config.touch_profile,
+            profile=config.profile,
             show_boot=config.show_boot,
         )
     except ValueError as exc:
