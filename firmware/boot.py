@@ -52,7 +52,8 @@ class BootConfig:
 
 
 def check_store_path(path: Path) -> None:
-    """Refuse, in one line, a store path that names a folder or lies under a plain file."""
+    """Refuse, in one line, a store path that names a folder, lies under a plain file or
+    whose folder cannot be made; the folder is created here (the store would make it)."""
     if path.is_dir():
         raise BootError(f"the store {path} is a folder; name a file, such as {path / STORE_NAME}")
     for parent in path.parents:
@@ -60,6 +61,11 @@ def check_store_path(path: Path) -> None:
             if not parent.is_dir():
                 raise BootError(f"cannot use the store {path}: {parent} is a file, not a folder")
             break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise BootError(f"cannot use the store {path}: {path.parent}: {reason}") from None
 
 
 def open_store(path: Path) -> Store:
@@ -86,11 +92,31 @@ def start_logging(directory: Path) -> Path:
         raise BootError(f"cannot write the log in {directory}: {exc.strerror or exc}") from None
 
 
-def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
-    """Power on: log, store, machine. Pass `store` to reboot on one already open (a reset)."""
+def check_request(config: BootConfig) -> None:
+    """Refuse a boot game or options that cannot work, before any device or file is touched
+    (a backend with hardware calls this before opening it; `boot` calls it too)."""
     if config.options and config.game is None:
         keys = ", ".join(sorted(config.options))
         raise BootError(f"game options ({keys}) need a game: add --game ID")
+    if config.store_path is not None:
+        check_store_path(Path(config.store_path))
+    if config.game is None:
+        return
+    from firmware import cartridges as registry
+
+    found = config.cartridges if config.cartridges is not None else registry.discover()
+    cartridge = found.get(config.game)
+    if cartridge is None:
+        raise BootError(f"no game {config.game!r} (games: {', '.join(sorted(found))})")
+    try:
+        cartridge.resolve_options(dict(config.options))
+    except ValueError as exc:
+        raise BootError(str(exc)) from None
+
+
+def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
+    """Power on: log, store, machine. Pass `store` to reboot on one already open (a reset)."""
+    check_request(config)
     path = config.store_file(hal)
     if store is None:
         check_store_path(path)  # before the log, which goes beside the store

@@ -183,9 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     from firmware import commands as firmware_commands
 
     firmware_commands.register(sub)
-    backends = _register_backend_commands(sub)
-    if "device" not in backends:  # until the device backend registers its own `device`
-        firmware_commands.register_device_placeholder(sub)
+    _register_backend_commands(sub)
     _register_game_commands(sub)
     return parser
 

@@ -1,6 +1,7 @@
-"""The firmware's own subcommands, `headless` and `device`, and what every booting command
-shares: the boot arguments (`--game`, `--seed`, `--option`, `--store`) and a movie's own
-`# args:` line (P-4). The emulator registers `emu` itself (emulator/commands.py)."""
+"""The firmware's own subcommand, `headless`, and what every booting command shares: the
+boot arguments (`--game`, `--seed`, `--option`, `--store`) and a movie's own `# args:` line
+(P-4). Backends register theirs through the `twinfold.commands` entry points: `emu`
+(emulator/commands.py) and `device` (hal/backends/device/commands.py)."""
 
 from __future__ import annotations
 
@@ -101,26 +102,7 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless.set_defaults(handler=_headless)
 
 
-def register_device_placeholder(sub: argparse._SubParsersAction[OneLineParser]) -> None:
-    """`twinfold device` while no backend registers it (entry point `device` in the
-    `twinfold.commands` group): it says what is missing instead of being unknown."""
-    device = sub.add_parser(
-        "device",
-        help="run on the Raspberry Pi backends",
-        description="Run the firmware on the handheld itself: evdev buttons, lid and touch, "
-        "framebuffer panels, the serial radio.",
-    )
-    device.set_defaults(handler=_device)
-
-
 def _headless(args: argparse.Namespace) -> int:
     from firmware.headless import run_from_args
 
     return run_from_args(args)
-
-
-def _device(args: argparse.Namespace) -> int:
-    raise CommandError(
-        "the Raspberry Pi backend (evdev input, framebuffer panels, serial radio) is not "
-        "built yet; it comes with the deploy issue. Use `twinfold emu` or `twinfold headless`."
-    )

@@ -31,6 +31,11 @@ BASELINE: dict[str, list[str]] = {
     "panels-sim": ["--games", "1", "--target", "30"],
     "regions-gen": ["--crossings", "3"],
 }
+# Arguments with a documented fallback instead of a refusal, and why.
+FALLBACKS = {
+    ("device", "config"): "an unreadable config boots the handheld on its defaults, with a "
+    "warning naming the file (a unit must start even with a broken config)",
+}
 HUGE = str(10**30)
 NEGATIVE = "-5"
 
@@ -56,8 +61,37 @@ def is_number(action: argparse.Action) -> bool:
     return action.type is not None and action.type is not str and not action.choices
 
 
+def device_config(tmp: Path) -> str:
+    """A device config whose every path is under `tmp` (no panels or input exist there)."""
+    path = tmp / "device.toml"
+    path.write_text(
+        f'[display.upper]\ndevice = "{tmp / "fb0"}"\n[display.lower]\ndevice = "{tmp / "fb1"}"\n'
+        f'[input]\nscan_dir = "{tmp / "input"}"\n[radio]\nenabled = false\n'
+        f'[system]\ndata_dir = "{tmp / "device-data"}"\naudio = false\n'
+    )
+    return str(path)
+
+
+def keep_device_off_the_host(monkeypatch: pytest.MonkeyPatch, tmp: Path) -> None:
+    """A hostile --config makes the device fall back to its defaults (/var/lib/twinfold):
+    move that data directory under `tmp`, so the sweep never writes to the host."""
+    import dataclasses
+
+    config_module = pytest.importorskip("hal.backends.device.config")
+    original = config_module.load_config
+
+    def load_config(path):  # type: ignore[no-untyped-def]
+        config, problems = original(path)
+        system = dataclasses.replace(config.system, data_dir=str(tmp / "device-data"))
+        return dataclasses.replace(config, system=system), problems
+
+    monkeypatch.setattr(config_module, "load_config", load_config)
+
+
 def fill_required(parser: argparse.ArgumentParser, command: str, tmp: Path) -> list[str]:
     argv = list(BASELINE.get(command, []))
+    if command == "device":
+        argv += ["--config", device_config(tmp), "--frames", "1"]
     for action in value_actions(parser):
         flag = action.option_strings[0] if action.option_strings else None
         if flag in argv or not (action.required or flag is None):
@@ -136,6 +170,8 @@ def test_hostile_argument_gives_one_line_and_status_2(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # engines (aei, nboard) see EOF
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    if command == "device":
+        keep_device_off_the_host(monkeypatch, tmp_path)
     parser = subcommands()[command]
     action = next(a for a in value_actions(parser) if a.dest == dest)
     values = hostile_values(tmp_path)
@@ -152,8 +188,9 @@ def test_hostile_argument_gives_one_line_and_status_2(
         lines = err.strip().splitlines()
         assert len(lines) == 1, (argv, err)
         assert lines[0].startswith("twinfold"), (argv, err)
-    must_refuse = kind in ("path under a file", "not-a-choice") or (
-        kind in ("huge number", "negative number") and is_number(action)
+    must_refuse = (command, dest) not in FALLBACKS and (
+        kind in ("path under a file", "not-a-choice")
+        or (kind in ("huge number", "negative number") and is_number(action))
     )
     if must_refuse:
         assert code == 2, (argv, "was accepted")
@@ -171,6 +208,8 @@ def test_bare_subcommand_is_clean(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    if command == "device":
+        keep_device_off_the_host(monkeypatch, tmp_path)
     argv = [command, *fill_required(subcommands()[command], command, tmp_path)]
     if command in ("headless", "emu"):
         argv += ["--store", str(tmp_path / "store.db")]

@@ -1,0 +1,88 @@
+"""`twinfold device`: registered with the `twinfold` command (`register(subparsers)`).
+
+Imports nothing heavy at registration, so `twinfold --help` works without evdev installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Registered through the `twinfold.commands` entry point `device` (pyproject.toml)."""
+    from firmware.commands import add_boot_arguments, frames_argument
+
+    device = sub.add_parser(
+        "device",
+        help="run on the Raspberry Pi backend (framebuffer panels, evdev input, serial radio)",
+        description="Run the firmware on the handheld itself: framebuffer panels, evdev "
+        "buttons, lid and touch, the serial radio, the systemd watchdog.",
+    )
+    device.add_argument(
+        "--config", metavar="FILE", help="settings file (default /etc/twinfold/device.toml)"
+    )
+    frames_argument(device, "stop after this many ticks", "run until shut down")
+    device.add_argument(
+        "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
+    )
+    add_boot_arguments(device, "store.db in the config's data_dir")
+    device.set_defaults(handler=run_from_args)
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    from firmware.boot import BootConfig, check_request
+    from firmware.cli import STDOUT, CommandError, writable_output
+    from firmware.logs import setup_logging
+    from firmware.storage import StoreError
+    from hal.backends.device.app import BootOptions, start
+    from hal.backends.device.config import load_config
+
+    config, problems = load_config(Path(args.config) if args.config else None)
+    data_dir = Path(config.system.data_dir)
+    under_systemd = bool(os.environ.get("JOURNAL_STREAM") or os.environ.get("NOTIFY_SOCKET"))
+    try:
+        setup_logging(data_dir, stderr_level=logging.INFO if under_systemd else logging.WARNING)
+    except OSError as exc:
+        raise CommandError(f"cannot write the log in {data_dir}: {exc}") from None
+    log = logging.getLogger("twinfold")
+    for problem in problems:
+        log.warning("config: %s", problem)
+    if args.dump:
+        writable_output(args.dump, "state dump")
+    options = BootOptions(
+        game=args.game or config.boot.game or None,
+        seed=args.seed if args.seed is not None else config.boot.seed,
+        options=dict(args.option),
+        store=Path(args.store) if args.store else None,
+    )
+    # a bad game, option or store path is refused before any panel or input is opened
+    check_request(
+        BootConfig(game=options.game, options=options.options, store_path=options.store)
+    )
+    try:
+        runner = start(config, options, frames=args.frames)
+    except ValueError as exc:  # an unknown game or option
+        raise CommandError(str(exc)) from None
+    except (OSError, StoreError) as exc:
+        raise CommandError(f"cannot start: {exc}") from None
+
+    def terminate(signum: int, frame: object) -> None:
+        runner.machine.quit_requested = True  # SIGTERM / SIGINT: stop cleanly, game saved
+
+    previous = {sig: signal.signal(sig, terminate) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        runner.run(dump=Path(args.dump) if args.dump and args.dump != STDOUT else None)
+        if args.dump == STDOUT:
+            print(json.dumps(runner.machine.dump(), indent=1))
+    except OSError as exc:
+        raise CommandError(f"cannot write output: {exc}") from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
