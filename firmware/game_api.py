@@ -143,7 +143,7 @@ class GameContext:
 
     def finish(self, result: GameResult) -> None:
         """Record a finished game: statistics always, the record when given."""
-        self._machine.record_result(self.cartridge.id, result)
+        self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
     def records(self) -> list[dict[str, Any]]:
         """This game's stored records, newest first (for replay screens)."""

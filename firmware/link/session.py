@@ -413,7 +413,7 @@ class Session:
             self._settle_result()
 
     def _start(self, reveals: list[bytes]) -> None:
-        self.seed = int.from_bytes(hashlib.sha256(b"".join(reveals)).digest()[:8], "big")
+        self.seed = int.from_bytes(hashlib.sha256(b"".join(reveals)).digest()[:8], "big") >> 1
         self.state = State.PLAYING
 
     def _action(self, body: bytes) -> None:
