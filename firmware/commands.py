@@ -82,6 +82,24 @@ class _ArgsLineParser(argparse.ArgumentParser):
         raise CommandError(f"{self.prog}: {message}")
 
 
+def radio_name_argument(text: str) -> str:
+    """A radio name: what other units list, 1..12 printable characters starting with a
+    letter or digit (P-FW-2)."""
+    from firmware.settings import RADIO_NAME_MAX
+
+    name = text.strip()
+    if (
+        not 1 <= len(name) <= RADIO_NAME_MAX
+        or not name.isprintable()
+        or not name[0].isalnum()
+    ):
+        raise argparse.ArgumentTypeError(
+            f"a radio name is 1 to {RADIO_NAME_MAX} printable characters starting with a "
+            f"letter or digit, not {text!r}"
+        )
+    return name
+
+
 def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) -> None:
     """The radio (issue 11): `--link URL`, `--name NAME`; with `versus` (headless) also
     `--versus host|join` and `--accept-pairing` for scripted play and tests."""
@@ -92,7 +110,11 @@ def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) ->
         "such as /dev/ttyUSB0 (default: radio off)",
     )
     parser.add_argument(
-        "--name", metavar="NAME", default="", help="radio name (default: the stored one)"
+        "--name",
+        metavar="NAME",
+        type=radio_name_argument,
+        default=None,
+        help="radio name, 1..12 characters (default: the stored one)",
     )
     if not versus:
         return
