@@ -18,6 +18,7 @@ from firmware.boot import BootConfig, boot
 from firmware.cli import CommandError, movie_argument, writable_output, write_text_output
 from firmware.commands import apply_movie_args
 from firmware.machine import Machine
+from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
 from hal.backends.headless import headless_hal
 
@@ -37,6 +38,7 @@ def build_machine(
     seed: int | None = 0,
     options: dict[str, str] | None = None,
     log: bool = False,
+    profile: DeviceProfile | None = None,
 ) -> Machine:
     """A headless machine, fed by `movie` (if any), booted through `firmware.boot`.
 
@@ -45,7 +47,12 @@ def build_machine(
     player = MoviePlayer(movie) if movie is not None else None
     hal = headless_hal(data_dir, player.input_at if player is not None else None)
     config = BootConfig(
-        store_path=store_path, log=log, game=game, options=options or {}, seed=seed
+        store_path=store_path,
+        log=log,
+        game=game,
+        options=options or {},
+        seed=seed,
+        profile=profile,
     )
     return boot(hal, config)
 
@@ -89,6 +96,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             seed=args.seed,
             options=dict(args.option),
             log=True,
+            profile=PROFILES[getattr(args, "profile", None) or "desktop"],
         )
         try:
             for _ in range(frames):
