@@ -33,7 +33,7 @@ from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from firmware.boot import BootConfig, boot, start_logging
 from firmware.cli import STDOUT, CommandError, movie_argument
-from firmware.commands import apply_movie_args
+from firmware.commands import apply_movie_args, profile_of
 from firmware.game_api import Cartridge
 from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine
@@ -161,6 +161,9 @@ class App:
             raise CommandError(str(exc)) from None
         # A recording must replay exactly, so a session that records pins its seed.
         self.seed: int | None = args.seed
+        # A desktop has a spare core: computer players search in a worker process there.
+        spare = (os.cpu_count() or 1) > 1
+        self.profile = profile_of(args, "desktop-worker" if spare else "desktop")
         if args.record and self.seed is None:
             self.seed = secrets.randbelow(SEED_LIMIT)
         self.clock = clock or MonotonicClock()
@@ -244,6 +247,7 @@ class App:
             options=dict(args.option),
             seed=self.seed,
             cartridges=self.cartridges,
+            profile=self.profile,
         )
 
     def _boot(self) -> Machine:
@@ -490,6 +494,7 @@ class App:
             args += ["--seed", str(self.seed)]
         for key, value in self.args.option:
             args += ["--option", f"{key}={value}"]
+        args += ["--profile", self.profile.name]
         return tuple(args)
 
     def replay_hint(self, path: Path) -> str:

@@ -9,11 +9,17 @@ import argparse
 from typing import TYPE_CHECKING, NoReturn
 
 from firmware.cli import CommandError, OneLineParser, count_argument, seed_argument
+from firmware.match.profiles import PROFILES, DeviceProfile
 
 if TYPE_CHECKING:
     from firmware.movie import Movie
 
 FRAMES_MAX = 1_000_000  # about 4.6 hours of handheld time: more is a typo
+
+
+def profile_of(args: argparse.Namespace, default: str = "desktop") -> DeviceProfile:
+    """The device profile the arguments name (`--profile`), else `default`."""
+    return PROFILES[getattr(args, "profile", None) or default]
 
 
 def option_argument(text: str) -> tuple[str, str]:
@@ -44,6 +50,14 @@ def add_boot_arguments(parser: argparse.ArgumentParser, store_default: str) -> N
     parser.add_argument(
         "--store", metavar="FILE", help=f"the SQLite store to use (default: {store_default})"
     )
+    parser.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default=None,
+        help="device profile for computer players: in-loop slices or a worker process, and "
+        "the unit's speed (default: desktop; the emulator uses desktop-worker on a machine "
+        "with a spare core)",
+    )
 
 
 def frames_argument(parser: argparse.ArgumentParser, what: str, default: str) -> None:
@@ -64,12 +78,15 @@ def apply_movie_args(args: argparse.Namespace, movie: Movie, path: str) -> None:
     parser.add_argument("--game")
     parser.add_argument("--seed", type=seed_argument)
     parser.add_argument("--option", type=option_argument, action="append", default=[])
+    parser.add_argument("--profile", choices=sorted(PROFILES))
     given, extra = parser.parse_known_args(list(movie.args))
     if extra:
         raise CommandError(
-            f"{path}: the '# args:' line may hold only --game, --seed and --option, "
-            f"not {' '.join(extra)}"
+            f"{path}: the '# args:' line may hold only --game, --seed, --option and "
+            f"--profile, not {' '.join(extra)}"
         )
+    if getattr(args, "profile", None) is None:
+        args.profile = given.profile
     if args.game is None or args.game == given.game:
         args.option = [*given.option, *args.option]  # later ones win
         args.game = given.game

@@ -19,6 +19,7 @@ from firmware.boot import BootConfig, boot
 from firmware.cli import CommandError, movie_argument, writable_output, write_text_output
 from firmware.commands import apply_movie_args
 from firmware.machine import Machine
+from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
 from hal.backends.headless import headless_hal
 from hal.interfaces import ByteLink
@@ -39,6 +40,7 @@ def build_machine(
     seed: int | None = 0,
     options: dict[str, str] | None = None,
     log: bool = False,
+    profile: DeviceProfile | None = None,
     link: ByteLink | None = None,
     link_name: str = "",
 ) -> Machine:
@@ -52,7 +54,12 @@ def build_machine(
     if link is not None:
         hal.link = link
     config = BootConfig(
-        store_path=store_path, log=log, game=game, options=options or {}, seed=seed
+        store_path=store_path,
+        log=log,
+        game=game,
+        options=options or {},
+        seed=seed,
+        profile=profile,
     )
     machine = boot(hal, config)
     if link_name and machine.link is not None:
@@ -132,6 +139,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             seed=args.seed,
             options={} if versus else dict(args.option),
             log=True,
+            profile=PROFILES[getattr(args, "profile", None) or "desktop"],
             link=link,
             link_name=getattr(args, "name", "") or "",
         )

@@ -308,10 +308,12 @@ def test_recording_starts_at_power_on_and_replays_headless(app: App, tmp_path: P
     movie = load_movie(str(movies[0]))
     text = movies[0].read_text()
     assert "press A" in text and "touch 90 60" in text and " 91 62" in text
-    # the movie carries its arguments: the game and the seed the recording pinned
+    # the movie carries its arguments: the game, the seed the recording pinned and the
+    # device profile (which paces computer players)
     assert app.seed is not None
-    assert movie.args == ("--game", "probe", "--seed", str(app.seed))
-    assert text.splitlines()[1] == f"# args: --game probe --seed {app.seed}"
+    profile = app.profile.name
+    assert movie.args == ("--game", "probe", "--seed", str(app.seed), "--profile", profile)
+    assert text.splitlines()[1] == f"# args: --game probe --seed {app.seed} --profile {profile}"
     assert f"replay: twinfold headless --movie {movies[0].name}" in text.splitlines()[2]
     # replay on the headless backend from boot: the game sees the same inputs
     player = MoviePlayer(movie)
@@ -356,7 +358,7 @@ def test_record_to_standard_output(tmp_path: Path, capsys: pytest.CaptureFixture
     argv = ["emu", "--store", str(tmp_path / "s.db"), "--frames", "3", "--record", "-"]
     assert cli_main([*argv, "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("# twinfold movie 1\n# args: --seed 5\n")
+    assert out.startswith("# twinfold movie 1\n# args: --seed 5 --profile desktop")
 
 
 def test_movie_playback_drives_the_game_then_hands_over(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def test_headless_movie_args_line_is_used_and_the_command_line_wins(
     bad = tmp_path / "bad.txt"
     bad.write_text("# twinfold movie 1\n# args: --frames 3\n")
     assert cli_main(["headless", "--movie", str(bad)]) == 2
-    assert "only --game, --seed and --option" in capsys.readouterr().err
+    assert "only --game, --seed, --option and --profile" in capsys.readouterr().err
 
 
 def test_damaged_store_is_logged_and_announced_on_stderr(tmp_path: Path) -> None:
