@@ -34,8 +34,11 @@ class LinkError(Exception):
 
 def open_port(url: str, baud: int = 9600) -> serial.SerialBase:
     register_handlers()
+    # A device node is written non-blocking; pyserial's other URL handlers (loop://,
+    # socket://) take a write timeout of 0 as "always late", and never block anyway.
+    write_timeout = 0 if "://" not in url or url.startswith("air://") else None
     try:
-        return serial.serial_for_url(url, baudrate=baud, timeout=0, write_timeout=0)
+        return serial.serial_for_url(url, baudrate=baud, timeout=0, write_timeout=write_timeout)
     except (serial.SerialException, ValueError, OSError) as exc:
         raise LinkError(f"cannot open the link {url}: {exc}") from None
 
@@ -46,7 +49,6 @@ class SerialLink(ByteLink):
     def __init__(self, port: serial.SerialBase) -> None:
         self.port: Any = port  # a pyserial port class: in_waiting / out_waiting are on those
         port.timeout = 0
-        port.write_timeout = 0
         self._out = bytearray()
         self.dropped = 0  # bytes thrown away because the backlog was full
 
