@@ -32,10 +32,13 @@ def find_goal(
     pull_sq: int = -1,
     pull_kind: int = 0,
     budget: int = 0,
+    work: list[int] | None = None,
 ) -> list[tuple[int, int]] | None:
     """Steps that end the turn with a rabbit of `side` on its goal rank, or None.
 
-    With `budget` > 0 the search gives up (None) after visiting that many states; 0 = exact."""
+    With `budget` > 0 the search gives up (None) after visiting that many states; 0 = exact.
+    `work`, when given, has the number of states expanded added to its first item (the
+    searcher slices its time by it)."""
     if push_sq < 0 and boards[6 * side] & GOAL_RANK[side]:
         return []
     if steps_left <= 0 or rabbit_distance(boards, side) > steps_left:
@@ -45,6 +48,9 @@ def find_goal(
         return _dfs(boards, side, steps_left, push_sq, push_kind, pull_sq, pull_kind, seen)
     except _OutOfBudget:
         return None
+    finally:
+        if work is not None:
+            work[0] += seen.expanded
 
 
 class _OutOfBudget(Exception):
