@@ -657,7 +657,8 @@ class ArimaaScene(Game):
             to_move = game.result is None and game.side_to_move == side
             think = ""
             if to_move and self.thinking and self.anim is None:
-                think = tr(*tx.THINKING) + "." * (1 + (self.ctx.tick // 15) % 3)
+                calls = getattr(self.match.seats[side], "calls", 0)
+                think = tr(*tx.THINKING) + "." * (1 + (calls // 15) % 3)
             players.append(PlayerView(names[side], clock, low, score(boards, side),
                                       captured[side], to_move, think))
         if game.result is not None:
@@ -809,7 +810,8 @@ class ArimaaScene(Game):
             "match": self.match.save(),
             "draft_steps": [list(s) for s in self.draft_steps],
             "selected": self.selected,
-            "arrangement": {str(side): setup_rows(side, p) for side, p in self.arrangement.items()},
+            "arrangement": {str(side): list(setup_rows(side, p))
+                            for side, p in self.arrangement.items()},
             "setup_sel": self.setup_sel,
             "random_count": self.random_count,
             "notice": self.notice,
