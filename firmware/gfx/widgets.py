@@ -14,9 +14,12 @@ Color = tuple[int, int, int]
 
 def shade(color: Color, amount: float) -> Color:
     """Lighter (amount > 0) or darker (amount < 0) version of `color`."""
-    if amount >= 0:
-        return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
-    return tuple(int(c * (1 + amount)) for c in color)  # type: ignore[return-value]
+
+    def channel(c: int) -> int:
+        return int(c + (255 - c) * amount) if amount >= 0 else int(c * (1 + amount))
+
+    r, g, b = color
+    return (channel(r), channel(g), channel(b))
 
 
 def background(
@@ -113,3 +116,15 @@ def dim(surface: pygame.Surface, alpha: int = 150, color: Color = (0, 0, 0)) -> 
     veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     veil.fill((*color, alpha))
     surface.blit(veil, (0, 0))
+
+
+def draw_thinking(surface: pygame.Surface, tick: int) -> None:
+    """The computer-is-thinking indicator: three dots chasing round a small dark badge in
+    the upper screen's top-right corner (shown after half a second of thinking)."""
+    badge = pygame.Rect(surface.get_width() - 22, 2, 20, 12)
+    pygame.draw.rect(surface, (24, 28, 40), badge, border_radius=5)
+    pygame.draw.rect(surface, (120, 130, 160), badge, 1, border_radius=5)
+    lit = (tick // 8) % 3
+    for i in range(3):
+        color = (255, 220, 90) if i == lit else (90, 96, 120)
+        pygame.draw.rect(surface, color, (badge.x + 4 + i * 5, badge.y + 5, 3, 3))

@@ -27,6 +27,7 @@ from typing import Any, Protocol, Self, TypeVar
 MAX_ACTION_BYTES = 48  # one link frame's payload (issue 10): every encoded action fits
 
 A = TypeVar("A")
+A_co = TypeVar("A_co", covariant=True)  # produced only (Thinker, ComputerPlayer)
 
 Event = dict[str, Any]
 
@@ -122,20 +123,27 @@ class MatchRules(Protocol[A]):
         ...
 
 
-class Thinker(Protocol[A]):
-    """One decision of a computer player, computed in slices: `think(budget)` does at most
-    `budget` units of the game's own work (search nodes) and returns the action once decided.
-    The same state, seed and level give the same action however the work is sliced."""
+class Thinker(Protocol[A_co]):
+    """One decision of a computer player, computed in slices.
 
-    def think(self, budget: int) -> A | None: ...
+    `think(budget)` does about `budget` units of work and returns the action once decided;
+    a call that does not decide does at least `budget` units. A unit is calibrated to about
+    a microsecond of the development machine (weigh costlier nodes more), and `units` counts
+    the work done so far: the match applies the action at a tick fixed by it. The same
+    state, seed and level give the same action and `units` however the work is sliced, and
+    the player must be picklable (a worker process may run the search)."""
+
+    units: int
+
+    def think(self, budget: int) -> A_co | None: ...
 
 
-class ComputerPlayer(Protocol[A]):
+class ComputerPlayer(Protocol[A_co]):
     """A game's computer opponent for the match layer's computer seat."""
 
     units_per_tick: int  # work units per tick that keep a slice under ~4 ms on the desktop
 
-    def start(self, rules: Any, seat: int) -> Thinker[A]:
+    def start(self, rules: Any, seat: int) -> Thinker[A_co]:
         """Begin deciding for `seat` in the current state of `rules` (not mutated)."""
         ...
 

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from firmware.game_api import Cartridge, Game, GameContext
+from firmware.gfx.widgets import draw_thinking
 from firmware.input import InputState
+from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
+THINKING_INDICATOR_TICKS = 30  # half a second: a quicker answer needs no indicator
+
 
 class GameScene(Scene):
-    def __init__(self, machine, cartridge: Cartridge, ctx: GameContext, game: Game) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, machine: Machine, cartridge: Cartridge, ctx: GameContext, game: Game
+    ) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
         self.ctx = ctx
@@ -31,6 +40,9 @@ class GameScene(Scene):
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         self.game.draw(top, bottom)
+        thinking = self.game.thinking_ticks()
+        if thinking >= THINKING_INDICATOR_TICKS:
+            draw_thinking(top, thinking)
 
     def hotspots(self) -> dict[str, pygame.Rect]:
         return self.game.hotspots()
@@ -39,5 +51,6 @@ class GameScene(Scene):
         return self.game.dump()
 
     def restart(self) -> None:
+        stop_workers()  # the old game's search ends now; a late answer has nowhere to go
         self.game = self.cartridge.create(self.ctx)
         self.uses_dpad = self.game.uses_dpad
