@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Self
 
 from firmware.match import ActionError, ComputerSeat, Event, MatchResult, canonical_digest
 from firmware.match.driver import Match
+from firmware.match.seats import Seat
 from games.arimaa.ai.levels import LEVELS, searcher_for
 from games.arimaa.ai.search import Searcher
 from games.arimaa.rules import Game, IllegalStep, TimeControl
@@ -277,8 +278,17 @@ class ArimaaRules:
 
 
 # ---------------------------------------------------------------------------- computer
+#: Work units (about a microsecond of the development machine each, issue 18) per search
+#: work unit (a node, or four goal-check states): measured 45 us (bench/arimaa_scene.py).
+SEARCH_UNIT_COST = 45
+#: About 4 ms of search per in-loop tick on the development machine.
+UNITS_PER_TICK = 4_000
+
+
 class _SetupThinker:
     """The computer's setup: a named setup or a random one, from the seed."""
+
+    units = 1
 
     def __init__(self, side: int, seed: int) -> None:
         rng = random.Random(f"{seed}:setup:{side}")
@@ -294,8 +304,12 @@ class _TurnThinker:
     def __init__(self, searcher: Searcher) -> None:
         self.searcher = searcher
 
+    @property
+    def units(self) -> int:
+        return self.searcher.work * SEARCH_UNIT_COST
+
     def think(self, budget: int) -> ArimaaAction | None:
-        if not self.searcher.think(budget):
+        if not self.searcher.think(-(-budget // SEARCH_UNIT_COST)):
             return None
         return turn_action(self.searcher.best_steps or [])
 
@@ -303,8 +317,7 @@ class _TurnThinker:
 class ArimaaComputer:
     """The computer player at one level (1-5) for the match layer's computer seat."""
 
-    #: Search nodes per tick: one slice stays under ~4 ms here (bench/arimaa_scene.py).
-    units_per_tick = 40
+    units_per_tick = UNITS_PER_TICK
 
     def __init__(self, level: int, seed: int) -> None:
         if level not in LEVELS:
@@ -318,13 +331,41 @@ class ArimaaComputer:
         return _TurnThinker(searcher_for(rules.game, self.level))
 
 
-class ArimaaComputerSeat(ComputerSeat[ArimaaAction]):
-    """A computer seat whose action carries the time its turn took (the clock it ran on)."""
+class ClockedSeat(Seat[ArimaaAction]):
+    """Wraps a computer seat so that its action carries the time its turn took (the clock
+    the computer ran on is this unit's, like a person's)."""
+
+    def __init__(self, inner: ComputerSeat[ArimaaAction]) -> None:
+        self.inner = inner
+        self.kind = inner.kind  # type: ignore[misc]
+
+    def begin(self, match: Match[ArimaaAction], seat: int) -> None:
+        self.inner.begin(match, seat)
 
     def poll(self, match: Match[ArimaaAction], seat: int) -> ArimaaAction | None:
-        action = super().poll(match, seat)
+        action = self.inner.poll(match, seat)
         if action is None:
             return None
         rules = match.rules
         assert isinstance(rules, ArimaaRules)
         return replace(action, used=rules.turn_used())
+
+    def cancel(self) -> None:
+        self.inner.cancel()
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def save(self) -> dict[str, Any]:
+        return self.inner.save()
+
+    def load(self, data: dict[str, Any], match: Match[ArimaaAction], seat: int) -> None:
+        self.inner.load(data, match, seat)
+
+    @property
+    def thinking(self) -> bool:
+        return self.inner.thinking
+
+    @property
+    def calls(self) -> int:
+        return self.inner.calls

@@ -3,7 +3,8 @@ score, against the computer or two on one unit, records and their replay.
 
 Every move goes through a `Match` with seats: the person at the unit is a `LocalSeat` (the
 scene turns taps into a whole turn or a setup and offers it), the computer an
-`ArimaaComputerSeat`, a stored record `ReplaySeat`s. The steps of a turn in progress stay in
+`ClockedSeat` around the firmware's computer seat, a stored record `ReplaySeat`s (through a
+`ReplayCursor`). The steps of a turn in progress stay in
 the scene (`draft`, a copy of the rules' game) until Done.
 """
 
@@ -17,15 +18,16 @@ import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import DEFAULT_PROFILE, LocalSeat, Match, ReplaySeat, ReplaySource
+from firmware.match import LocalSeat, Match
+from firmware.match.replay import ReplayCursor
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
 from games.arimaa.match import (
     ArimaaAction,
     ArimaaComputer,
-    ArimaaComputerSeat,
     ArimaaRules,
+    ClockedSeat,
     setup_action,
     turn_action,
 )
@@ -86,8 +88,7 @@ class ArimaaScene(Game):
         self.last_rows: dict[int, tuple[str, str]] = self._remembered_rows()
         self.stored: StoredGame | None = None
         self.record_error: str | None = None
-        self.replay_source: ReplaySource | None = None
-        self.replay_index = 0
+        self.replay: ReplayCursor[ArimaaAction] | None = None
         self.games_played = 0
         if record is not None:
             self._open_record(record)
@@ -97,11 +98,13 @@ class ArimaaScene(Game):
     # ------------------------------------------------------------------ set-up
     def _seat_for(self, side: int) -> Seat[ArimaaAction]:
         if self.mode == "cpu" and side != self.human_side:
-            player = ArimaaComputer(self.level, self.ai_seed)
-            return ArimaaComputerSeat(player, DEFAULT_PROFILE.budget(player.units_per_tick))
+            return ClockedSeat(self.ctx.computer_seat(ArimaaComputer(self.level, self.ai_seed)))
         return LocalSeat[ArimaaAction]()
 
     def _new_game(self) -> None:
+        if hasattr(self, "match"):
+            for seat in self.match.seats:
+                seat.close()
         self.ai_seed = self.ctx.rng.randrange(2**31)
         self.rules = ArimaaRules.new(self.control)
         self.match: Match[ArimaaAction] = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
@@ -131,18 +134,25 @@ class ArimaaScene(Game):
         except RecordError as exc:
             self.stored, self.record_error = None, str(exc)
         control = self.stored.control if self.stored else None
-        self.rules = ArimaaRules.new(control)
         actions = list(self.stored.actions) if self.stored else []
-        self.replay_source = ReplaySource(actions)
-        source = self.replay_source
-        self.match = Match(self.rules, [ReplaySeat[ArimaaAction](source),
-                                        ReplaySeat[ArimaaAction](source)])
+        self.replay = ReplayCursor(lambda: ArimaaRules.new(control), actions)
+        self._adopt_replay()
         self._reset_view()
-        self.replay_index = 0
+
+    def _adopt_replay(self) -> None:
+        assert self.replay is not None
+        self.match = self.replay.match
+        rules = self.match.rules
+        assert isinstance(rules, ArimaaRules)
+        self.rules = rules
+
+    @property
+    def replay_index(self) -> int:
+        return self.replay.index if self.replay is not None else 0
 
     @property
     def is_replay(self) -> bool:
-        return self.replay_source is not None
+        return self.replay is not None
 
     def _remembered_rows(self) -> dict[int, tuple[str, str]]:
         """Each colour's last setup made by a person, from the newest stored records."""
@@ -185,6 +195,12 @@ class ArimaaScene(Game):
     def thinking(self) -> bool:
         seat = self.match.to_move
         return seat is not None and not self.is_replay and self.seat_kind(seat) == "computer"
+
+    def thinking_ticks(self) -> int:
+        seat = self.match.to_move
+        if seat is None or not self.thinking or self.anim is not None:
+            return 0
+        return int(getattr(self.match.seats[seat], "calls", 0))
 
     def bottom_side(self) -> int:
         if self.mode == "cpu":
@@ -260,6 +276,8 @@ class ArimaaScene(Game):
             self._new_game()
             return
         if arg == "back":
+            for seat in self.match.seats:
+                seat.close()
             self.ctx.quit()
             return
         if arg == "help" and self.phase != "setup":
@@ -485,7 +503,7 @@ class ArimaaScene(Game):
             self.anim.step()
             if self.anim.done:
                 self.anim = None
-        if self.stored is None or self.replay_source is None:
+        if self.stored is None or self.replay is None:
             return
         name = hit(self.hotspots(), inp)
         action = name.removeprefix("button:") if name else None
@@ -493,42 +511,21 @@ class ArimaaScene(Game):
             action = "back"
         elif Button.R in inp.repeated:
             action = "forward"
-        total = len(self.stored.actions)
-        target = {"first": 0, "back": self.replay_index - 1, "forward": self.replay_index + 1,
-                  "last": total}.get(action or "")
-        if target is None or not 0 <= target <= total or target == self.replay_index:
-            return
-        self._seek(target, animate=action == "forward")
-
-    def _seek(self, target: int, animate: bool) -> None:
-        """Replay the record's first `target` actions through the replay seats."""
-        assert self.stored is not None
-        if target < self.replay_index:
-            self._open_record_again()
-        source = self.replay_source
-        assert source is not None
-        source.release(target - source.released)
-        self.anim = None
-        while len(self.match.history) < target and not self.match.over:
+        replay = self.replay
+        self.anim = None if action else self.anim
+        if action == "forward" and not replay.at_end:
             before = self.game.position.boards
-            seat = self.match.to_move
-            events = self.match.step()
-            if not events:
-                break
-            if animate and seat is not None:
-                steps = [(e["from"], e["to"], -1 if e["captured"] is None else e["captured"][0])
-                         for e in events if e["type"] == "step"]
-                self.anim = TurnAnimation(before, steps) if steps else None
-        self.replay_index = len(self.match.history)
-
-    def _open_record_again(self) -> None:
-        assert self.stored is not None
-        self.rules = self.stored.fresh_rules()
-        self.replay_source = ReplaySource(list(self.stored.actions))
-        src = self.replay_source
-        self.match = Match(self.rules, [ReplaySeat[ArimaaAction](src),
-                                        ReplaySeat[ArimaaAction](src)])
-        self.replay_index = 0
+            events = replay.forward()
+            steps = [(e["from"], e["to"], -1 if e["captured"] is None else e["captured"][0])
+                     for e in events if e["type"] == "step"]
+            self.anim = TurnAnimation(before, steps) if steps else None
+        elif action == "back":
+            replay.back()
+        elif action == "first":
+            replay.seek(0)
+        elif action == "last":
+            replay.seek(replay.total)
+        self._adopt_replay()
 
     # ------------------------------------------------------------------ texts
     def names(self, tr: tx.Tr) -> tuple[str, str]:
@@ -703,6 +700,7 @@ class ArimaaScene(Game):
                is not None) if still else None
         self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, board, message, warn))
 
+
     def _draw_bottom(self, surf: pygame.Surface, board: BoardView, message: str, warn: bool
                      ) -> None:
         tr = self.ctx.tr
@@ -831,10 +829,10 @@ class ArimaaScene(Game):
             if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
                 raise ValueError("unknown version")
             if state["kind"] == "replay":
-                self._record_data = state["record"]
                 self._open_record(state["record"])
-                if self.stored is not None:
-                    self._seek(int(state["index"]), animate=False)
+                if self.replay is not None:
+                    self.replay.seek(int(state["index"]))
+                    self._adopt_replay()
                 return
             self._load_play(state)
         except (KeyError, TypeError, ValueError, IllegalStep) as exc:
@@ -846,6 +844,8 @@ class ArimaaScene(Game):
             raise ValueError("bad mode, level or side")
         self.mode, self.level, self.human_side = mode, level, human
         self.ai_seed = int(state["ai_seed"])
+        for seat in self.match.seats:
+            seat.close()
         self.rules = ArimaaRules.new(self.control)
         self.match = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
         self.match.load(state["match"])

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.match import MAX_ACTION_BYTES, ActionError, LocalSeat, Match
+from firmware.match import MAX_ACTION_BYTES, ActionError, ComputerSeat, LocalSeat, Match
 from games.arimaa.match import (
     ArimaaAction,
     ArimaaComputer,
-    ArimaaComputerSeat,
     ArimaaRules,
+    ClockedSeat,
     decode_action,
     encode_action,
     setup_action,
@@ -201,7 +201,10 @@ def test_computer_against_computer_to_the_end() -> None:
     rules = ArimaaRules.new(None)
     match = Match(
         rules,
-        [ArimaaComputerSeat(ArimaaComputer(1, 3)), ArimaaComputerSeat(ArimaaComputer(2, 4))],
+        [
+            ClockedSeat(ComputerSeat(ArimaaComputer(1, 3))),
+            ClockedSeat(ComputerSeat(ArimaaComputer(2, 4))),
+        ],
     )
     for _ in range(200_000):
         if match.over:
@@ -222,19 +225,22 @@ def test_computer_decision_does_not_depend_on_slicing() -> None:
     rules.apply(0, setup_action(0, named_setup(0, "99of9")))
     rules.apply(1, setup_action(1, named_setup(1, "default")))
     answers = set()
-    for budget in (7, 40, 500):
+    units = set()
+    for budget in (300, 4000, 25_000):
         thinker = ArimaaComputer(2, 1).start(rules, 0)
         action = None
         while action is None:
             action = thinker.think(budget)
         answers.add(action)
-    assert len(answers) == 1
+        units.add(thinker.units)
+    assert len(answers) == 1 and len(units) == 1
     assert rules.check(0, answers.pop()) is None
 
 
 def test_computer_seat_stamps_the_time_its_turn_took() -> None:
     rules = ArimaaRules.new(CONTROL)
-    match = Match(rules, [LocalSeat[ArimaaAction](), ArimaaComputerSeat(ArimaaComputer(1, 2))])
+    computer = ClockedSeat(ComputerSeat(ArimaaComputer(1, 2)))
+    match = Match(rules, [LocalSeat[ArimaaAction](), computer])
     match.seats[0].offer(setup_action(0, named_setup(0, "default")))  # type: ignore[attr-defined]
     match.step()
     ticks = 0
