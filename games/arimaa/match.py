@@ -279,10 +279,11 @@ class ArimaaRules:
 
 # ---------------------------------------------------------------------------- computer
 #: Work units (about a microsecond of the development machine each, issue 18) per search
-#: work unit (a node, or four goal-check states): measured 45 us (bench/arimaa_scene.py).
-SEARCH_UNIT_COST = 45
-#: About 4 ms of search per in-loop tick on the development machine.
-UNITS_PER_TICK = 4_000
+#: work unit (a node, or four goal-check states): measured about 20 us (bench/arimaa_scene.py).
+SEARCH_UNIT_COST = 20
+#: About 3 ms of search per in-loop tick on the development machine (a tick's other work and
+#: the collector's passes stay within the 8 ms bar).
+UNITS_PER_TICK = 3_000
 
 
 class _SetupThinker:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..rules.board import GOAL_RANK
 from ..rules.steps import Boards, expand
 from .evaluate import WIN, evaluate
-from .goal import find_goal
+from .goal import find_goal, find_goal_sliced
 
 _rng = random.Random(20070128)
 ZOBRIST = tuple(tuple(_rng.getrandbits(64) for _ in range(64)) for _ in range(12))
@@ -152,7 +152,9 @@ class Searcher:
 
     # ---- the search -----------------------------------------------------------------------
     def _run(self) -> Generator[None, None, None]:
-        goal = find_goal(self.boards, self.side)
+        goal = yield from find_goal_sliced(
+            self.boards, self.side, self._goal_work, lambda: self.work >= self._pause_at
+        )
         if goal:
             self.best_steps, self.score, self.depth_done = goal, WIN, 4
             return

@@ -90,6 +90,7 @@ class ArimaaScene(Game):
         self.record_error: str | None = None
         self.replay: ReplayCursor[ArimaaAction] | None = None
         self.games_played = 0
+        _warm_sprites()
         if record is not None:
             self._open_record(record)
         else:
@@ -896,3 +897,16 @@ def _captured(boards: Any, setups: list[dict[int, int]]) -> tuple[tuple[int, ...
             lost.extend([kind] * missing)
         out.append(tuple(lost))
     return out[0], out[1]
+
+
+def _warm_sprites() -> None:
+    """Draw every piece and square picture once at game start (where a pause is invisible),
+    so the first swap or step does not pay for it."""
+    from games.arimaa.scene import sprites
+
+    for side in (0, 1):
+        for kind in range(6):
+            for size in (12, 16, 20):
+                sprites.piece(side, kind, size)
+    for trap in (False, True):
+        sprites.square(trap, layout.SQ)
