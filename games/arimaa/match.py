@@ -281,9 +281,9 @@ class ArimaaRules:
 #: Work units (about a microsecond of the development machine each, issue 18) per search
 #: work unit (a node, or four goal-check states): measured about 20 us (bench/arimaa_scene.py).
 SEARCH_UNIT_COST = 20
-#: About 3 ms of search per in-loop tick on the development machine (a tick's other work and
+#: About 2 ms of search per in-loop tick on the development machine (a tick's other work and
 #: the collector's passes stay within the 8 ms bar).
-UNITS_PER_TICK = 3_000
+UNITS_PER_TICK = 2_000
 
 
 class _SetupThinker:
