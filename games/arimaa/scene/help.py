@@ -93,10 +93,12 @@ def _picture(surf: pygame.Surface, pic: Picture, goal_row: bool) -> None:
 
 
 def _arrow(surf: pygame.Surface, a: tuple[int, int], b: tuple[int, int]) -> None:
+    """From the edge of the moving piece to the middle of its target square."""
     color = sprites.PUSH
-    pygame.draw.line(surf, color, a, b, 3)
     dx, dy = (b[0] - a[0]) // CELL, (b[1] - a[1]) // CELL
-    tip = b
-    left = (b[0] - dx * 6 - dy * 5, b[1] - dy * 6 - dx * 5)
-    right = (b[0] - dx * 6 + dy * 5, b[1] - dy * 6 + dx * 5)
+    start = (a[0] + dx * 7, a[1] + dy * 7)
+    tip = (b[0] + dx * 3, b[1] + dy * 3)
+    pygame.draw.line(surf, color, start, tip, 2)
+    left = (tip[0] - dx * 5 - dy * 4, tip[1] - dy * 5 - dx * 4)
+    right = (tip[0] - dx * 5 + dy * 4, tip[1] - dy * 5 + dx * 4)
     pygame.draw.polygon(surf, color, (tip, left, right))

@@ -39,12 +39,13 @@ def piece(side: int, kind: int, size: int = 20) -> pygame.Surface:
     pygame.draw.circle(surf, face, (c, c), r - 1)
     hi = tuple(min(255, v + 30) for v in face)
     pygame.draw.circle(surf, hi, (c - r // 3, c - r // 3), max(1, r // 3))
-    letter = KIND_LETTERS[kind]
-    scale = 2 if size >= 18 else 1
-    img = text.render(letter, INK, scale)
-    if img.get_width() > size - 4:
-        img = text.render(letter, INK, 1)
-    surf.blit(img, (c - img.get_width() // 2, c - img.get_height() // 2 + (1 if scale == 2 else 0)))
+    img = text.render(KIND_LETTERS[kind], INK, 1)
+    x, y = c - img.get_width() // 2, c - img.get_height() // 2 + 1
+    if size >= 16:  # bold: the letter twice, one pixel apart
+        surf.blit(img, (x - 1, y))
+        surf.blit(img, (x, y))
+    else:
+        surf.blit(img, (x, y))
     return surf
 
 

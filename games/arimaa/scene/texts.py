@@ -44,7 +44,7 @@ SETUP_TIP: Text = (
     "2つの駒をタップで入れかえ。",
 )
 SELECT_TIP: Text = ("Tap a piece, then a green square.", "駒をタップして、緑のマスへ。")
-PUSH_TIP: Text = ("Finish the push: move a stronger piece into ", "押しを完了: 強い駒を入れる ")
+PUSH_TIP: Text = ("Finish the push: a stronger piece to ", "押しを完了: 強い駒を ")
 PULL_TIP: Text = ("You may pull an enemy into ", "敵を引ける: ")
 CAPTURE_WARN: Text = ("Red cross: a piece is lost on a trap.", "赤い印: わなで駒がとられる")
 FOUR_DONE: Text = ("Four steps: tap Done (or Undo).", "4ステップ: おわりか もどす")
