@@ -16,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
 from firmware.match.replay import ReplayCursor
@@ -71,6 +71,7 @@ class ArimaaScene(Game):
     """Play or (with `record`) replay one game of Arimaa."""
 
     uses_dpad = False  # the firmware cursor walks the squares and buttons; A taps
+    draws_thinking = True  # "thinking..." in the computer's box, after half a second
 
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
         super().__init__(ctx)
@@ -654,9 +655,9 @@ class ArimaaScene(Game):
             clock, low = self.clock_text(tr, side)
             to_move = game.result is None and game.side_to_move == side
             think = ""
-            if to_move and self.thinking and self.anim is None:
-                calls = getattr(self.match.seats[side], "calls", 0)
-                think = tr(*tx.THINKING) + "." * (1 + (calls // 15) % 3)
+            ticks = self.thinking_ticks() if to_move else 0
+            if ticks >= THINKING_INDICATOR_TICKS:
+                think = tr(*tx.THINKING) + "." * (1 + (ticks // 15) % 3)
             players.append(PlayerView(names[side], clock, low, score(boards, side),
                                       captured[side], to_move, think))
         if game.result is not None:
