@@ -220,3 +220,78 @@ def test_computer_turn_is_animated_and_a_tap_skips_it(tmp_path):
     position = write_record(d.scene.game)
     d.tap("square:e5")
     assert not d.game["animating"] and write_record(d.scene.game) == position
+
+
+def test_the_board_turns_for_silver_in_two_player_mode(tmp_path):
+    d = Driver(tmp_path, setup="default")
+    d.frames(2)
+    gold_view = d.hotspots()["square:a1"]
+    d.enter_turn([(8, 16)])
+    silver_view = d.hotspots()["square:a1"]
+    assert gold_view[1] > 150 and silver_view[1] < 10  # a1 bottom-left, then top-right
+    assert silver_view[0] > gold_view[0]
+    fixed = Driver(tmp_path / "fixed", setup="default", rotate="off")
+    fixed.frames(2)
+    fixed.enter_turn([(8, 16)])
+    assert fixed.hotspots()["square:a1"] == gold_view
+
+
+def test_last_setup_is_remembered_for_the_next_game(tmp_path):
+    d = Driver(tmp_path)
+    d.tap("choice:fort")
+    d.tap("square:a1")
+    d.tap("square:h1")
+    mine = d.game["setup"]
+    d.tap("button:ok")
+    d.tap("button:ok")
+    d.tap("button:resign")
+    d.tap("button:resign")
+    d.tap("button:play-again")
+    assert d.game["phase"] == "setup" and d.game["setup"] == mine  # offered first
+    d.tap("choice:default")
+    assert d.game["setup"] != mine
+    d.tap("choice:last")
+    assert d.game["setup"] == mine
+    # The stored record keeps it for later sessions.
+    record = d.m.store.list_records("arimaa")[0].record
+    assert record["setups"][0] == mine and record["humans"] == [True, True]
+    d.m.start_game("arimaa", {"mode": "two"})  # a new game reads it from the store
+    d.frames(1)
+    assert d.game["setup"] == mine
+
+
+def test_bad_saved_states_and_records_are_refused(tmp_path):
+    from games.arimaa.cartridge import CARTRIDGE
+
+    d = Driver(tmp_path, setup="default")
+    d.frames(2)
+    good = d.scene.save_state()
+    for bad in (
+        {},
+        {**good, "version": 9},
+        {**good, "mode": "chess"},
+        {**good, "draft_steps": [[0, 63]]},
+        {**good, "arrangement": {"0": ["RRRRRRRR", "RRRRRRRR"]}},
+        {**good, "match": {"rules": {"setups": "x"}}},
+    ):
+        with pytest.raises(ValueError):
+            d.scene.load_state(bad)
+    d.scene.load_state(good)
+    assert d.scene.save_state() == good
+    assert CARTRIDGE.replay is not None
+    broken = CARTRIDGE.replay(d.scene.ctx, {"format": "arimaa-record-1", "actions": [[0, "ff"]]})
+    assert broken.hotspots() == {}
+    assert broken.dump()["message"] == "This record cannot be read."
+
+
+def test_every_text_has_english_and_japanese():
+    from games.arimaa.scene import texts as tx
+
+    pairs = [v for v in vars(tx).values() if isinstance(v, tuple) and len(v) == 2
+             and all(isinstance(x, str) for x in v)]
+    pairs += list(tx.REFUSALS.values()) + list(tx.REASONS.values())
+    pairs += [p for page in tx.HELP_PAGES for p in page]
+    assert len(pairs) > 40
+    for en, ja in pairs:
+        assert en.strip() and ja.strip()
+        assert en != ja or en == "Lv"
