@@ -125,7 +125,9 @@ def draw_setup_panel(surf: pygame.Surface, tr: tx.Tr, has_last: bool) -> None:
     widgets.button(surf, layout.OK_RECT, tr(*tx.OK), face=pal.OK, fg=pal.TEXT_DARK)
 
 
-def draw_result(surf: pygame.Surface, tr: tx.Tr, headline: str, reason: str) -> None:
+def draw_result(
+    surf: pygame.Surface, tr: tx.Tr, headline: str, reason: str, again: bool = True
+) -> None:
     widgets.dim(surf, 120)
     widgets.panel(surf, layout.RESULT_PANEL, pal.PANEL)
     r = layout.RESULT_PANEL
@@ -135,8 +137,9 @@ def draw_result(surf: pygame.Surface, tr: tx.Tr, headline: str, reason: str) -> 
     for line in text.wrap(reason, r.w - 16):
         text.draw(surf, line, (r.centerx, y), pal.TEXT, align="center")
         y += text.LINE_H + 1
-    widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.OK,
-                   fg=pal.TEXT_DARK)
+    if again:
+        widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.OK,
+                       fg=pal.TEXT_DARK)
     widgets.button(surf, layout.BACK_RECT, tr(*tx.BACK))
 
 

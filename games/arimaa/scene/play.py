@@ -77,9 +77,13 @@ class ArimaaScene(Game):
         super().__init__(ctx)
         opts = ctx.options
         self.mode = opts.get("mode", "cpu") if opts.get("mode") in MODES else "cpu"
+        # A versus match over the peer link (the firmware's link session), else None.
+        self.versus: Any = getattr(ctx, "versus", None)
         level = opts.get("level", str(DEFAULT_LEVEL))
         self.level = int(level) if level.isdigit() and int(level) in LEVELS else DEFAULT_LEVEL
         self.human_side = 1 if opts.get("color") == "silver" else 0
+        if self.versus is not None:
+            self.mode, self.human_side = "link", int(self.versus.seat or 0)
         self.rotate = opts.get("rotate", "on") == "on"
         self.control = control_of(opts.get("clock", "casual"))
         setup_opt = opts.get("setup", "choose")
@@ -109,7 +113,12 @@ class ArimaaScene(Game):
                 seat.close()
         self.ai_seed = self.ctx.rng.randrange(2**31)
         self.rules = ArimaaRules.new(self.control)
-        self.match: Match[ArimaaAction] = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
+        if self.versus is not None:
+            # This unit's player is a local seat, the partner's a remote seat fed by the link.
+            self.match: Match[ArimaaAction] = Match(self.rules, self.versus.make_seats())
+            self.versus.attach(self.match)
+        else:
+            self.match = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
         self._reset_view()
 
     def _reset_view(self) -> None:
@@ -205,7 +214,7 @@ class ArimaaScene(Game):
         return int(getattr(self.match.seats[seat], "calls", 0))
 
     def bottom_side(self) -> int:
-        if self.mode == "cpu":
+        if self.mode in ("cpu", "link"):
             return self.human_side
         if not self.rotate:
             return 0
@@ -239,6 +248,8 @@ class ArimaaScene(Game):
         if self.help_page is not None:
             return helppages.hotspots()
         if self.phase == "over" and self.anim is None:
+            if self.versus is not None:
+                return {"button:back": layout.BACK_RECT}
             return {"button:play-again": layout.PLAY_AGAIN_RECT, "button:back": layout.BACK_RECT}
         side = self.bottom_side()
         spots = {f"square:{square_name(sq)}": layout.square_rect(sq, side) for sq in range(64)}
@@ -274,6 +285,8 @@ class ArimaaScene(Game):
             self._on_help(arg)
             return
         if arg == "play-again":
+            if self.versus is not None:
+                return  # a versus match is not restarted alone (Back, or quit from the menu)
             self.games_played += 1
             self._new_game()
             return
@@ -448,7 +461,9 @@ class ArimaaScene(Game):
             placement = named_setup(seat, SETUP_NAMES[self.setup_option])
             self._offer(setup_action(seat, placement, self.rules.turn_used()))
         self.rules.tick_clock(1)
-        if self.rules.clock_ran_out():
+        # Each unit's clock is authoritative for its own player: only the unit whose player
+        # is to move declares the time out (in link mode the partner's unit does it for its).
+        if self.rules.clock_ran_out() and self.seat_kind(seat) != "remote":
             self.match.seats[seat].cancel()
             events = self.match.submit(seat, ArimaaAction("flag", self.rules.turn_used()),
                                        self.seat_kind(seat))
@@ -484,7 +499,7 @@ class ArimaaScene(Game):
         assert result is not None
         names = self.names(lambda en, ja: en)
         outcome = None
-        if self.mode == "cpu":
+        if self.mode in ("cpu", "link"):
             if result.winner is None:
                 outcome = "draw"
             else:
@@ -495,7 +510,7 @@ class ArimaaScene(Game):
         verdict = "draw" if result.winner is None else f"{names[result.winner]} wins"
         summary = f"{names[0]} v {names[1]}: {verdict} ({result.reason})"
         boards = self.game.position.boards
-        mine = score(boards, self.human_side) if self.mode == "cpu" else None
+        mine = score(boards, self.human_side) if self.mode in ("cpu", "link") else None
         self.ctx.finish(GameResult(outcome, mine, summary, record))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
@@ -535,11 +550,13 @@ class ArimaaScene(Game):
             return self.stored.names
         out = []
         for side in (0, 1):
-            if self.mode == "cpu":
-                if side == self.human_side:
-                    out.append(tr(*tx.YOU))
-                else:
-                    out.append(f"{tr(*tx.COMPUTER)} {tr(*tx.LEVEL)}{self.level}")
+            if self.mode in ("cpu", "link") and side == self.human_side:
+                out.append(tr(*tx.YOU))
+            elif self.mode == "cpu":
+                out.append(f"{tr(*tx.COMPUTER)} {tr(*tx.LEVEL)}{self.level}")
+            elif self.mode == "link":
+                partner = str(self.versus.partner_name() or "") if self.versus else ""
+                out.append(partner or tx.side_name(tr, side))
             else:
                 out.append(tx.side_name(tr, side))
         return out[0], out[1]
@@ -727,7 +744,7 @@ class ArimaaScene(Game):
         )
         if self.phase == "over" and self.anim is None:
             head, reason = self.result_texts(tr)
-            draw_result(surf, tr, head, reason)
+            draw_result(surf, tr, head, reason, again=self.versus is None)
 
     def _cached(self, surf: pygame.Surface, slot: str, key: object,
                 draw: Callable[[pygame.Surface], None]) -> None:
@@ -770,6 +787,7 @@ class ArimaaScene(Game):
             "score": {"g": score(boards, 0), "s": score(boards, 1)},
             "mode": "replay" if self.is_replay else self.mode,
             "level": self.level if self.mode == "cpu" else None,
+            "seat": SIDE_LETTER[self.human_side] if self.mode == "link" else None,
             "selected": None if self.selected is None else square_name(self.selected),
             "targets": sorted(square_name(t) for t in legal.get(self.selected, {}))
             if self.selected is not None else [],
