@@ -79,7 +79,7 @@ def draw_message(surf: pygame.Surface, message: str, warn: bool = False) -> None
     pygame.draw.rect(surf, (24, 20, 18), rect)
     if message:
         color = pal.ACCENT if warn else pal.TEXT
-        text.draw(surf, message, (4, layout.MESSAGE_Y + 1), color)
+        text.draw(surf, message, (4, layout.MESSAGE_Y), color)
 
 
 def draw_play_panel(
