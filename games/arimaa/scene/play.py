@@ -413,9 +413,11 @@ class ArimaaScene(Game):
         self.draft_steps.pop()
         self.selected = None
         self.notice = None
+        self.resign_armed = False
         self.fades = []
 
     def _done(self) -> None:
+        self.resign_armed = False
         ok, why = self._draft().can_end_turn()
         if not ok:
             self.notice = why
