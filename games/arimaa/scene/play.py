@@ -696,6 +696,8 @@ class ArimaaScene(Game):
             steps = write_turn(self.draft.turn_steps)
         left = self._draft().steps_left if self.phase == "play" and self.local_to_move() else 4
         label = f"{tr(*tx.STEPS)} {4 - left}/4"
+        if self.phase == "setup":
+            label, steps = tr(*tx.SETUP), tr(*tx.SETUP_ORDER)
         moves = tuple(write_record(game).splitlines()) if game.setups else ()
         message = ""
         if game.result is not None:

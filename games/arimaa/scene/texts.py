@@ -39,6 +39,8 @@ PREV: Text = ("Prev", "前へ")
 CLOSE: Text = ("Close", "閉じる")
 SURE: Text = ("Resign? Tap again", "投了? もう一度")
 
+SETUP: Text = ("Setup", "配置")
+SETUP_ORDER: Text = ("Gold first, then Silver", "金が先、次に銀")
 SETUP_TIP: Text = (
     "Tap two pieces to swap, or pick a setup.",
     "2つの駒をタップで入れかえ。",
