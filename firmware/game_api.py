@@ -136,7 +136,7 @@ class GameContext:
 
     def finish(self, result: GameResult) -> None:
         """Record a finished game: statistics always, the record when given."""
-        self._machine.record_result(self.cartridge.id, result)
+        self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
     def quit(self) -> None:
         """Leave the game for the launcher (a result screen's "back")."""

@@ -14,11 +14,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from firmware.cli import CommandError, movie_argument
-from firmware.logs import setup_logging
+from firmware.boot import BootConfig, boot
+from firmware.cli import CommandError, movie_argument, writable_output, write_text_output
+from firmware.commands import apply_movie_args
 from firmware.machine import Machine
+from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
-from firmware.storage import Store
 from hal.backends.headless import headless_hal
 
 
@@ -34,14 +35,26 @@ def build_machine(
     store_path: Path | None = None,
     movie: Movie | None = None,
     game: str | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     options: dict[str, str] | None = None,
+    log: bool = False,
+    profile: DeviceProfile | None = None,
 ) -> Machine:
-    """A headless machine, fed by `movie` (if any). Raises ValueError for a bad game/option."""
-    store = Store.open(store_path or data_dir / "store.db")
+    """A headless machine, fed by `movie` (if any), booted through `firmware.boot`.
+
+    Raises BootError (a one-line CommandError) for a bad store, game or option.
+    """
     player = MoviePlayer(movie) if movie is not None else None
     hal = headless_hal(data_dir, player.input_at if player is not None else None)
-    return Machine(hal, store, seed=seed, boot_game=game, boot_options=options or {})
+    config = BootConfig(
+        store_path=store_path,
+        log=log,
+        game=game,
+        options=options or {},
+        seed=seed,
+        profile=profile,
+    )
+    return boot(hal, config)
 
 
 def save_shots(machine: Machine, directory: Path) -> None:
@@ -50,32 +63,54 @@ def save_shots(machine: Machine, directory: Path) -> None:
     pygame.image.save(machine.bottom, str(directory / "bottom.png"))
 
 
+def check_shots_folder(path: str) -> None:
+    """Refuse a --shots path that cannot become a folder, before running any frame."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise CommandError(f"cannot write screenshots into {path}: it is a file, not a folder")
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise CommandError(f"cannot write screenshots into {path}: {parent} is a file")
+            if not os.access(parent, os.W_OK):
+                raise CommandError(f"cannot write screenshots into {path}: permission denied")
+            break
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     movie = movie_argument(args.movie) if args.movie else None
+    if movie is not None:
+        apply_movie_args(args, movie, args.movie)
+    if args.dump:
+        writable_output(args.dump, "state dump")
+    if args.shots:
+        check_shots_folder(args.shots)
     frames = args.frames or (movie_length(movie) if movie is not None else 1)
     with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
-        setup_logging(Path(args.store).parent if args.store else Path(tmp))
+        store_path = Path(args.store) if args.store else None
+        machine = build_machine(
+            Path(tmp),
+            store_path=store_path,
+            movie=movie,
+            game=args.game,
+            seed=args.seed,
+            options=dict(args.option),
+            log=True,
+            profile=PROFILES[getattr(args, "profile", None) or "desktop"],
+        )
         try:
-            machine = build_machine(
-                Path(tmp),
-                store_path=Path(args.store) if args.store else None,
-                movie=movie,
-                game=args.game,
-                seed=args.seed,
-                options=dict(args.option),
-            )
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        for _ in range(frames):
-            machine.step()
-            machine.render()
-            machine.present()
-        try:
-            if args.shots:
-                save_shots(machine, Path(args.shots))
+            for _ in range(frames):
+                machine.step()
+                machine.render()
+                machine.present()
+            try:
+                if args.shots:
+                    save_shots(machine, Path(args.shots))
+            except (OSError, pygame.error) as exc:
+                raise CommandError(f"cannot write screenshots into {args.shots}: {exc}") from None
             if args.dump:
-                Path(args.dump).write_text(json.dumps(machine.dump(), indent=1) + "\n")
-        except OSError as exc:
-            raise CommandError(f"cannot write output: {exc}") from None
-        machine.store.close()
+                text = json.dumps(machine.dump(), indent=1) + "\n"
+                write_text_output(args.dump, text, "state dump")
+        finally:
+            machine.store.close()
     return 0

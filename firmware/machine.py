@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import logging
+import secrets
 import traceback
 from typing import Any
 
@@ -29,6 +30,8 @@ from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPip
 
 log = logging.getLogger("twinfold")
 
+SEED_LIMIT = 2**63  # seeds are 0 .. 2**63-1 everywhere (--seed, stored seeds)
+
 
 def settle_heap() -> None:
     """Collect once, then move every surviving object out of the collector's reach.
@@ -47,7 +50,7 @@ class Machine:
         hal: Hal,
         store: Store,
         *,
-        seed: int = 0,
+        seed: int | None = 0,
         cartridges: dict[str, Cartridge] | None = None,
         boot_game: str | None = None,
         boot_options: dict[str, str] | None = None,
@@ -57,7 +60,7 @@ class Machine:
     ) -> None:
         self.hal = hal
         self.store = store
-        self.seed = seed
+        self.seed = seed  # None: each game start draws a fresh seed (see `game_seed`)
         self.tick = 0
         self.top = pygame.Surface(SCREEN_SIZE)
         self.bottom = pygame.Surface(SCREEN_SIZE)
@@ -149,17 +152,39 @@ class Machine:
                 return scene
         return None
 
+    def game_seed(self) -> int:
+        """The seed for a game starting now: the pinned one (`--seed`), else a fresh one.
+
+        A fresh seed comes from the operating system, so two starts differ; it is kept in
+        the game's context, its suspend data and its record, so resumes and replays are exact.
+        """
+        if self.seed is not None:
+            return self.seed
+        return secrets.randbelow(SEED_LIMIT)
+
+    def new_context(
+        self, cartridge: Cartridge, options: dict[str, str], seed: int | None = None
+    ) -> GameContext:
+        """A game's context with its seed (`seed`: a stored one, for resumes and replays)."""
+        return GameContext(self, cartridge, options, self.game_seed() if seed is None else seed)
+
     def start_game(
-        self, game_id: str, options: dict[str, str], state: dict[str, Any] | None = None
+        self,
+        game_id: str,
+        options: dict[str, str],
+        state: dict[str, Any] | None = None,
+        seed: int | None = None,
     ) -> None:
-        """Start (or, with `state`, resume) a game on top of the launcher."""
+        """Start (or, with `state` and its `seed`, resume) a game on top of the launcher."""
         from firmware.scenes.game_scene import GameScene
 
         cartridge = self.cartridges.get(game_id)
         if cartridge is None:
             raise ValueError(f"no game {game_id!r} (games: {', '.join(sorted(self.cartridges))})")
+        if seed is not None and not (isinstance(seed, int) and 0 <= seed < SEED_LIMIT):
+            raise ValueError(f"the stored seed {seed!r} is not valid")
         resolved = cartridge.resolve_options(options)
-        ctx = GameContext(self, cartridge, resolved, self.seed)
+        ctx = self.new_context(cartridge, resolved, seed)
         game = cartridge.create(ctx)
         if state is not None:
             game.load_state(state)
@@ -190,6 +215,7 @@ class Machine:
         return {
             "game": scene.cartridge.id,
             "options": dict(scene.ctx.options),
+            "seed": scene.ctx.seed,
             "state": scene.game.save_state(),
         }
 
@@ -199,7 +225,7 @@ class Machine:
             game_id, options, state = slot["game"], slot["options"], slot["state"]
         except (KeyError, TypeError):
             raise ValueError("not a Twinfold state slot") from None
-        self.start_game(game_id, options, state)
+        self.start_game(game_id, options, state, seed=slot.get("seed"))
 
     def discard_suspend(self) -> None:
         """Forget the suspended game (writing to the store only when there is one)."""
@@ -207,12 +233,13 @@ class Machine:
             self.store.clear_suspend()
             self._suspend_stored = False
 
-    def record_result(self, game_id: str, result: GameResult) -> None:
+    def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
         if result.record is not None:
-            self.store.add_record(
-                game_id, {"summary": result.summary, "outcome": result.outcome, **result.record}
-            )
+            header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
+            if seed is not None:
+                header["seed"] = seed
+            self.store.add_record(game_id, {**header, **result.record})
         self.discard_suspend()
 
     # ------------------------------------------------------------------------ the tick
@@ -310,6 +337,7 @@ class Machine:
         hotspots = self._hotspots(scene)
         return {
             "frame": self.tick,
+            "seed": game.ctx.seed if game is not None else self.seed,
             "scene": scene.name,
             "hotspots": {name: [r.x, r.y, r.w, r.h] for name, r in hotspots.items()},
             "game": game.game.dump() if game is not None else scene.dump(),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -63,6 +64,8 @@ DEFAULT_STATS: dict[str, JsonValue] = {
 }
 OUTCOMES = ("win", "loss", "draw")
 
+
+log = logging.getLogger("twinfold")
 
 class StoreError(Exception):
     """The store cannot be used (locked, unwritable, ...); the message says why."""
@@ -244,6 +247,8 @@ class Store:
                 f"The saved data was damaged ({exc}) and has been set aside as "
                 f"{aside.name}; settings and records start afresh."
             )
+            # never silent: the log (and, through the console handler, stderr) says so too
+            log.warning("store %s: %s", p, notice)
             try:
                 conn = cls._open_checked(str(p), timeout)
             except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is

@@ -74,7 +74,12 @@ class TouchPoint:
 
 
 class InputSource(ABC):
-    """Buttons, touch, lid and power, sampled once per tick."""
+    """Buttons, touch, lid and power, sampled once per tick.
+
+    A backend whose devices deliver events (pygame, evdev) must not lose presses shorter
+    than a frame: it feeds every state change to a `hal.latch.InputLatch` and reports what
+    the latch says (a press and release between two polls is held for one tick).
+    """
 
     @abstractmethod
     def poll(self, tick: int) -> RawInput: ...

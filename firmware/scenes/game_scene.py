@@ -48,6 +48,8 @@ class GameScene(Scene):
         return self.game.dump()
 
     def restart(self) -> None:
+        """A new game with the same options: a game start, so a fresh seed unless pinned."""
         stop_workers()  # the old game's search ends now; a late answer has nowhere to go
+        self.ctx = self.machine.new_context(self.cartridge, self.ctx.options)
         self.game = self.cartridge.create(self.ctx)
         self.uses_dpad = self.game.uses_dpad
