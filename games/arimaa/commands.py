@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser(
         "arimaa-export",
         help="list stored Arimaa records, or write one as a move list for the aei tools",
+        description="List the finished Arimaa games in a Twinfold store, or write one as a "
+        "move list (1g ... lines, then the next turn's label) that the aei package's tools "
+        "read.",
     )
     export.add_argument("store", help="the store file (e.g. ~/.local/share/twinfold/...)")
     export.add_argument("record", nargs="?", type=int, help="the record's id (see the list)")
