@@ -142,8 +142,6 @@ class App:
     ) -> None:
         self.args = args
         self.cartridges = cartridges
-        if getattr(args, "link", None):
-            raise CommandError("--link comes with the radio link stack, which is not built yet")
         store_path = Path(args.store) if args.store else None
         if data_dir is None:
             data_dir = store_path.parent if store_path is not None else default_data_dir()
@@ -178,6 +176,15 @@ class App:
                 self.display = WindowDisplay(layout)
         except pygame.error as exc:
             raise CommandError(f"cannot open a window: {exc}") from None
+        self.link = None
+        if getattr(args, "link", None):  # the radio: air://CHANNEL?... or a serial port
+            from hal.link.serial_link import LinkError, SerialLink
+
+            try:
+                self.link = SerialLink.open(args.link)
+            except LinkError as exc:
+                pygame.display.quit()
+                raise CommandError(str(exc)) from None
         self.live = EmuInput(self.keymap, self.display.geometry)
         self.input = SessionInput(self.live)
         self.hal = Hal(
@@ -187,6 +194,8 @@ class App:
             clock=self.clock,
             data_dir=data_dir,
         )
+        if self.link is not None:
+            self.hal.link = self.link
         with captured_stderr("the audio library"):
             audio = make_audio()
         if audio is not None:
@@ -246,7 +255,11 @@ class App:
         the first boot opens the store and the log, a reset reuses them."""
         self.input.play(self.movie)
         store = getattr(self, "store", None)
-        return boot(self.hal, self.boot_config(), store=store)
+        machine = boot(self.hal, self.boot_config(), store=store)
+        name = getattr(self.args, "name", None)
+        if name and machine.link is not None:
+            machine.link.rename(name)
+        return machine
 
     @staticmethod
     def _check_record_path(path: Path, *, force: bool) -> None:
@@ -309,7 +322,11 @@ class App:
         if self.input.recorder is not None:
             self.stop_recording()
         self.machine.suspend_game()
+        if self.machine.link is not None:
+            self.machine.link.shutdown()  # a versus partner is told at once
         self.store.close()
+        if self.link is not None:
+            self.link.close()
         pygame.display.quit()
 
     # ------------------------------------------------------------------ hotkeys

@@ -7,7 +7,7 @@ import argparse
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
 from firmware.cli import OneLineParser, count_argument
-from firmware.commands import add_boot_arguments, frames_argument
+from firmware.commands import add_boot_arguments, add_link_arguments, frames_argument
 
 
 def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu.add_argument(
         "--force", action="store_true", help="let --record replace an existing file"
     )
-    emu.add_argument("--link", metavar="SPEC", help="radio link (comes with the link stack)")
+    add_link_arguments(emu)
     frames_argument(emu, "quit after this many frames", "run until the window closes")
     emu.set_defaults(handler=_emu)
 

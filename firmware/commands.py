@@ -99,6 +99,55 @@ class _ArgsLineParser(argparse.ArgumentParser):
         raise CommandError(f"{self.prog}: {message}")
 
 
+def radio_name_argument(text: str) -> str:
+    """A radio name: what other units list, 1..12 printable characters starting with a
+    letter or digit (P-FW-2)."""
+    from firmware.settings import RADIO_NAME_MAX
+
+    name = text.strip()
+    if (
+        not 1 <= len(name) <= RADIO_NAME_MAX
+        or not name.isprintable()
+        or not name[0].isalnum()
+    ):
+        raise argparse.ArgumentTypeError(
+            f"a radio name is 1 to {RADIO_NAME_MAX} printable characters starting with a "
+            f"letter or digit, not {text!r}"
+        )
+    return name
+
+
+def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) -> None:
+    """The radio (issue 11): `--link URL`, `--name NAME`; with `versus` (headless) also
+    `--versus host|join` and `--accept-pairing` for scripted play and tests."""
+    parser.add_argument(
+        "--link",
+        metavar="URL",
+        help="the radio: the simulated air://CHANNEL?baud=9600&loss=0.1&... or a serial port "
+        "such as /dev/ttyUSB0 (default: radio off)",
+    )
+    parser.add_argument(
+        "--name",
+        metavar="NAME",
+        type=radio_name_argument,
+        default=None,
+        help="radio name, 1..12 characters (default: the stored one)",
+    )
+    if not versus:
+        return
+    parser.add_argument(
+        "--versus",
+        choices=("host", "join"),
+        help="boot straight into hosting or joining a versus game of --game (with its "
+        "--options); join takes the first host offering it",
+    )
+    parser.add_argument(
+        "--accept-pairing",
+        action="store_true",
+        help="confirm the pairing code without input (scripted runs)",
+    )
+
+
 def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless = sub.add_parser(
         "headless",
@@ -116,6 +165,7 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless.add_argument(
         "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
     )
+    add_link_arguments(headless, versus=True)
     headless.set_defaults(handler=_headless)
 
 

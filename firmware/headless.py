@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -21,6 +22,7 @@ from firmware.machine import Machine
 from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
 from hal.backends.headless import headless_hal
+from hal.interfaces import ByteLink
 
 
 def movie_length(movie: Movie) -> int:
@@ -39,13 +41,18 @@ def build_machine(
     options: dict[str, str] | None = None,
     log: bool = False,
     profile: DeviceProfile | None = None,
+    link: ByteLink | None = None,
+    link_name: str = "",
 ) -> Machine:
-    """A headless machine, fed by `movie` (if any), booted through `firmware.boot`.
+    """A headless machine, fed by `movie` (if any), booted through `firmware.boot`; `link`
+    is its radio (`link_name` overrides the stored radio name).
 
     Raises BootError (a one-line CommandError) for a bad store, game or option.
     """
     player = MoviePlayer(movie) if movie is not None else None
     hal = headless_hal(data_dir, player.input_at if player is not None else None)
+    if link is not None:
+        hal.link = link
     config = BootConfig(
         store_path=store_path,
         log=log,
@@ -54,7 +61,41 @@ def build_machine(
         seed=seed,
         profile=profile,
     )
-    return boot(hal, config)
+    machine = boot(hal, config)
+    if link_name and machine.link is not None:
+        machine.link.rename(link_name)
+    return machine
+
+
+def open_link(args: argparse.Namespace) -> ByteLink | None:
+    """`--link URL` as the radio (None without one); a bad URL or port is one line."""
+    if not getattr(args, "link", None):
+        if getattr(args, "versus", None):
+            raise CommandError("--versus needs --link and --game")
+        return None
+    if getattr(args, "versus", None) and not args.game:
+        raise CommandError("--versus needs --link and --game")
+    from hal.link.serial_link import LinkError, SerialLink
+
+    try:
+        return SerialLink.open(args.link)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def start_versus_from_args(machine: Machine, args: argparse.Namespace) -> None:
+    """`--versus host|join`: straight into hosting or joining a versus game of `--game`."""
+    from firmware.scenes.versus import LobbyScene, start_versus
+
+    if machine.link is None:
+        return
+    machine.link.auto_accept = bool(getattr(args, "accept_pairing", False))
+    try:
+        start_versus(machine, args.versus, args.game, dict(args.option))
+    except (KeyError, ValueError) as exc:
+        raise CommandError(str(exc).strip("'\"")) from None
+    if isinstance(machine.scene, LobbyScene):
+        machine.scene.auto_join = args.versus == "join"
 
 
 def save_shots(machine: Machine, directory: Path) -> None:
@@ -86,20 +127,31 @@ def run_from_args(args: argparse.Namespace) -> int:
     if args.shots:
         check_shots_folder(args.shots)
     frames = args.frames or (movie_length(movie) if movie is not None else 1)
+    link = open_link(args)
+    versus = getattr(args, "versus", None)
     with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
         store_path = Path(args.store) if args.store else None
         machine = build_machine(
             Path(tmp),
             store_path=store_path,
             movie=movie,
-            game=args.game,
+            game=None if versus else args.game,
             seed=args.seed,
-            options=dict(args.option),
+            options={} if versus else dict(args.option),
             log=True,
             profile=PROFILES[getattr(args, "profile", None) or "desktop"],
+            link=link,
+            link_name=getattr(args, "name", "") or "",
         )
         try:
-            for _ in range(frames):
+            if versus:
+                start_versus_from_args(machine, args)
+            start = time.monotonic()
+            for n in range(frames):
+                if link is not None:  # with a link, the real 60 Hz pace (the partner's is)
+                    delay = start + n / 60 - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
                 machine.step()
                 machine.render()
                 machine.present()
@@ -112,5 +164,9 @@ def run_from_args(args: argparse.Namespace) -> int:
                 text = json.dumps(machine.dump(), indent=1) + "\n"
                 write_text_output(args.dump, text, "state dump")
         finally:
+            if machine.link is not None:
+                machine.link.shutdown()
             machine.store.close()
+            if link is not None:
+                link.close()  # type: ignore[attr-defined]
     return 0

@@ -25,7 +25,7 @@ from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from firmware.settings import Settings
 from firmware.storage import Store
-from hal.interfaces import SCREEN_SIZE, Hal, RawInput
+from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
 log = logging.getLogger("twinfold")
@@ -57,6 +57,7 @@ class Machine:
         touch_profile: TouchFilterConfig | None = None,
         profile: DeviceProfile | None = None,
         show_boot: bool = True,
+        link_name: str = "",
     ) -> None:
         self.hal = hal
         self.store = store
@@ -79,6 +80,11 @@ class Machine:
         self.last_error: str | None = None
         self.notice: str | None = store.notice
         self._suspend_stored = store.load_suspend() is not None
+        self.link: Any = None  # firmware.link.service.LinkService when the radio is on
+        if not isinstance(hal.link, NoLink):
+            from firmware.link.service import LinkService
+
+            self.link = LinkService(self, hal.link, link_name)
         from firmware.scenes import boot, launcher
 
         if boot_game is not None:
@@ -141,6 +147,7 @@ class Machine:
         from firmware.scenes.launcher import LauncherScene
 
         stop_workers()  # a computer still searching for the game left behind stops at once
+        self._leave_versus()
         self.scenes = [LauncherScene(self, selected=selected)]
         self.cursor.reset()
 
@@ -174,8 +181,10 @@ class Machine:
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
+        versus: Any = None,
     ) -> None:
-        """Start (or, with `state` and its `seed`, resume) a game on top of the launcher."""
+        """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;
+        `versus` (a link session) makes it a match against other units, on its shared seed."""
         from firmware.scenes.game_scene import GameScene
 
         cartridge = self.cartridges.get(game_id)
@@ -184,7 +193,8 @@ class Machine:
         if seed is not None and not (isinstance(seed, int) and 0 <= seed < SEED_LIMIT):
             raise ValueError(f"the stored seed {seed!r} is not valid")
         resolved = cartridge.resolve_options(options)
-        ctx = self.new_context(cartridge, resolved, seed)
+        ctx = self.new_context(cartridge, resolved, versus.seed if versus is not None else seed)
+        ctx.versus = versus
         game = cartridge.create(ctx)
         if state is not None:
             game.load_state(state)
@@ -192,10 +202,21 @@ class Machine:
         self.push(GameScene(self, cartridge, ctx, game))
         settle_heap()
 
+    def _leave_versus(self) -> None:
+        """Leaving a running versus game (quit, save and quit, a crash) abandons its session,
+        so the partner is told at once instead of waiting for a move that never comes."""
+        game = self.game_scene()
+        if self.link is not None and game is not None and game.ctx.versus is not None:
+            session = self.link.session
+            if game.ctx.versus is session and not session.agreed:
+                session.abandon()
+            self.link.end_session()
+
     def suspend_game(self) -> bool:
-        """Save the running game to the store's suspend slot; True if there was one."""
+        """Save the running game to the store's suspend slot; True if there was one.
+        A versus game is not stored: it cannot continue without its partner (lockstep)."""
         scene = self.game_scene()
-        if scene is None:
+        if scene is None or scene.ctx.versus is not None:
             return False
         try:
             state = scene.game.save_state()
@@ -225,6 +246,12 @@ class Machine:
             game_id, options, state = slot["game"], slot["options"], slot["state"]
         except (KeyError, TypeError):
             raise ValueError("not a Twinfold state slot") from None
+        game = self.game_scene()
+        if game is not None and game.ctx.versus is not None:
+            raise ValueError(
+                "save states cannot be loaded during a link match (the partner's unit would"
+                " disagree)"
+            )
         self.start_game(game_id, options, state, seed=slot.get("seed"))
 
     def discard_suspend(self) -> None:
@@ -244,6 +271,8 @@ class Machine:
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
+        if self.link is not None:  # every tick: also paused, closed or asleep
+            self.link.tick(self.tick)
         raw = self.hal.input.poll(self.tick)
         was_off = self.lid_closed or self.asleep
         self._system_switches(raw)
@@ -265,6 +294,10 @@ class Machine:
             if not scene.uses_dpad and self.cursor.engaged(inp):
                 inp = self.cursor.filter(inp, self._hotspots(scene))
             self._guard(scene, scene.update, inp)
+            if self.link is not None:
+                from firmware.scenes.versus import watch
+
+                watch(self)
         self.tick += 1
 
     def _system_switches(self, raw: RawInput) -> None:
@@ -346,6 +379,7 @@ class Machine:
             "asleep": self.asleep,
             "settings": self.settings.to_json(),
             "notice": self.notice,
+            **({"link": self.link.dump()} if self.link is not None else {}),
         }
 
     def frame_hash(self) -> str:

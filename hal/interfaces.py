@@ -117,6 +117,16 @@ class ByteLink(ABC):
     def read(self) -> bytes:
         """Bytes received since the last call (possibly none); never blocks."""
 
+    def out_waiting(self) -> int:
+        """Bytes written but not yet on the air (the link stack holds back while the radio's
+        buffer is full, so a slow radio never builds up seconds of latency)."""
+        return 0
+
+    def receiving(self) -> bool:
+        """True while another unit's transmission is arriving (carrier sense: the stack
+        waits for it to end before it starts its own). False where it cannot be known."""
+        return False
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""
