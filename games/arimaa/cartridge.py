@@ -57,4 +57,6 @@ CARTRIDGE = Cartridge(
         Option("setup", "Setup", ("choose", *SETUP_NAMES), "choose", label_ja="配置"),
     ),
     replay=_replay,
+    versus=True,  # `link` mode: the launcher's versus menu hosts or joins a match
+    versus_options=("clock", "setup"),
 )
