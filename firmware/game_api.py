@@ -145,6 +145,10 @@ class GameContext:
         """Record a finished game: statistics always, the record when given."""
         self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
+    def quit(self) -> None:
+        """Leave the game for the launcher (a result screen's "back")."""
+        self._machine.to_launcher(selected=self.cartridge.id)
+
     def records(self) -> list[dict[str, Any]]:
         """This game's stored records, newest first (for replay screens)."""
         return [
