@@ -1,0 +1,170 @@
+"""Panel Link through the real firmware, by taps only (issue 16): whole games in mode `two`
+checked against the engine after every determine; rotation, back, refused taps."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from panels_driver import Driver, engine_rows
+
+from games.panels.rules import Determine, GameConfig, GameState, Pass, Place, Rotate, Select
+
+
+def play_turn_by_taps(d: Driver, mirror: GameState, rng: random.Random) -> None:
+    """One random legal turn: select, maybe try another square first, rotate, determine."""
+    p = mirror.current
+    placements = mirror.placements(p)
+    if not placements:
+        d.tap("button:pass")
+        mirror.apply(Pass(p))
+        return
+    stock, index, turns = rng.choice(placements)
+    square = mirror.field.square(index)
+    if rng.random() < 0.3 and len(mirror.players[p].stock) > 1:  # select another first
+        other = (stock + 1) % len(mirror.players[p].stock)
+        d.tap(f"stock:{other}")
+        mirror.apply(Select(p, other))
+    d.tap(f"stock:{stock}")
+    mirror.apply(Select(p, stock))
+    squares = mirror.permitted_squares(p, stock)
+    if rng.random() < 0.3 and len(squares) > 1:  # place elsewhere first, then move it
+        first = rng.choice([s for s in squares if s != square])
+        d.tap(f"square:{first[0]},{first[1]}")
+        d.settle()
+        mirror.apply(Place(p, first))
+    d.tap(f"square:{square[0]},{square[1]}")
+    d.settle()
+    mirror.apply(Place(p, square))
+    extra = 4 if rng.random() < 0.2 else 0
+    for _ in range(turns + extra):
+        d.tap(f"square:{square[0]},{square[1]}")
+        d.settle()
+        mirror.apply(Rotate(p))
+    assert d.game["field"] == engine_rows(mirror)
+    d.tap("button:determine")
+    mirror.apply(Determine(p))
+    d.settle()
+
+
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [
+        (3, {"target": "100"}),
+        (8, {"target": "100", "removal": "on", "field": "cross", "first": "2"}),
+    ],
+)
+def test_whole_games_by_taps_match_the_engine(tmp_path, seed, options) -> None:
+    d = Driver(tmp_path, seed=seed, mode="two", **options)
+    scene = d.scene
+    mirror = GameState.new(GameConfig(
+        seed=scene.game_seed,
+        target=int(options["target"]),
+        removal=options.get("removal") == "on",
+        shape=options.get("field"),
+        first_player=1 if options.get("first") == "2" else 0,
+    ))
+    rng = random.Random(seed)
+    turns = 0
+    while not mirror.over:
+        assert turns < 400
+        play_turn_by_taps(d, mirror, rng)
+        turns += 1
+        g = d.game
+        assert g["field"] == engine_rows(mirror)
+        assert g["scores"] == [pl.score for pl in mirror.players]
+        assert g["turn"] == mirror.current
+        assert g["stock_counts"] == [len(pl.stock) for pl in mirror.players]
+        if not mirror.over:
+            assert g["stock"] == [c.to_json() for c in mirror.players[mirror.current].stock]
+            assert g["yaku"] == [
+                {"name": y.kind, "cards": [list(s) for s in y.squares], "points": y.points}
+                for y in mirror.last_yaku
+            ]
+    d.frames(2)
+    g = d.game
+    assert turns >= 6
+    assert g["phase"] == "over" and g["winner"] == mirror.winner
+    assert max(g["scores"]) >= 100 or mirror.end_reason != "target"
+    assert "button:play-again" in d.hotspots()
+    stored = d.m.store.list_records("panels")
+    assert len(stored) == 1 and stored[0].record["scores"] == g["scores"]
+
+
+def test_rotation_cycles_connectors_and_back_restores_the_stock(tmp_path) -> None:
+    d = Driver(tmp_path, seed=4, mode="two", field="square")
+    before = d.game
+    stock = before["stock"]
+    # a card whose rotations all differ (not a straight or a cross)
+    index = next(i for i, c in enumerate(stock) if c["connectors"] not in (
+        "1010", "0101", "1111"))
+    bits = stock[index]["connectors"]
+    d.tap(f"stock:{index}")
+    assert d.game["selected"] == index
+    d.tap("square:3,3")
+    d.settle()
+    seen = []
+    for _ in range(4):
+        cell = d.game["field"][3][3]
+        assert cell["state"] == "provisional" and cell["number"] == stock[index]["number"]
+        seen.append(cell["connectors"])
+        d.tap("square:3,3")
+        d.settle()
+    expected = [bits]
+    for _ in range(3):  # clockwise: up -> right -> down -> left -> up
+        b = expected[-1]
+        expected.append(b[3] + b[:3])
+    assert seen == expected
+    assert d.game["field"][3][3]["connectors"] == bits  # four turns: back where it started
+    d.tap("button:back")
+    g = d.game
+    assert g["field"] == before["field"] and g["stock"] == stock and g["selected"] == index
+    d.tap("button:back")
+    assert d.game["selected"] is None and d.game["stock"] == stock
+
+
+def test_refused_taps_change_nothing(tmp_path) -> None:
+    d = Driver(tmp_path, seed=5, draw=True, mode="two", field="square")
+    # player 1 fixes a card; then player 2 places next to nothing of theirs: shaded squares
+    d.tap("stock:0")
+    d.tap("square:2,2")
+    d.settle()
+    d.tap("button:determine")
+    d.settle()
+    d.tap("stock:0")
+    d.tap("square:6,6")  # player 2's first turn: any empty square
+    d.settle()
+    d.tap("button:determine")
+    d.settle()
+    g = d.game
+    assert g["turn"] == 0
+    d.tap("stock:0")
+    d.settle()
+    g = d.game
+    assert g["stock"][0]["owner"] == 0  # a colour card (seed 5): it must go next to its own
+    shaded = (7, 0)  # far from every card: not permitted, drawn shaded
+    # R-PAN-TURN-4: the square is drawn shaded, darker than a permitted one of its checker
+    shaded_px = sum(d.m.bottom.get_at((4 + 0 * 22 + 3, 8 + 7 * 22 + 3))[:3])
+    permitted_px = sum(d.m.bottom.get_at((4 + 1 * 22 + 3, 8 + 2 * 22 + 3))[:3])
+    assert shaded_px < permitted_px - 60
+    before, frame = d.game, d.m.frame_hash()
+    d.tap(f"square:{shaded[0]},{shaded[1]}")
+    assert d.game == before and d.m.frame_hash() == frame
+    # a tap beside the field and the stock (on nothing) changes nothing either
+    d.tap_xy(183, 100)
+    assert d.game == before and d.m.frame_hash() == frame
+
+
+def test_taps_on_the_stock_during_the_computers_turn_change_nothing(tmp_path) -> None:
+    d = Driver(tmp_path, seed=6, draw=True, mode="cpu", level="1", first="2")
+    assert d.scene.state.current == 1 and d.scene.thinking
+    before = d.game
+    d.tap("stock:0", after=0)
+    d.tap("stock:3", after=0)
+    g = d.game
+    assert g["selected"] is None and g["stock"] == before["stock"]
+    assert g["field"] == before["field"] and g["refused"] == {}
+    d.settle()
+    assert d.game["turn"] == 0  # the computer played its turn, step by step
+    steps = [p.data[:1] for p in d.scene.match.history]
+    assert steps[0] == b"S" and steps[1] == b"P" and steps[-1] == b"D"
