@@ -115,7 +115,7 @@ def _draw_active(surf: pygame.Surface, sc: PanelsScene, anim: Anim) -> None:
         turned = pygame.transform.rotate(img, -90 * ease)
         surf.blit(turned, turned.get_rect(center=rect.center))
     elif anim.kind == "yaku":
-        pulse = 60 + int(80 * (1 - abs(2 * p - 1)))
+        pulse = 30 + int(60 * (1 - abs(2 * p - 1)))
         color = sprites.owner_color(d["seat"])
         for r, c in d["squares"]:
             sprites.glow(surf, layout.square_rect(r, c), pal.ACCENT, pulse)
@@ -238,6 +238,9 @@ def draw_top(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
             surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)),
                       (96 + 15 * k, y + 13))
         score = sc.shown_scores[seat] if seat < len(sc.shown_scores) else player.score
+        active = sc.anims[0] if sc.anims else None
+        if active is not None and active.kind == "yaku" and active.data["seat"] == seat:
+            score = active.data["from"] + int(active.data["points"] * active.progress)
         text.draw(surf, str(score), (246, y + 4), pal.TEXT, scale=2, align="right",
                   shadow=pal.OUTLINE)
         bar = pygame.Rect(150, y + 19, 60, 3)

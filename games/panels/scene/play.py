@@ -435,6 +435,7 @@ class PanelsScene(Game):
         rotations_left = sum(e["type"] == "rotated" for e in events)
         prov_from = before["provisional"][0] if before["provisional"] else None
         selected = before["selected"]
+        later: list[Anim] = []
         for e in events:
             kind = e["type"]
             if kind == "selected":
@@ -470,9 +471,9 @@ class PanelsScene(Game):
                 fixed = next(x for x in events if x["type"] == "fixed")
                 cards.append([*fixed["square"], fixed["card"]])
                 self.anims.append(Anim("remove", REMOVE_TICKS, {"cards": cards}))
-            elif kind == "item_earned":
+            elif kind == "item_earned":  # told after the yaku and the removal
                 data = {"text": "item", "item": e["item"], "kept": e["kept"], "seat": mover}
-                self.anims.append(Anim("note", NOTE_TICKS, data))
+                later.append(Anim("note", NOTE_TICKS, data))
             elif kind == "item_used":
                 self.anims.append(Anim("note", NOTE_TICKS // 2, {"text": "used",
                                                                 "item": e["item"], "seat": mover}))
@@ -480,6 +481,7 @@ class PanelsScene(Game):
             elif kind == "passed":
                 self.anims.append(Anim("note", NOTE_TICKS, {"text": "passed", "seat": mover}))
                 self.ctx.play("pass")
+        self.anims += later
         # a new turn began: its card arrives in the stock (where that stock is shown)
         if not st.over and st.players[st.current].turns != before["turns"][st.current]:
             cur = st.current
