@@ -258,7 +258,8 @@ class PanelsRules:
 
 
 # ------------------------------------------------------------------------ the computer
-UNITS_PER_TICK = 40  # candidate evaluations per tick: a slice stays under ~4 ms (bench)
+UNITS_PER_TICK = 3_000  # about 3 ms of planning per in-loop tick (units: ~1 us, see ai)
+STEP_UNITS = 1  # a later step of a planned turn costs nothing more
 
 
 def turn_key(state: GameState) -> tuple[int, int]:
@@ -294,40 +295,59 @@ def next_step(state: GameState, plan: list[Action]) -> Action | None:
     return None
 
 
+def turn_begun(state: GameState) -> bool:
+    """True once the mover has done something this turn (used an item, selected a card)."""
+    return state.item_used or state.selected is not None or state.provisional is not None
+
+
 class PanelsThinker:
-    """One decision: plan the turn in slices (or reuse this turn's plan), then one step."""
+    """One decision: plan the turn in slices (or reuse this turn's plan), then one step.
+
+    `units` is the work the decision is charged: the whole plan's for the turn's first
+    step, `STEP_UNITS` for the later ones, whether or not the plan had to be computed again
+    (a worker process, or a resume, has no cached plan): so the tick a step is played at
+    is the same in every mode."""
 
     def __init__(self, owner: PanelsComputer, state: GameState) -> None:
         self.owner = owner
         self.state = state
         self.key = turn_key(state)
+        self.charged = not turn_begun(state)
         plan = owner.plans.get(self.key)
-        self.work: Generator[None, None, list[Action]] | None = None
+        self.work: Generator[int, None, list[Action]] | None = None
         self.plan: list[Action] | None = plan
+        self.spent = 0
         if plan is None:
             start = state.copy()
             start.selected, start.provisional = None, None
             self.work = plan_turn(start, owner.level, owner.rng_for(state))
 
+    @property
+    def units(self) -> int:
+        return self.spent if self.charged else STEP_UNITS
+
     def think(self, budget: int) -> MatchAction | None:
         if self.plan is None:
             assert self.work is not None
-            for _ in range(max(1, budget)):
+            done_now = 0
+            while done_now < budget or not self.charged:
                 try:
-                    next(self.work)
+                    step = next(self.work)
                 except StopIteration as done:
                     self.plan = list(done.value)
                     self.owner.remember(self.key, self.plan)
                     break
+                done_now += step
+                self.spent += step
             if self.plan is None:
                 return None
-        step = next_step(self.state, self.plan)
-        if step is None or self.state.check(step) is not None:
+        action = next_step(self.state, self.plan)
+        if action is None or self.state.check(action) is not None:
             self.owner.plans.pop(self.key, None)  # off plan: start again from here
             self.plan, self.work = None, plan_turn(self.state.copy(), self.owner.level,
                                                    self.owner.rng_for(self.state))
             return None
-        return step
+        return action
 
 
 class PanelsComputer:
@@ -335,10 +355,10 @@ class PanelsComputer:
 
     Each step of its turn (item, select, place, each rotation, determine) is one action, so
     the player can follow it. The whole turn is planned once, sliced over ticks
-    (`UNITS_PER_TICK` candidate evaluations each); later steps reuse the plan. The plan
-    depends only on the state at the start of the turn (selection and provisional card
-    cleared), the level, the seed and the turn number, so after a resume mid-turn the same
-    plan is found again (`warm` recomputes it outside the ticks).
+    (`UNITS_PER_TICK` units each); later steps reuse the plan. The plan depends only on the
+    state at the start of the turn (selection and provisional card cleared), the level, the
+    seed and the turn number, so a later step computed afresh (in a worker process, or after
+    a resume: `warm` recomputes it outside the ticks) finds the same plan. Picklable.
     """
 
     units_per_tick = UNITS_PER_TICK
@@ -365,7 +385,7 @@ class PanelsComputer:
         st = rules.state
         if st.over or turn_key(st) in self.plans:
             return
-        if st.selected is None and st.provisional is None and not st.item_used:
+        if not turn_begun(st):
             return  # the turn has not begun: it is planned in slices as usual
         thinker = PanelsThinker(self, st)
         while thinker.plan is None:

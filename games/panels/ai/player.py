@@ -38,7 +38,10 @@ LOOKAHEAD_WIDTH = 8  # level 4: candidates re-ranked by the next turn's best poi
 LOOKAHEAD_WEIGHT = 0.5  # the opponent may block it, so a planned yaku counts half
 
 Candidate = tuple[int, int, int]  # stock index, square index, clockwise turns
-Work = Generator[None, None, float]  # yields once per unit of work (one candidate evaluated)
+# Work is yielded in units of about a microsecond of the development machine (issue 18):
+EVAL_UNITS = 12  # one candidate placement evaluated (yaku found, position weighed)
+LIST_UNITS = 450  # the candidate list of a whole stock (worst case: an empty 8x8 field)
+Work = Generator[int, None, float]
 
 
 def choose_turn(state: GameState, level: int, rng: random.Random) -> list[Action]:
@@ -53,10 +56,10 @@ def choose_turn(state: GameState, level: int, rng: random.Random) -> list[Action
 
 def plan_turn(
     state: GameState, level: int, rng: random.Random
-) -> Generator[None, None, list[Action]]:
-    """`choose_turn` as work units: it yields after every candidate it evaluates, so a caller
-    can spread the thinking over ticks (the match layer's computer seat); the result does not
-    depend on how the units are sliced. `state` is not changed."""
+) -> Generator[int, None, list[Action]]:
+    """`choose_turn` as work: it yields the units of every step (a candidate evaluated, a
+    candidate list made), so a caller can spread the thinking over ticks (the match layer's
+    computer seat); the result does not depend on how it is sliced. `state` is unchanged."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}: {level}")
     if state.over:
@@ -94,9 +97,9 @@ def _candidates(state: GameState, player: int) -> list[Candidate]:
 
 def _choose_placement(
     state: GameState, player: int, level: int, rng: random.Random
-) -> Generator[None, None, Candidate | None]:
+) -> Generator[int, None, Candidate | None]:
     cands = _candidates(state, player)
-    yield
+    yield LIST_UNITS
     if not cands:
         return None
     if level == 1:
@@ -104,7 +107,7 @@ def _choose_placement(
     scored = []
     for cand in cands:
         scored.append((_value(state, player, cand, positional=level >= 3), cand))
-        yield
+        yield EVAL_UNITS
     if level >= 4:
         scored = yield from _look_ahead(state, player, scored)
     best_value = max(value for value, _ in scored)
@@ -113,7 +116,7 @@ def _choose_placement(
 
 def _look_ahead(
     state: GameState, player: int, scored: list[tuple[float, Candidate]]
-) -> Generator[None, None, list[tuple[float, Candidate]]]:
+) -> Generator[int, None, list[tuple[float, Candidate]]]:
     """Re-rank the best LOOKAHEAD_WIDTH candidates by what the rest of the stock can score
     next turn on the field they leave (the one unknown draw is ignored)."""
     ranked = sorted(scored, key=lambda vc: -vc[0])[:LOOKAHEAD_WIDTH]
@@ -128,9 +131,11 @@ def _look_ahead(
         del trial.players[player].stock[stock]
         trial.players[player].turns += 1  # next turn: adjacency rules apply
         follow = []
-        for c in _candidates(trial, player):
+        later = _candidates(trial, player)
+        yield LIST_UNITS
+        for c in later:
             follow.append(_points(trial, player, c)[0])
-            yield
+            yield EVAL_UNITS
         out.append((value + LOOKAHEAD_WEIGHT * max(follow, default=0), cand))
     return out
 
@@ -221,13 +226,15 @@ def _group_size(state: GameState, index: int, owner: int) -> int:
 
 def _best_value(state: GameState, player: int) -> Work:
     values = []
-    for c in _candidates(state, player):
+    cands = _candidates(state, player)
+    yield LIST_UNITS
+    for c in cands:
         values.append(_value(state, player, c, positional=True))
-        yield
+        yield EVAL_UNITS
     return max(values, default=-100.0)
 
 
-def _choose_item(state: GameState, player: int) -> Generator[None, None, UseItem | None]:
+def _choose_item(state: GameState, player: int) -> Generator[int, None, UseItem | None]:
     """The item use that most improves the best placement value, if any is worth it."""
     base = yield from _best_value(state, player)
     options: list[UseItem] = []

@@ -54,7 +54,7 @@ def draw_bottom(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     widgets.background(surf, (20, 28, 26), (26, 36, 33))
     st = sc.state
     fld = st.field
-    tick = sc.ctx.tick
+    tick = sc.clock
     active = sc.anims[0] if sc.anims else None
     hidden = {tuple(a.data["square"]) for a in sc.anims if a.kind in ("glide", "rotate")}
     origin = (layout.FIELD_X - 2, layout.FIELD_Y - 2)
@@ -293,7 +293,7 @@ def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rec
         head = tr(*prompt[sc.item_target]) if sc.item_target else tr(*tx.TAP_AGAIN)
         lines = [f"{tx.item_name(tr, kind)}: {head}", *text.wrap(tr(*tx.ITEM_HELP[kind]), 236)]
     elif sc.thinking:
-        dots = "." * (1 + (sc.ctx.tick // 15) % 3)
+        dots = "." * (1 + (sc.clock // 15) % 3)
         lines = [f"{names[st.current]}: {tr(*tx.THINKING)}{dots}"]
     elif sc.local_to_move():
         lines = [tr(*tx.YOUR_TURN) if sc.mode == "cpu" else f"{names[st.current]}"]

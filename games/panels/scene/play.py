@@ -17,7 +17,7 @@ import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import DEFAULT_PROFILE, ComputerSeat, LocalSeat, Match, ReplaySeat, ReplaySource
+from firmware.match import ComputerSeat, LocalSeat, Match, ReplaySeat, ReplaySource
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
@@ -91,6 +91,7 @@ class PanelsScene(Game):
         self.record_data: dict[str, Any] | None = record
         self.record_error: str | None = None
         self.help_page: int | None = None
+        self.clock = 0  # ticks of this game (blinking, dots): saved, unlike the machine's
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         if record is not None:
             self._open_record(record)
@@ -99,6 +100,8 @@ class PanelsScene(Game):
 
     # ------------------------------------------------------------------ set-up
     def _new_game(self, game_seed: int) -> None:
+        if getattr(self, "match", None) is not None:
+            self.match.close()  # a computer's worker process of the game left behind
         self.game_seed = game_seed
         self.ai_seed = self.ctx.rng.randrange(2**31)
         config = config_from_options(self.ctx.options, game_seed)
@@ -109,8 +112,7 @@ class PanelsScene(Game):
         for seat in range(config.players):
             if self.mode == "cpu" and seat != HUMAN:
                 self.computer = PanelsComputer(self.level, self.ai_seed)
-                budget = DEFAULT_PROFILE.budget(self.computer.units_per_tick)
-                seats.append(ComputerSeat(self.computer, budget))
+                seats.append(self.ctx.computer_seat(self.computer))
             else:
                 self.locals[seat] = LocalSeat()
                 seats.append(self.locals[seat])
@@ -205,6 +207,12 @@ class PanelsScene(Game):
         seat = self.match.seats[self.state.current] if not self.state.over else None
         return isinstance(seat, ComputerSeat) and not self.anims
 
+    def thinking_ticks(self) -> int:
+        seat = self.match.seats[self.state.current] if not self.state.over else None
+        if isinstance(seat, ComputerSeat) and seat.thinking and not self.anims:
+            return seat.calls
+        return 0
+
     @property
     def animating(self) -> bool:
         return bool(self.anims)
@@ -244,6 +252,7 @@ class PanelsScene(Game):
 
     # ------------------------------------------------------------------ the tick
     def update(self, inp: InputState) -> None:
+        self.clock += 1
         if self.help_page is not None:
             self.help_page = howto.update(self.help_page, hit(self.hotspots(), inp), inp)
             return
@@ -682,6 +691,7 @@ class PanelsScene(Game):
             "yaku_log": self.yaku_log,
             "help_page": self.help_page,
             "reported": self.reported,
+            "clock": self.clock,
         }
         if self.is_replay:
             return {
@@ -720,6 +730,7 @@ class PanelsScene(Game):
             self.yaku_log = [list(e) for e in state["yaku_log"]]
             self.help_page = state["help_page"]
             self.reported = bool(state["reported"])
+            self.clock = int(state["clock"])
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ValueError(f"not a Panel Link save: {exc}") from None
 
