@@ -78,6 +78,8 @@ def draw_bottom(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
             veil = pygame.Surface(rect.size, pygame.SRCALPHA)
             veil.fill(sprites.SHADE)
             surf.blit(veil, rect.topleft)
+        elif permitted is not None:
+            pygame.draw.rect(surf, sprites.PERMITTED, rect.inflate(-3, -3), 1)
     prov = st.provisional_card()
     if prov is not None and st.provisional is not None and st.provisional[0] not in hidden:
         rect = layout.square_rect(*st.provisional[0])
@@ -296,7 +298,8 @@ def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rec
         dots = "." * (1 + (sc.clock // 15) % 3)
         lines = [f"{names[st.current]}: {tr(*tx.THINKING)}{dots}"]
     elif sc.local_to_move():
-        lines = [tr(*tx.YOUR_TURN) if sc.mode == "cpu" else f"{names[st.current]}"]
+        lines = [tr(*tx.YOUR_TURN) if sc.mode == "cpu" else
+                 f"{names[st.current]}: {tr(*tx.YOUR_TURN)}"]
     y = box.y + 5
     for line in lines[:3]:
         text.draw(surf, line, (box.centerx, y), pal.TEXT, align="center")

@@ -140,12 +140,13 @@ def _page_yaku(surf: pygame.Surface, tr: Tr) -> None:
         text.draw(surf, tx.yaku_name(tr, kind), (x0, y0), pal.ACCENT)
         if cards is None:
             for (r, c), cd in RING.items():
-                _blit(surf, cd, (x0 + c * 22, y0 + 12 + r * 22))
+                _blit(surf, cd, (x0 + c * 22, y0 + 13 + r * 22))
         else:
             for i, cd in enumerate(cards):
                 _blit(surf, cd, (x0 + i * 22, y0 + 20))
         per = 20 if kind == "perfect" else 10
-        text.draw(surf, f"{per} {tr(*tx.PTS)} x", (x0 + 70, y0 + 26), pal.TEXT_DIM)
+        label = tr(f"{per} pts per card", f"1まい {per}てん")
+        text.draw(surf, label, (x0, y0 + 60 if cards is None else y0 + 46), pal.TEXT_DIM)
 
 
 def _page_items(surf: pygame.Surface, tr: Tr) -> None:

@@ -22,7 +22,8 @@ FIELD_BG = (34, 52, 44)
 SQUARE = (54, 80, 66)
 SQUARE_HI = (70, 100, 84)
 UNUSABLE = (22, 30, 28)
-SHADE = (0, 0, 0, 120)
+SHADE = (0, 0, 0, 130)
+PERMITTED = (170, 236, 190)
 
 
 def owner_color(owner: int) -> Color:
