@@ -47,6 +47,7 @@ LEVELS = (1, 2, 3, 4)
 TARGETS = ("100", "200", "300", "500")
 HUMAN = 0  # against the computer the person plays blue (player 1); option `first` says who begins
 REPLAY_STEP_TICKS = 14  # between the steps of a replayed turn
+COMPUTER_STEP_TICKS = 18  # each step of the computer's turn shows for at least 0.3 s
 GLIDE_LOCAL, GLIDE_OTHER = 8, 16
 ROTATE_LOCAL, ROTATE_OTHER = 6, 12
 YAKU_TICKS = 54
@@ -112,7 +113,7 @@ class PanelsScene(Game):
         for seat in range(config.players):
             if self.mode == "cpu" and seat != HUMAN:
                 self.computer = PanelsComputer(self.level, self.ai_seed)
-                seats.append(self.ctx.computer_seat(self.computer))
+                seats.append(self.ctx.computer_seat(self.computer, COMPUTER_STEP_TICKS))
             else:
                 self.locals[seat] = LocalSeat()
                 seats.append(self.locals[seat])
