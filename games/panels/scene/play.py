@@ -259,7 +259,10 @@ class PanelsScene(Game):
             return
         name = hit(self.hotspots(), inp)
         if self.anims and (inp.touch_down or Button.A in inp.pressed):
-            self._skip_animations()  # a tap or A skips; it does nothing else
+            own = all(a.data.get("own") for a in self.anims)
+            self._skip_animations()  # a tap or A skips the opponent's; it does nothing else
+            if own and name is not None and name != "button:help":
+                self._local_input(name, inp)  # a quick player's next tap still counts
             name = None
         elif name == "button:help":
             self.help_page = 0
@@ -459,14 +462,15 @@ class PanelsScene(Game):
                     origin = list(layout.stock_rect(selected).topleft)
                 else:
                     origin = list(layout.OPPONENT_ORIGIN)
-                data = {"square": e["square"], "from": origin, "card": card.to_json()}
+                data = {"square": e["square"], "from": origin, "card": card.to_json(),
+                        "own": local}
                 self.anims.append(Anim("glide", glide, data))
                 prov_from = tuple(e["square"])
                 self.ctx.play("place")
             elif kind == "rotated" and final is not None and prov_from is not None:
                 card = final.rotated(-rotations_left)
                 rotations_left -= 1
-                data = {"square": list(prov_from), "card": card.to_json()}
+                data = {"square": list(prov_from), "card": card.to_json(), "own": local}
                 self.anims.append(Anim("rotate", turn_ticks, data))
             elif kind == "fixed":
                 self._yaku_anims(e, before)

@@ -168,3 +168,28 @@ def test_taps_on_the_stock_during_the_computers_turn_change_nothing(tmp_path) ->
     assert d.game["turn"] == 0  # the computer played its turn, step by step
     steps = [p.data[:1] for p in d.scene.match.history]
     assert steps[0] == b"S" and steps[1] == b"P" and steps[-1] == b"D"
+
+
+def test_a_quick_tap_during_the_own_glide_still_rotates(tmp_path) -> None:
+    d = Driver(tmp_path, seed=4, mode="two", field="square")
+    stock = d.game["stock"]
+    index = next(i for i, c in enumerate(stock) if c["connectors"] not in ("1111",))
+    d.tap(f"stock:{index}")
+    d.tap("square:2,2", after=1)
+    assert d.game["animation"] == "glide"
+    d.tap("square:2,2", after=0)  # the glide is cut short and the tap turns the card
+    bits = stock[index]["connectors"]
+    assert d.game["field"][2][2]["connectors"] == bits[3] + bits[:3]
+
+
+def test_the_opponents_animation_swallows_a_tap(tmp_path) -> None:
+    d = Driver(tmp_path, seed=6, mode="cpu", level="1", first="2")
+    for _ in range(600):
+        if d.game["animation"] == "glide":
+            break
+        d.frames(1)
+    assert d.game["animation"] == "glide" and d.game["turn"] == 1
+    before = d.game
+    d.tap("stock:0", after=1)  # skips the computer's glide; selects nothing
+    g = d.game
+    assert g["selected"] is None and g["field"] == before["field"] and not g["animating"]
