@@ -158,14 +158,11 @@ class PanelsRules:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self.seats = state.config.players  # fixed for the game
 
     @classmethod
     def new(cls, config: GameConfig) -> PanelsRules:
         return cls(GameState.new(config))
-
-    @property
-    def seats(self) -> int:  # type: ignore[override]
-        return self.state.config.players
 
     def to_move(self) -> int | None:
         return None if self.state.over else self.state.current
@@ -193,7 +190,7 @@ class PanelsRules:
         if isinstance(action, Fix):
             return self._check_fix(action)
         try:
-            return st.check(action)  # type: ignore[arg-type]
+            return st.check(action)
         except (TypeError, ValueError, IndexError) as exc:  # a malformed value
             return f"malformed action: {exc}"
 
