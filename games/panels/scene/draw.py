@@ -297,6 +297,8 @@ def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rec
     elif sc.thinking:
         dots = "." * (1 + (sc.clock // 15) % 3)
         lines = [f"{names[st.current]}: {tr(*tx.THINKING)}{dots}"]
+    elif sc.mode == "link" and not sc.local_to_move():
+        lines = [tr(*tx.WAITING)]
     elif sc.local_to_move():
         lines = [tr(*tx.YOUR_TURN) if sc.mode == "cpu" else
                  f"{names[st.current]}: {tr(*tx.YOUR_TURN)}"]

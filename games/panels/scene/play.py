@@ -11,13 +11,21 @@ match waits and a tap or A only skips it (P-GAME-4).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import ComputerSeat, LocalSeat, Match, ReplaySeat, ReplaySource
+from firmware.match import (
+    ComputerSeat,
+    LocalSeat,
+    Match,
+    RemoteSeat,
+    ReplaySeat,
+    ReplaySource,
+)
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
@@ -93,6 +101,8 @@ class PanelsScene(Game):
         self.record_error: str | None = None
         self.help_page: int | None = None
         self.clock = 0  # ticks of this game (blinking, dots): saved, unlike the machine's
+        self.draft: PanelsRules | None = None  # link mode: this unit's provisional steps
+        self.link_seat = 0
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         if record is not None:
             self._open_record(record)
@@ -122,6 +132,7 @@ class PanelsScene(Game):
         self._reset_view()
 
     def _reset_view(self) -> None:
+        self.draft = None
         self.anims: list[Anim] = []
         self.shown_scores = [p.score for p in self.state.players]
         self.yaku_log: list[list[Any]] = []  # [seat, kind, cards, points] of the whole game
@@ -185,7 +196,74 @@ class PanelsScene(Game):
 
     @property
     def state(self) -> GameState:
-        return self.rules.state
+        """What is shown and played on: the match's state, or in link mode during this
+        unit's turn its local draft (the provisional steps that never travel)."""
+        return self.draft.state if self.draft is not None else self.rules.state
+
+    # ------------------------------------------------------------------ link mode
+    def start_link(
+        self, config: GameConfig, seat: int, send: Callable[[bytes, str], None]
+    ) -> RemoteSeat[MatchAction]:
+        """Link mode: this unit plays `seat` of a game both units build from `config` (the
+        session shares it). Select, place, rotate and back stay on this unit (a local draft
+        of the match state); determine sends one `Fix` (R-PAN-TURN-6); items and passes go
+        as themselves. `send(data, digest)` carries each of this unit's actions with the
+        digest after it; the other unit's arrive through the returned remote seat."""
+        if getattr(self, "match", None) is not None:
+            self.match.close()
+        self.mode, self.link_seat, self.record_data = "link", seat, None
+        self.rules = PanelsRules.new(config)
+        local: LocalSeat[MatchAction] = LocalSeat()
+        remote: RemoteSeat[MatchAction] = RemoteSeat()
+        self.locals = {seat: local}
+        self.computer = None
+        seats: list[Seat[MatchAction]] = [
+            local if s == seat else remote for s in range(config.players)
+        ]
+        self.match = Match(self.rules, seats)
+
+        def outgoing(played: Any, events: list[dict[str, Any]]) -> None:
+            if played.seat == seat:
+                send(played.data, played.digest)
+
+        self.match.listeners.append(outgoing)
+        self.source = None
+        self._reset_view()
+        return remote
+
+    def _submit_link(self, action: MatchAction) -> None:
+        """This unit's action in link mode: steps into the draft, the rest into the match."""
+        p = self.state.current
+        if isinstance(action, Select | Place | Rotate | Back):
+            draft = self.draft or PanelsRules.from_json(self.rules.to_json())
+            if draft.check(p, action) is not None:
+                self.ctx.play("error")
+                return
+            before = self._before(draft.state)
+            events = draft.apply(p, action)
+            busy = draft.state.selected is not None or draft.state.provisional is not None
+            self.draft = draft if busy else None
+            self._animate(events, before)
+            return
+        if isinstance(action, Determine):
+            st = self.state
+            if st.provisional is None or st.selected is None:
+                self.ctx.play("error")
+                return
+            square, turns = st.provisional
+            fix = Fix(p, st.selected, square, turns)
+            self.draft = None
+            before = self._before(self.rules.state)
+            self.locals[p].offer(fix)
+            events = self.match.step()
+            shown = ("selected", "provisional", "rotated")  # seen here already
+            self._animate([e for e in events if e["type"] not in shown], before)
+            return
+        if self.draft is not None and self.draft.state.provisional is not None:
+            self.ctx.play("error")  # items come before placing (press back first)
+            return
+        self.draft = None
+        self._submit(action, link=False)
 
     @property
     def is_replay(self) -> bool:
@@ -197,6 +275,8 @@ class PanelsScene(Game):
         player to move (two on one unit pass it; a replay follows the mover)."""
         if self.mode == "cpu" and not self.is_replay:
             return HUMAN
+        if self.mode == "link":
+            return self.link_seat
         return self.state.current
 
     def local_to_move(self) -> bool:
@@ -411,9 +491,12 @@ class PanelsScene(Game):
                     self._submit(Place(st.current, (r, c)))
                 return
 
-    def _submit(self, action: MatchAction) -> None:
+    def _submit(self, action: MatchAction, link: bool = True) -> None:
         seat = self.locals.get(self.state.current)
         if seat is None:
+            return
+        if link and self.mode == "link":
+            self._submit_link(action)
             return
         if self.rules.check(self.state.current, action) is not None:
             self.ctx.play("error")  # refused: nothing changes (P-GAME-2)
@@ -422,10 +505,9 @@ class PanelsScene(Game):
         self._step()
 
     # ------------------------------------------------------------------ match steps
-    def _step(self) -> None:
-        """Let the seat to move act once; animate what its action did."""
-        st = self.state
-        before = {
+    def _before(self, st: GameState) -> dict[str, Any]:
+        """What the animations need from the state before an action."""
+        return {
             "cells": list(st.field.cells),
             "stock": [list(p.stock) for p in st.players],
             "turns": [p.turns for p in st.players],
@@ -434,6 +516,10 @@ class PanelsScene(Game):
             "mover": st.current,
             "scores": [p.score for p in st.players],
         }
+
+    def _step(self) -> None:
+        """Let the seat to move act once; animate what its action did."""
+        before = self._before(self.rules.state)
         events = self.match.step()
         if events:
             self._animate(events, before)
@@ -713,6 +799,7 @@ class PanelsScene(Game):
             "game_seed": self.game_seed,
             "ai_seed": self.ai_seed,
             "match": self.match.save(),
+            "draft": None if self.draft is None else self.draft.to_json(),
             "item": [self.item_armed, self.item_target,
                      None if self.item_square is None else list(self.item_square)],
         }
@@ -741,6 +828,8 @@ class PanelsScene(Game):
 
     def _load_play(self, state: dict[str, Any]) -> None:
         mode, level = state["mode"], int(state["level"])
+        if mode == "link":
+            raise ValueError("a linked game continues only through its link session")
         if mode not in MODES or level not in LEVELS:
             raise ValueError("bad mode or level")
         self.mode, self.level = mode, level
