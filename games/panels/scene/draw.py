@@ -294,7 +294,7 @@ def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rec
         prompt = {"stock": tx.PICK_STOCK, "card": tx.PICK_CARD, "delta": tx.PICK_DELTA}
         head = tr(*prompt[sc.item_target]) if sc.item_target else tr(*tx.TAP_AGAIN)
         lines = [f"{tx.item_name(tr, kind)}: {head}", *text.wrap(tr(*tx.ITEM_HELP[kind]), 236)]
-    elif sc.thinking:
+    elif sc.thinking or (sc.mode == "cpu" and not sc.is_replay and not sc.local_to_move()):
         dots = "." * (1 + (sc.clock // 15) % 3)
         lines = [f"{names[st.current]}: {tr(*tx.THINKING)}{dots}"]
     elif sc.mode == "link" and not sc.local_to_move():

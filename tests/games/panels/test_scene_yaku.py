@@ -7,6 +7,8 @@ import pytest
 from panels_driver import Driver
 
 from firmware.gfx import palette as pal
+from firmware.movie import MoviePlayer, parse_movie
+from firmware.testing import run
 from games.panels.rules.positions import card as c
 from games.panels.rules.positions import position
 
@@ -43,31 +45,46 @@ def accent_pixels(d: Driver, box: tuple[int, int, int, int]) -> int:
     )
 
 
+def placement_movie(d: Driver, stock: int, square: tuple[int, int], turns: int) -> str:
+    """The player's taps as an input movie (frames from the machine's current tick): the
+    stock card, the square, the card again `turns` times to rotate it, determine."""
+    spots = d.hotspots()
+
+    def centre(name: str) -> tuple[int, int]:
+        x, y, w, h = spots[name]
+        return x + w // 2, y + h // 2
+
+    names = [f"stock:{stock}"] + [f"square:{square[0]},{square[1]}"] * (1 + turns)
+    names.append("button:determine")
+    lines = ["# twinfold movie 1"]
+    frame = d.m.tick + 2
+    for name in names:
+        lines.append(f"{frame} tap {centre(name)[0]} {centre(name)[1]}")
+        frame += 24  # after the glide or rotation
+    return "\n".join(lines) + "\n"
+
+
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_each_yaku_of_the_figures_is_announced_with_its_points(tmp_path, name) -> None:
     rows, cards, stock_card, square, turns, announced = FIGURES[name]
     d = Driver(tmp_path, draw=True, mode="two")
-    d.restore(position(rows, cards, [stock_card]))
-    d.tap("stock:0")
-    d.tap(f"square:{square[0]},{square[1]}")
-    d.settle()
-    for _ in range(turns):
-        d.tap(f"square:{square[0]},{square[1]}")
-        d.settle()
-    d.tap("button:determine", after=0)
+    d.restore(position(rows, cards, [stock_card]))  # the figure, through the state-slot path
+    movie = placement_movie(d, 0, square, turns)
+    d.m.hal.input.script = MoviePlayer(parse_movie(movie)).input_at  # type: ignore[attr-defined]
+    end = d.m.tick + 2 + 24 * (turns + 2) + 4
     seen: list[list[str]] = []
     current = None
-    for _ in range(400):
-        g = d.game
+    for _ in range(1000):
+        run(d.m, 1)
+        g = d.m.dump()["game"]
         anim = d.scene.anims[0] if d.scene.anims else None
         if g["announce"] and anim is not current:
             current = anim
             seen.append(g["announce"])
             # the names and points are drawn on the upper screen, in the accent colour
             assert accent_pixels(d, (8, 80, 240, 36)) > 40
-        if not g["animating"]:
+        if d.m.tick > end and not g["animating"]:
             break
-        d.frames(1)
     assert seen == announced
     total = sum(int(a.split("+")[1]) for group in announced for a in group)
     g = d.game
