@@ -279,6 +279,11 @@ class PanelsScene(Game):
             return self.link_seat
         return self.state.current
 
+    @property
+    def me(self) -> int:
+        """The person's seat where this unit has one (against the computer, linked)."""
+        return self.link_seat if self.mode == "link" else HUMAN
+
     def local_to_move(self) -> bool:
         st = self.state
         return not st.over and not self.is_replay and st.current in self.locals
@@ -657,7 +662,13 @@ class PanelsScene(Game):
     # ------------------------------------------------------------------ the end
     def names(self) -> list[str]:
         tr = self.ctx.tr
-        human = HUMAN
+        stored = (self.record_data or {}).get("names")
+        players = self.state.config.players
+        if isinstance(stored, list) and len(stored) == players and all(
+            isinstance(n, str) for n in stored
+        ):
+            return [n[:16] for n in stored]  # a replay shows the names it was played with
+        human = self.me
         return [tx.player_name(tr, self.mode, s, human, self.level)
                 for s in range(self.state.config.players)]
 
@@ -667,9 +678,9 @@ class PanelsScene(Game):
         result = self.rules.result()
         assert result is not None
         outcome = None
-        if self.mode == "cpu":
-            outcome = "draw" if result.draw else "win" if result.winner == HUMAN else "loss"
-        names = [tx.player_name(lambda en, ja: en, self.mode, s, HUMAN, self.level)
+        if self.mode in ("cpu", "link"):
+            outcome = "draw" if result.draw else "win" if result.winner == self.me else "loss"
+        names = [tx.player_name(lambda en, ja: en, self.mode, s, self.me, self.level)
                  for s in range(st.config.players)]
         record = {
             "version": 1,
@@ -683,7 +694,7 @@ class PanelsScene(Game):
         }
         summary = " - ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         self.ctx.finish(
-            GameResult(outcome, result.scores[HUMAN] if self.mode == "cpu" else None, summary,
+            GameResult(outcome, result.scores[self.me] if outcome else None, summary,
                        record)
         )
         self.ctx.play("lose" if outcome == "loss" else "win")

@@ -57,6 +57,8 @@ def player_name(tr: Tr, mode: str, seat: int, human: int, level: int) -> str:
         if seat == human:
             return tr("You", "あなた")
         return tr(f"CPU {level}", f"CPU {level}")
+    if mode == "link":
+        return tr("You", "あなた") if seat == human else tr("Opponent", "あいて")
     return tr(f"Player {seat + 1}", f"プレイヤー{seat + 1}")
 
 
