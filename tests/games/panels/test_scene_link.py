@@ -117,9 +117,13 @@ def test_two_units_play_to_the_target_with_identical_fields(tmp_path) -> None:
         turns += 1
         assert turns < 300
     run(5)
-    for unit in units.values():
+    for s, unit in units.items():
         assert unit.game["phase"] == "over" and unit.scene.match.divergences == 0
         assert unit.scene.rules.digest() == units[0].scene.rules.digest()
+        stored = unit.m.store.list_records("panels")  # each unit records its own result
+        winner = unit.game["winner"]
+        outcome = "draw" if winner is None else "win" if winner == s else "loss"
+        assert len(stored) == 1 and stored[0].record["outcome"] == outcome
     # the traffic: only determined placements, passes and items; no card ever travels
     for seat in (0, 1):
         for data in medium.sent[seat]:
