@@ -31,7 +31,6 @@ from firmware.scene import hit
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
 from games.panels.rules import (
     Back,
-    Card,
     Determine,
     GameConfig,
     GameState,
@@ -44,7 +43,7 @@ from games.panels.rules import (
 from games.panels.rules import items as it
 from games.panels.rules.field import SHAPE_NAMES
 from games.panels.scene import draw as dr
-from games.panels.scene import howto, layout
+from games.panels.scene import effects, howto, layout
 from games.panels.scene import texts as tx
 from games.panels.scene.animation import Anim
 from hal.interfaces import Button
@@ -56,12 +55,6 @@ TARGETS = ("100", "200", "300", "500")
 HUMAN = 0  # against the computer the person plays blue (player 1); option `first` says who begins
 REPLAY_STEP_TICKS = 14  # between the steps of a replayed turn
 COMPUTER_STEP_TICKS = 18  # each step of the computer's turn shows for at least 0.3 s
-GLIDE_LOCAL, GLIDE_OTHER = 8, 16
-ROTATE_LOCAL, ROTATE_OTHER = 6, 12
-YAKU_TICKS = 54
-REMOVE_TICKS = 20
-ARRIVE_TICKS = 14
-NOTE_TICKS = 40
 
 
 def config_from_options(opts: dict[str, str], seed: int) -> GameConfig:
@@ -103,7 +96,6 @@ class PanelsScene(Game):
         self.clock = 0  # ticks of this game (blinking, dots): saved, unlike the machine's
         self.draft: PanelsRules | None = None  # link mode: this unit's provisional steps
         self.link_seat = 0
-        self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         if record is not None:
             self._open_record(record)
         else:
@@ -143,7 +135,6 @@ class PanelsScene(Game):
         self.drag_pos: tuple[int, int] | None = None
         self.reported = False
         self.replay_wait = 0
-        self._frames.clear()
 
     def _open_record(self, data: dict[str, Any]) -> None:
         self.game_seed, self.ai_seed = 0, 0
@@ -185,7 +176,7 @@ class PanelsScene(Game):
         for seat, data in self.replay_actions[:count]:
             for event in rules.apply(seat, decode_action(data)):
                 if event["type"] == "fixed":
-                    yaku_log += self._log_entries(event)
+                    yaku_log += effects.log_entries(event)
         self.rules = rules
         self.source = ReplaySource(self.replay_actions)
         self.source.index = self.source.released = count
@@ -530,101 +521,23 @@ class PanelsScene(Game):
             self._animate(events, before)
 
     def _animate(self, events: list[dict[str, Any]], before: dict[str, Any]) -> None:
-        st = self.state
         mover = before["mover"]
         local = mover in self.locals
-        seen_here = mover == self.view_seat or local
-        glide, turn_ticks = (GLIDE_LOCAL, ROTATE_LOCAL) if local else (GLIDE_OTHER, ROTATE_OTHER)
-        final = self._final_card(events)
-        rotations_left = sum(e["type"] == "rotated" for e in events)
-        prov_from = before["provisional"][0] if before["provisional"] else None
-        selected = before["selected"]
-        later: list[Anim] = []
-        for e in events:
-            kind = e["type"]
-            if kind == "selected":
-                selected = e["stock"]
-                self.ctx.play("select")
-            elif kind == "provisional" and final is not None:
-                card = final.rotated(-rotations_left)
-                if prov_from is not None:
-                    origin = list(layout.square_rect(*prov_from).topleft)
-                elif seen_here and selected is not None:
-                    origin = list(layout.stock_rect(selected).topleft)
-                else:
-                    origin = list(layout.OPPONENT_ORIGIN)
-                data = {"square": e["square"], "from": origin, "card": card.to_json(),
-                        "own": local}
-                self.anims.append(Anim("glide", glide, data))
-                prov_from = tuple(e["square"])
-                self.ctx.play("place")
-            elif kind == "rotated" and final is not None and prov_from is not None:
-                card = final.rotated(-rotations_left)
-                rotations_left -= 1
-                data = {"square": list(prov_from), "card": card.to_json(), "own": local}
-                self.anims.append(Anim("rotate", turn_ticks, data))
-            elif kind == "fixed":
-                self._yaku_anims(e, before)
-            elif kind == "removed":
-                cells = before["cells"]
-                fld = st.field
-                cards = []
-                for r, c in e["squares"]:
-                    card = cells[fld.index((r, c))]
-                    if card is not None:  # the new card was not on the field before
-                        cards.append([r, c, card.to_json()])
-                fixed = next(x for x in events if x["type"] == "fixed")
-                cards.append([*fixed["square"], fixed["card"]])
-                self.anims.append(Anim("remove", REMOVE_TICKS, {"cards": cards}))
-            elif kind == "item_earned":  # told after the yaku and the removal
-                data = {"text": "item", "item": e["item"], "kept": e["kept"], "seat": mover}
-                later.append(Anim("note", NOTE_TICKS, data))
-            elif kind == "item_used":
-                self.anims.append(Anim("note", NOTE_TICKS // 2, {"text": "used",
-                                                                "item": e["item"], "seat": mover}))
-                self.ctx.play("pop")
-            elif kind == "passed":
-                self.anims.append(Anim("note", NOTE_TICKS, {"text": "passed", "seat": mover}))
-                self.ctx.play("pass")
-        self.anims += later
+        made = effects.animations(
+            events, before, self.state, local=local, seen_here=mover == self.view_seat or local
+        )
+        self.anims += made.anims
+        self.yaku_log += made.log
+        for sound in made.sounds:
+            self.ctx.play(sound)
         # a new turn began: its card arrives in the stock (where that stock is shown)
+        st = self.state
         if not st.over and st.players[st.current].turns != before["turns"][st.current]:
             cur = st.current
             grew = len(st.players[cur].stock) > len(before["stock"][cur])
             if grew and cur == self.view_seat and (cur in self.locals or self.is_replay):
                 data = {"slot": len(st.players[cur].stock) - 1}
-                self.anims.append(Anim("arrive", ARRIVE_TICKS, data))
-
-    def _final_card(self, events: list[dict[str, Any]]) -> Card | None:
-        for e in events:
-            if e["type"] == "fixed":
-                return Card.from_json(e["card"])
-        return self.state.provisional_card()
-
-    def _log_entries(self, event: dict[str, Any]) -> list[list[Any]]:
-        return [[event["player"], y["kind"], len(y["squares"]), y["points"]] for y in event["yaku"]]
-
-    def _yaku_anims(self, event: dict[str, Any], before: dict[str, Any]) -> None:
-        """Each combined group that formed yaku lights up in turn, all its yaku at once."""
-        groups: list[dict[str, Any]] = []
-        for y in event["yaku"]:
-            if groups and groups[-1]["squares"] == y["squares"]:
-                groups[-1]["kinds"].append(y["kind"])
-                groups[-1]["each"].append(y["points"])
-                groups[-1]["points"] += y["points"]
-            else:
-                groups.append({"squares": y["squares"], "kinds": [y["kind"]],
-                               "each": [y["points"]], "points": y["points"]})
-        self.yaku_log += self._log_entries(event)
-        score = before["scores"][event["player"]]
-        for group in groups:
-            group["seat"], group["from"] = event["player"], score
-            group["card"] = event["card"]
-            group["at"] = event["square"]
-            self.anims.append(Anim("yaku", YAKU_TICKS, group))
-            score += group["points"]
-        if groups:
-            self.ctx.play("win" if len(groups) > 1 or groups[0]["points"] >= 60 else "pop")
+                self.anims.append(Anim("arrive", effects.ARRIVE_TICKS, data))
 
     # ------------------------------------------------------------------ replay
     def _replay_input(self, name: str | None, inp: InputState) -> None:
