@@ -212,7 +212,8 @@ def _draw_result(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     for i, score in enumerate(result.scores if result else ()):
         text.draw(surf, f"{names[i]}  {score}", (box.centerx, box.y + 30 + 12 * i),
                   sprites.owner_color(i), align="center")
-    widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
+    if sc.mode != "link":
+        widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
 
 
 # ------------------------------------------------------------------------------ top

@@ -305,6 +305,8 @@ class PanelsScene(Game):
             spots["button:help"] = layout.HELP_RECT
             return spots
         if st.over and not self.anims:
+            if self.mode == "link":  # a new linked game is the session's to start
+                return {"button:help": layout.HELP_RECT}
             return {"button:play-again": layout.PLAY_AGAIN_RECT}
         fld = st.field
         for i in range(fld.rows * fld.cols):

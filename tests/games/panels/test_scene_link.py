@@ -124,6 +124,7 @@ def test_two_units_play_to_the_target_with_identical_fields(tmp_path) -> None:
         winner = unit.game["winner"]
         outcome = "draw" if winner is None else "win" if winner == s else "loss"
         assert len(stored) == 1 and stored[0].record["outcome"] == outcome
+        assert "button:play-again" not in unit.hotspots()  # a new game is the session's
     # the traffic: only determined placements, passes and items; no card ever travels
     for seat in (0, 1):
         for data in medium.sent[seat]:
