@@ -11,6 +11,7 @@ match waits and a tap or A only skips it (P-GAME-4).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -79,6 +80,11 @@ def item_hotspot_names(items: list[str]) -> list[str]:
         seen[kind] = seen.get(kind, 0) + 1
         out.append(f"item:{kind}" if seen[kind] == 1 else f"item:{kind}-{seen[kind]}")
     return out
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
 
 
 class PanelsScene(Game):
@@ -725,6 +731,7 @@ class PanelsScene(Game):
             "game_seed": self.game_seed,
             "ai_seed": self.ai_seed,
             "match": self.match.save(),
+            "rng": _rng_state(self.ctx.rng),  # the next game's seeds (play again)
             "draft": None if self.draft is None else self.draft.to_json(),
             "item": [self.item_armed, self.item_target,
                      None if self.item_square is None else list(self.item_square)],
@@ -767,6 +774,8 @@ class PanelsScene(Game):
             self.computer.seed = self.ai_seed
             self.computer.warm(PanelsRules.from_json(state["match"]["rules"]))
         self.match.load(state["match"])
+        version, internal, gauss = state["rng"]
+        self.ctx.rng.setstate((int(version), tuple(int(v) for v in internal), gauss))
         self.rules = self.match.rules  # type: ignore[assignment]
         armed, target, square = state["item"]
         self.item_armed = None if armed is None else int(armed)
