@@ -143,7 +143,7 @@ def _draw_column(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     me = st.players[seat]
     mine = seat == st.current and not st.over
     color = sprites.owner_color(seat)
-    text.draw(surf, tr(*tx.STOCK), (layout.STOCK_X, 3), color, shadow=pal.OUTLINE)
+    text.draw(surf, tr(*tx.STOCK), (layout.STOCK_X, 2), color, shadow=pal.OUTLINE)
     arriving = {a.data["slot"]: a for a in sc.anims if a.kind == "arrive"}
     for i, card in enumerate(me.stock):
         rect = layout.stock_rect(i)
@@ -234,9 +234,9 @@ def draw_top(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
         pygame.draw.rect(surf, color, (10, y + 6, 12, 14), border_radius=2)
         if seat == st.current and not st.over:
             pygame.draw.polygon(surf, pal.ACCENT, [(26, y + 7), (31, y + 12), (26, y + 17)])
-        text.draw(surf, names[seat], (34, y + 4), pal.TEXT)
+        text.draw(surf, names[seat], (34, y + 2), pal.TEXT)
         stock_text = f"{tr(*tx.STOCK)} {len(player.stock)}"
-        text.draw(surf, stock_text, (34, y + 15), pal.TEXT_DIM)
+        text.draw(surf, stock_text, (34, y + 14), pal.TEXT_DIM)
         for k, kind in enumerate(player.items):
             surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)),
                       (96 + 15 * k, y + 13))

@@ -7,7 +7,7 @@ import pygame
 
 CELL = 22
 FIELD_X, FIELD_Y = 4, 8
-STOCK_X, STOCK_Y = 186, 14  # three cards on the first row, two on the second
+STOCK_X, STOCK_Y = 186, 16  # three cards on the first row, two on the second
 STOCK_GAP = 1
 ITEM_Y = 80
 ITEM_W, ITEM_H = 21, 18
