@@ -249,3 +249,25 @@ def test_suspend_in_the_middle_of_a_computer_turn_continues_identically() -> Non
         resumed.step()
     assert straight.to_move == 0
     assert [p.to_json() for p in resumed.history] == [p.to_json() for p in straight.history]
+
+
+def test_a_plan_is_thought_in_slices_of_the_budget() -> None:
+    from games.panels.ai.player import LIST_UNITS
+
+    rules = PanelsRules.new(GameConfig(seed=12))
+    rules.state.players[0].items = ["renumber", "swivel", "prism"]  # the item search runs
+    for _ in range(6):  # a few turns in, so candidates are many and items have targets
+        fix = sorted((a for a in rules.legal_actions() if isinstance(a, Fix)), key=str)[0]
+        rules.apply(rules.state.current, fix)
+    thinker = PanelsComputer(4, 1).start(rules, rules.state.current)
+    budget, calls, action = 1000, 0, None
+    while action is None:
+        before = thinker.units
+        action = thinker.think(budget)
+        calls += 1
+        assert thinker.units - before <= budget + LIST_UNITS  # one slice never runs over
+    assert calls >= 3 and thinker.units >= 2 * budget
+    # later steps of the planned turn cost one unit each, and come from the same plan
+    rules.apply(rules.state.current, action)
+    follow = PanelsComputer(4, 1).start(rules, rules.state.current)  # no cache: replanned
+    assert follow.think(budget) is not None and follow.units == 1
