@@ -90,6 +90,8 @@ def _rng_state(rng: random.Random) -> list[Any]:
 class PanelsScene(Game):
     """Play (modes `cpu`, `two`) or, with `record`, the replay viewer."""
 
+    draws_thinking = True  # the upper screen's message box says the computer is thinking
+
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
         super().__init__(ctx)
         opts = ctx.options
