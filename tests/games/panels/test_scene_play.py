@@ -193,3 +193,22 @@ def test_the_opponents_animation_swallows_a_tap(tmp_path) -> None:
     d.tap("stock:0", after=1)  # skips the computer's glide; selects nothing
     g = d.game
     assert g["selected"] is None and g["field"] == before["field"] and not g["animating"]
+
+
+@pytest.mark.parametrize("shape", ["square", "octagon", "pillars", "lake", "cross"])
+def test_every_field_shape_is_shown_with_its_squares(tmp_path, shape) -> None:
+    from games.panels.rules.field import shape_mask
+
+    d = Driver(tmp_path, draw=True, mode="two", field=shape)
+    mask = shape_mask(shape)
+    squares = {n for n in d.hotspots() if n.startswith("square:")}
+    assert squares == {f"square:{i // 8},{i % 8}" for i, ok in enumerate(mask) if ok}
+    rows = d.game["field"]
+    assert [cell == "unusable" for row in rows for cell in row] == [not ok for ok in mask]
+    # an unusable square is drawn dark: darker than any usable square's face
+    if not all(mask):
+        i = mask.index(False)
+        x, y = 4 + (i % 8) * 22 + 11, 8 + (i // 8) * 22 + 6
+        j = mask.index(True)
+        ux, uy = 4 + (j % 8) * 22 + 11, 8 + (j // 8) * 22 + 6
+        assert sum(d.m.bottom.get_at((x, y))[:3]) < sum(d.m.bottom.get_at((ux, uy))[:3])
