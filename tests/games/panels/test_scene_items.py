@@ -106,3 +106,42 @@ def test_dragging_a_stock_card_onto_a_square_places_it(tmp_path) -> None:
     assert g["selected"] == 1
     assert g["field"][1][2] == {"number": 3, "connectors": "0101", "owner": 0,
                                 "state": "provisional"}
+
+
+def cursor_to(d: Driver, name: str) -> None:
+    """Walk the firmware's hotspot cursor to `name` with the D-pad."""
+    from hal.interfaces import Button
+
+    d.press(Button.RIGHT)  # the first press shows the cursor
+    for _ in range(60):
+        dump = d.m.dump()
+        if dump["cursor"] == name:
+            return
+        spots = dump["hotspots"]
+        cx, cy, cw, ch = spots[dump["cursor"]]
+        tx, ty, tw, th = spots[name]
+        dx, dy = (tx + tw / 2) - (cx + cw / 2), (ty + th / 2) - (cy + ch / 2)
+        if abs(dx) >= abs(dy):
+            d.press(Button.RIGHT if dx > 0 else Button.LEFT)
+        else:
+            d.press(Button.DOWN if dy > 0 else Button.UP)
+    raise AssertionError(f"the cursor did not reach {name}")
+
+
+def test_a_turn_with_the_buttons_alone(tmp_path) -> None:
+    from hal.interfaces import Button
+
+    d = Driver(tmp_path, draw=True, mode="two", field="square")
+    cursor_to(d, "stock:2")
+    d.press(Button.A)
+    assert d.game["selected"] == 2
+    cursor_to(d, "square:3,4")
+    d.press(Button.A)
+    d.settle()
+    d.press(Button.A)  # on the provisional card: turn it
+    d.settle()
+    cursor_to(d, "button:determine")
+    d.press(Button.A)
+    d.settle()
+    g = d.game
+    assert g["field"][3][4]["state"] == "fixed" and g["turn"] == 1
