@@ -179,7 +179,7 @@ def _draw_column(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
         labels = {"first": "|<", "last": ">|", "back": "<", "forward": ">"}
         for name, rect in layout.REPLAY_RECTS.items():
             widgets.button(surf, rect, labels[name])
-        widgets.button(surf, layout.HELP_RECT, "?")
+        widgets.button(surf, layout.REPLAY_HELP_RECT, "?")
         return
     if sc.item_target == "delta":
         widgets.button(surf, layout.PLUS_RECT, "+1", face=pal.OK)

@@ -24,6 +24,7 @@ REPLAY_RECTS = {
     "back": pygame.Rect(BUTTONS_X, 150, 32, 22),
     "forward": pygame.Rect(BUTTONS_X + 34, 150, 32, 22),
 }
+REPLAY_HELP_RECT = pygame.Rect(BUTTONS_X + 48, 100, 18, 20)
 HOWTO_NEXT_RECT = pygame.Rect(196, 166, 54, 20)
 HOWTO_PREV_RECT = pygame.Rect(6, 166, 54, 20)
 HOWTO_CLOSE_RECT = pygame.Rect(100, 166, 56, 20)

@@ -310,7 +310,7 @@ class PanelsScene(Game):
         st = self.state
         if self.is_replay:
             spots.update({f"button:{n}": r for n, r in layout.REPLAY_RECTS.items()})
-            spots["button:help"] = layout.HELP_RECT
+            spots["button:help"] = layout.REPLAY_HELP_RECT
             return spots
         if st.over and not self.anims:
             if self.mode == "link":  # a new linked game is the session's to start

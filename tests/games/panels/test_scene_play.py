@@ -212,3 +212,29 @@ def test_every_field_shape_is_shown_with_its_squares(tmp_path, shape) -> None:
         j = mask.index(True)
         ux, uy = 4 + (j % 8) * 22 + 11, 8 + (j // 8) * 22 + 6
         assert sum(d.m.bottom.get_at((x, y))[:3]) < sum(d.m.bottom.get_at((ux, uy))[:3])
+
+
+def test_hotspots_never_overlap(tmp_path) -> None:
+    import pygame
+
+    d = Driver(tmp_path, draw=True, mode="two", field="square")
+    d.tap("stock:0")
+    d.tap("square:2,2")
+    d.settle()
+    d.tap("button:determine")
+    d.settle()
+    views = [d.hotspots()]
+    d.scene.item_target = "delta"  # the renumber choice adds +1 / -1
+    d.scene.item_square = (2, 2)
+    views.append(d.hotspots())
+    d.scene.item_target = None
+    record = {"config": d.scene.state.config.to_json(),
+              "actions": [[p.seat, p.data.hex()] for p in d.scene.match.history]}
+    from games.panels.scene.play import PanelsScene
+
+    views.append(PanelsScene(d.scene.ctx, record=record).hotspots())
+    for spots in views:
+        rects = [(n, pygame.Rect(*r) if isinstance(r, list) else r) for n, r in spots.items()]
+        for i, (a, ra) in enumerate(rects):
+            for b, rb in rects[i + 1:]:
+                assert not ra.colliderect(rb), (a, b)
