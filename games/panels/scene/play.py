@@ -230,25 +230,25 @@ class PanelsScene(Game):
         self._reset_view()
         return remote
 
-    def _submit_link(self, action: MatchAction) -> None:
+    def _submit_link(self, action: MatchAction) -> bool:
         """This unit's action in link mode: steps into the draft, the rest into the match."""
         p = self.state.current
         if isinstance(action, Select | Place | Rotate | Back):
             draft = self.draft or PanelsRules.from_json(self.rules.to_json())
             if draft.check(p, action) is not None:
                 self.ctx.play("error")
-                return
+                return False
             before = self._before(draft.state)
             events = draft.apply(p, action)
             busy = draft.state.selected is not None or draft.state.provisional is not None
             self.draft = draft if busy else None
             self._animate(events, before)
-            return
+            return True
         if isinstance(action, Determine):
             st = self.state
             if st.provisional is None or st.selected is None:
                 self.ctx.play("error")
-                return
+                return False
             square, turns = st.provisional
             fix = Fix(p, st.selected, square, turns)
             self.draft = None
@@ -257,12 +257,15 @@ class PanelsScene(Game):
             events = self.match.step()
             shown = ("selected", "provisional", "rotated")  # seen here already
             self._animate([e for e in events if e["type"] not in shown], before)
-            return
+            return True
         if self.draft is not None and self.draft.state.provisional is not None:
             self.ctx.play("error")  # items come before placing (press back first)
-            return
+            return False
+        if self.rules.check(p, action) is not None:
+            self.ctx.play("error")
+            return False
         self.draft = None
-        self._submit(action, link=False)
+        return self._submit(action, link=False)
 
     @property
     def is_replay(self) -> bool:
@@ -419,7 +422,7 @@ class PanelsScene(Game):
             self._clear_item()
             if index != st.selected or st.provisional is not None:
                 self._submit(Select(p, index))
-            if st.selected == index:
+            if self.state.selected == index:  # (link mode: the draft is a new object)
                 self.drag, self.drag_pos = index, None
         elif name.startswith("square:"):
             r, c = (int(v) for v in name.removeprefix("square:").split(","))
@@ -478,8 +481,8 @@ class PanelsScene(Game):
             self.item_target = "stock" if kind == it.PRISM else "card"
 
     def _use_item(self, action: UseItem) -> None:
-        self._submit(action)
-        self._clear_item()
+        if self._submit(action):
+            self._clear_item()  # a refused target leaves the choice open
 
     def _clear_item(self) -> None:
         self.item_armed, self.item_target, self.item_square = None, None, None
@@ -497,18 +500,19 @@ class PanelsScene(Game):
                     self._submit(Place(st.current, (r, c)))
                 return
 
-    def _submit(self, action: MatchAction, link: bool = True) -> None:
+    def _submit(self, action: MatchAction, link: bool = True) -> bool:
+        """Offer a local action; False (and a short "no") when it is refused."""
         seat = self.locals.get(self.state.current)
         if seat is None:
-            return
+            return False
         if link and self.mode == "link":
-            self._submit_link(action)
-            return
+            return self._submit_link(action)
         if self.rules.check(self.state.current, action) is not None:
             self.ctx.play("error")  # refused: nothing changes (P-GAME-2)
-            return
+            return False
         seat.offer(action)
         self._step()
+        return True
 
     # ------------------------------------------------------------------ match steps
     def _before(self, st: GameState) -> dict[str, Any]:

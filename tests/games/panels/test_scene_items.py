@@ -79,6 +79,8 @@ def test_back_leaves_the_item_unused(tmp_path) -> None:
     before = d.game
     d.tap("item:swivel")
     d.tap("item:swivel")
+    d.tap("square:0,3")  # the opponent's card: refused, the choice stays open
+    assert d.game["item_mode"] == "card" and d.game["field"] == before["field"]
     d.tap("button:back")
     g = d.game
     assert g["item_mode"] is None and g["items"] == ["swivel"] and g["field"] == before["field"]
