@@ -133,3 +133,34 @@ def test_two_units_play_to_the_target_with_identical_fields(tmp_path) -> None:
     assert turns >= 6
     # the opponent's card arrived with the glide, rotation and yaku animations
     assert {"glide", "rotate", "yaku"} <= remote_anims
+
+
+def test_an_item_travels_as_itself_and_a_draft_never_does(tmp_path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    units = {0: Driver(tmp_path / "a", seed=1, mode="two"),
+             1: Driver(tmp_path / "b", seed=2, mode="two")}
+    config = GameConfig(seed=99, target=100, shape="square")
+    sent: dict[int, list[tuple[bytes, str]]] = {0: [], 1: []}
+    remotes = {s: d.scene.start_link(config, s, lambda data, digest, s=s: sent[s].append(
+        (data, digest))) for s, d in units.items()}
+    for d in units.values():  # both units hold the same item (as if earned earlier)
+        d.scene.rules.state.players[0].items = ["reshuffle"]
+    a, b = units[0], units[1]
+    a.tap("stock:0")
+    a.tap("square:3,3")
+    a.settle()
+    a.tap("item:reshuffle")
+    a.tap("item:reshuffle")  # refused while a card is provisionally placed
+    assert a.game["items"] == ["reshuffle"] and sent[0] == []
+    a.tap("button:back")
+    a.tap("button:back")
+    a.tap("item:reshuffle")
+    a.tap("item:reshuffle")
+    a.settle()
+    assert [data for data, _ in sent[0]] == [b"U0,0,,,,"]
+    remotes[1].deliver(*sent[0][0])
+    b.frames(30)
+    assert b.scene.rules.digest() == a.scene.rules.digest()
+    assert b.scene.match.divergences == 0 and b.game["stock_counts"] == a.game["stock_counts"]
+    assert b.game["stock"] != a.game["stock"]  # each unit shows only its own stock
