@@ -104,8 +104,13 @@ class PanelsScene(Game):
         self.clock = 0  # ticks of this game (blinking, dots): saved, unlike the machine's
         self.draft: PanelsRules | None = None  # link mode: this unit's provisional steps
         self.link_seat = 0
+        # a versus match over the peer link (firmware.link's session), where the firmware has it
+        self.versus: Any = getattr(ctx, "versus", None)
+        self._rules_seen: object = None
         if record is not None:
             self._open_record(record)
+        elif self.versus is not None:
+            self._start_versus(self.versus)
         else:
             self._new_game(ctx.rng.randrange(2**31))
 
@@ -116,7 +121,7 @@ class PanelsScene(Game):
         self.game_seed = game_seed
         self.ai_seed = self.ctx.rng.randrange(2**31)
         config = config_from_options(self.ctx.options, game_seed)
-        self.rules = PanelsRules.new(config)
+        rules = PanelsRules.new(config)
         self.computer: PanelsComputer | None = None
         self.locals: dict[int, LocalSeat[MatchAction]] = {}
         seats: list[Seat[MatchAction]] = []
@@ -127,11 +132,12 @@ class PanelsScene(Game):
             else:
                 self.locals[seat] = LocalSeat()
                 seats.append(self.locals[seat])
-        self.match: Match[MatchAction] = Match(self.rules, seats)
+        self.match: Match[MatchAction] = Match(rules, seats)
         self.source: ReplaySource | None = None
         self._reset_view()
 
     def _reset_view(self) -> None:
+        self._rules_seen = self.match.rules
         self.draft = None
         self.anims: list[Anim] = []
         self.shown_scores = [p.score for p in self.state.players]
@@ -153,12 +159,12 @@ class PanelsScene(Game):
             actions = [(int(s), bytes.fromhex(str(h))) for s, h in data["actions"]]
             self.mode = str(data.get("mode", "two"))
             self.level = int(data.get("level", 3))
-            self.rules = PanelsRules.new(config)
             self.boundaries = self._turn_boundaries(config, actions)
         except (KeyError, TypeError, ValueError) as exc:
             self.record_error = str(exc)
-            self.rules = PanelsRules.new(GameConfig(seed=0))
+            config = GameConfig(seed=0)
             actions, self.boundaries = [], [0]
+        self.replay_config = config
         self.replay_actions = actions
         self._seek(0)
 
@@ -178,20 +184,26 @@ class PanelsScene(Game):
 
     def _seek(self, count: int) -> None:
         """Replay: the position after `count` actions, shown at once (no animations)."""
-        config = self.rules.state.config
+        config = self.replay_config
         rules = PanelsRules.new(config)
         yaku_log: list[list[Any]] = []
         for seat, data in self.replay_actions[:count]:
             for event in rules.apply(seat, decode_action(data)):
                 if event["type"] == "fixed":
                     yaku_log += effects.log_entries(event)
-        self.rules = rules
         self.source = ReplaySource(self.replay_actions)
         self.source.index = self.source.released = count
         seats = [ReplaySeat[MatchAction](self.source) for _ in range(config.players)]
         self.match = Match(rules, seats)
         self._reset_view()
         self.yaku_log = yaku_log
+
+    @property
+    def rules(self) -> PanelsRules:
+        """The match's rules: the one truth (a link resync may replace them)."""
+        rules = self.match.rules
+        assert isinstance(rules, PanelsRules)
+        return rules
 
     @property
     def state(self) -> GameState:
@@ -211,7 +223,7 @@ class PanelsScene(Game):
         if getattr(self, "match", None) is not None:
             self.match.close()
         self.mode, self.link_seat, self.record_data = "link", seat, None
-        self.rules = PanelsRules.new(config)
+        rules = PanelsRules.new(config)
         local: LocalSeat[MatchAction] = LocalSeat()
         remote: RemoteSeat[MatchAction] = RemoteSeat()
         self.locals = {seat: local}
@@ -219,7 +231,7 @@ class PanelsScene(Game):
         seats: list[Seat[MatchAction]] = [
             local if s == seat else remote for s in range(config.players)
         ]
-        self.match = Match(self.rules, seats)
+        self.match = Match(rules, seats)
 
         def outgoing(played: Any, events: list[dict[str, Any]]) -> None:
             if played.seat == seat:
@@ -229,6 +241,23 @@ class PanelsScene(Game):
         self.source = None
         self._reset_view()
         return remote
+
+    def _start_versus(self, session: Any) -> None:
+        """Link mode with the peer link's session: it agreed the options and the shared seed
+        (`ctx.seed`, so `ctx.rng` draws the same game seed on every unit), makes a local seat
+        for this unit's player and remote seats for the others, and carries this unit's
+        actions out (`attach`). The drafting of provisional steps is the same as in
+        `start_link`."""
+        self.mode, self.link_seat, self.record_data = "link", int(session.seat or 0), None
+        self.game_seed, self.ai_seed = self.ctx.rng.randrange(2**31), 0
+        config = config_from_options(self.ctx.options, self.game_seed)
+        seats = session.make_seats()
+        self.locals = {i: seat for i, seat in enumerate(seats) if isinstance(seat, LocalSeat)}
+        self.computer = None
+        self.match = Match(PanelsRules.new(config), seats)
+        session.attach(self.match)
+        self.source = None
+        self._reset_view()
 
     def _submit_link(self, action: MatchAction) -> bool:
         """This unit's action in link mode: steps into the draft, the rest into the match."""
@@ -366,6 +395,11 @@ class PanelsScene(Game):
         self._advance()
 
     def _advance(self) -> None:
+        if self.match.rules is not self._rules_seen:  # new rules: a game, or a link resync
+            if self._rules_seen is not None:
+                self.draft = None  # this unit's provisional steps no longer apply
+                self._clear_item()
+            self._rules_seen = self.match.rules
         if self.anims:
             anim = self.anims[0]
             anim.t += 1
@@ -375,8 +409,9 @@ class PanelsScene(Game):
             return
         self.shown_scores = [p.score for p in self.state.players]
         if self.state.over:
-            if not self.reported and not self.is_replay:
-                self._report()
+            agreed = self.versus is None or bool(getattr(self.versus, "agreed", True))
+            if not self.reported and not self.is_replay and agreed:
+                self._report()  # in a versus match, once every unit has the same result
             return
         if self.is_replay:
             if self.replay_wait > 0:
@@ -596,6 +631,10 @@ class PanelsScene(Game):
         ):
             return [n[:16] for n in stored]  # a replay shows the names it was played with
         human = self.me
+        if self.versus is not None:  # the radio names of this unit and its partner
+            me = str(self.versus.radio.name)
+            partner = str(self.versus.partner_name() or tr("Opponent", "あいて"))
+            return [me if s == human else partner for s in range(players)]
         return [tx.player_name(tr, self.mode, s, human, self.level)
                 for s in range(self.state.config.players)]
 
@@ -780,9 +819,9 @@ class PanelsScene(Game):
             self.computer.seed = self.ai_seed
             self.computer.warm(PanelsRules.from_json(state["match"]["rules"]))
         self.match.load(state["match"])
+        self._rules_seen = self.match.rules
         version, internal, gauss = state["rng"]
         self.ctx.rng.setstate((int(version), tuple(int(v) for v in internal), gauss))
-        self.rules = self.match.rules  # type: ignore[assignment]
         armed, target, square = state["item"]
         self.item_armed = None if armed is None else int(armed)
         self.item_target = target if target in (None, "stock", "card", "delta") else None

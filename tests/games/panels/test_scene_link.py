@@ -164,3 +164,21 @@ def test_an_item_travels_as_itself_and_a_draft_never_does(tmp_path) -> None:
     assert b.scene.rules.digest() == a.scene.rules.digest()
     assert b.scene.match.divergences == 0 and b.game["stock_counts"] == a.game["stock_counts"]
     assert b.game["stock"] != a.game["stock"]  # each unit shows only its own stock
+
+
+def test_a_resync_drops_the_local_draft(tmp_path) -> None:
+    from games.panels.match import PanelsRules
+
+    d = Driver(tmp_path, seed=1, mode="two")
+    config = GameConfig(seed=5, target=100, shape="square")
+    d.scene.start_link(config, 0, lambda data, digest: None)
+    d.tap("stock:1")
+    d.tap("square:2,2")
+    d.settle()
+    assert d.game["field"][2][2]["state"] == "provisional"
+    host_state = PanelsRules.new(config)  # what the host would send on a divergence
+    d.scene.match.replace_rules(PanelsRules.from_json(host_state.to_json()))
+    d.frames(1)
+    g = d.game
+    assert g["field"][2][2] == "empty" and g["selected"] is None
+    assert d.scene.draft is None
