@@ -52,4 +52,6 @@ CARTRIDGE = Cartridge(
                choice_labels={"1": "Player 1 (you)", "2": "Player 2"}),
     ),
     replay=_replay,
+    versus=True,  # two units over the peer link: the seed's main case
+    versus_options=("target", "field", "removal", "items", "first"),
 )

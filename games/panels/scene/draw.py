@@ -226,33 +226,71 @@ def draw_top(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
         title = f"{tr(*tx.REPLAY)} {tr(*tx.TURN)} {turn}/{total}"
     widgets.title_bar(surf, title, f"{tr(*tx.TARGET)} {st.config.target}")
     names = sc.names()
-    for seat, player in enumerate(st.players):
-        y = 20 + seat * 28
-        row = pygame.Rect(4, y, 248, 26)
-        widgets.panel(surf, row, pal.PANEL_HI if seat == st.current and not st.over else pal.PANEL)
-        color = sprites.owner_color(seat)
-        pygame.draw.rect(surf, color, (10, y + 6, 12, 14), border_radius=2)
-        if seat == st.current and not st.over:
-            pygame.draw.polygon(surf, pal.ACCENT, [(26, y + 7), (31, y + 12), (26, y + 17)])
-        text.draw(surf, names[seat], (34, y + 2), pal.TEXT)
-        stock_text = f"{tr(*tx.STOCK)} {len(player.stock)}"
-        text.draw(surf, stock_text, (34, y + 14), pal.TEXT_DIM)
-        for k, kind in enumerate(player.items):
-            surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)),
-                      (96 + 15 * k, y + 13))
-        score = sc.shown_scores[seat] if seat < len(sc.shown_scores) else player.score
-        active = sc.anims[0] if sc.anims else None
-        if active is not None and active.kind == "yaku" and active.data["seat"] == seat:
-            score = active.data["from"] + int(active.data["points"] * active.progress)
-        text.draw(surf, str(score), (246, y + 4), pal.TEXT, scale=2, align="right",
-                  shadow=pal.OUTLINE)
-        bar = pygame.Rect(150, y + 19, 60, 3)
-        pygame.draw.rect(surf, pal.PANEL_LO, bar)
-        filled = min(bar.w, bar.w * score // max(1, st.config.target))
-        pygame.draw.rect(surf, color, (bar.x, bar.y, filled, bar.h))
-    top = 20 + len(st.players) * 28 + 2
+    # Linked: the firmware draws the partner's name and link quality at y 36-52, top centre,
+    # so the rows are compact, one above that band and one below it.
+    compact = sc.mode == "link"
+    for seat in range(len(st.players)):
+        if compact:
+            _player_row_compact(surf, sc, seat, names[seat], tr, 17 + seat * 37)
+        else:
+            _player_row(surf, sc, seat, names[seat], tr, 20 + seat * 28)
+    top = 76 if compact else 20 + len(st.players) * 28 + 2
     _draw_message(surf, sc, tr, pygame.Rect(4, top, 248, 40))
     _draw_yaku_list(surf, sc, tr, top + 44)
+
+
+def _shown_score(sc: PanelsScene, seat: int) -> int:
+    """The score as shown: counting up while this seat's yaku are announced."""
+    score = sc.shown_scores[seat] if seat < len(sc.shown_scores) else sc.state.players[seat].score
+    active = sc.anims[0] if sc.anims else None
+    if active is not None and active.kind == "yaku" and active.data["seat"] == seat:
+        score = active.data["from"] + int(active.data["points"] * active.progress)
+    return score
+
+
+def _player_row(
+    surf: pygame.Surface, sc: PanelsScene, seat: int, name: str, tr: Tr, y: int
+) -> None:
+    st = sc.state
+    player = st.players[seat]
+    row = pygame.Rect(4, y, 248, 26)
+    widgets.panel(surf, row, pal.PANEL_HI if seat == st.current and not st.over else pal.PANEL)
+    color = sprites.owner_color(seat)
+    pygame.draw.rect(surf, color, (10, y + 6, 12, 14), border_radius=2)
+    if seat == st.current and not st.over:
+        pygame.draw.polygon(surf, pal.ACCENT, [(26, y + 7), (31, y + 12), (26, y + 17)])
+    text.draw(surf, name, (34, y + 2), pal.TEXT)
+    text.draw(surf, f"{tr(*tx.STOCK)} {len(player.stock)}", (34, y + 14), pal.TEXT_DIM)
+    for k, kind in enumerate(player.items):
+        surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)), (96 + 15 * k, y + 13))
+    score = _shown_score(sc, seat)
+    text.draw(surf, str(score), (246, y + 4), pal.TEXT, scale=2, align="right",
+              shadow=pal.OUTLINE)
+    bar = pygame.Rect(150, y + 19, 60, 3)
+    pygame.draw.rect(surf, pal.PANEL_LO, bar)
+    filled = min(bar.w, bar.w * score // max(1, st.config.target))
+    pygame.draw.rect(surf, color, (bar.x, bar.y, filled, bar.h))
+
+
+def _player_row_compact(
+    surf: pygame.Surface, sc: PanelsScene, seat: int, name: str, tr: Tr, y: int
+) -> None:
+    st = sc.state
+    player = st.players[seat]
+    row = pygame.Rect(4, y, 248, 18)
+    widgets.panel(surf, row, pal.PANEL_HI if seat == st.current and not st.over else pal.PANEL)
+    color = sprites.owner_color(seat)
+    pygame.draw.rect(surf, color, (9, y + 3, 10, 12), border_radius=2)
+    if seat == st.current and not st.over:
+        pygame.draw.polygon(surf, pal.ACCENT, [(22, y + 4), (27, y + 9), (22, y + 14)])
+    text.draw(surf, name, (30, y + 4), pal.TEXT)
+    text.draw(surf, f"{tr(*tx.STOCK)} {len(player.stock)}", (112, y + 4), pal.TEXT_DIM)
+    for k, kind in enumerate(player.items):
+        surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)), (166 + 15 * k, y + 3))
+    score = _shown_score(sc, seat)
+    text.draw(surf, str(score), (247, y + 4), pal.TEXT, align="right", shadow=pal.OUTLINE)
+    filled = min(240, 240 * score // max(1, st.config.target))
+    pygame.draw.rect(surf, color, (8, y + 15, filled, 2))
 
 
 def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rect) -> None:

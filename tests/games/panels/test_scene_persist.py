@@ -33,7 +33,7 @@ def resumed_copy(d: Driver, tmp: Path) -> Driver:
     assert slot is not None
     other = Driver.__new__(Driver)
     other.draw = True
-    other.m = machine_from_movie(tmp / "b", game=None, seed=1)
+    other.m = machine_from_movie(tmp / "b", game=None, seed=d.m.seed)
     game_id, state, meta = slot.game_id, slot.state, slot.meta
     other.m.restore({"game": game_id, "options": meta["options"], "state": state})
     return other
