@@ -34,7 +34,7 @@ CARTRIDGE = Cartridge(
     title_ja="パネルリンク",
     description="Place numbered cards so your connectors meet: same numbers, sequences, "
     "rings and perfect groups score. First to the target wins. Against the computer "
-    "(four levels) or two players on one unit.",
+    "(four levels), two players on one unit, or versus on two units over the link.",
     description_ja="かずの カードを おいて つなぎめを つなげよう。おなじかず・れんばん・わっか・"
     "パーフェクトで とくてん。さきに もくひょうに とどいた ほうの かち。",
     draw_icon=draw_icon,
