@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 from firmware.machine import Machine
 from firmware.testing import machine_from_movie, run, tap_script
-from games.panels.rules import GameState
+from games.panels.rules import Determine, GameState, Pass, Place, Rotate, Select
 from hal.interfaces import Button, RawInput
 
 
@@ -103,3 +104,39 @@ def engine_rows(state: GameState) -> list[list[Any]]:
 def format_bits(bits: int) -> str:
     """Up, right, down, left as four 0/1 characters."""
     return "".join("1" if bits & d else "0" for d in (1, 2, 4, 8))
+
+
+def play_turn_by_taps(d: Driver, mirror: GameState, rng: random.Random) -> None:
+    """One random legal turn: select, maybe try another square first, rotate, determine."""
+    p = mirror.current
+    placements = mirror.placements(p)
+    if not placements:
+        d.tap("button:pass")
+        mirror.apply(Pass(p))
+        return
+    stock, index, turns = rng.choice(placements)
+    square = mirror.field.square(index)
+    if rng.random() < 0.3 and len(mirror.players[p].stock) > 1:  # select another first
+        other = (stock + 1) % len(mirror.players[p].stock)
+        d.tap(f"stock:{other}")
+        mirror.apply(Select(p, other))
+    d.tap(f"stock:{stock}")
+    mirror.apply(Select(p, stock))
+    squares = mirror.permitted_squares(p, stock)
+    if rng.random() < 0.3 and len(squares) > 1:  # place elsewhere first, then move it
+        first = rng.choice([s for s in squares if s != square])
+        d.tap(f"square:{first[0]},{first[1]}")
+        d.settle()
+        mirror.apply(Place(p, first))
+    d.tap(f"square:{square[0]},{square[1]}")
+    d.settle()
+    mirror.apply(Place(p, square))
+    extra = 4 if rng.random() < 0.2 else 0
+    for _ in range(turns + extra):
+        d.tap(f"square:{square[0]},{square[1]}")
+        d.settle()
+        mirror.apply(Rotate(p))
+    assert d.game["field"] == engine_rows(mirror)
+    d.tap("button:determine")
+    mirror.apply(Determine(p))
+    d.settle()

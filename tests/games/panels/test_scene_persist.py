@@ -87,7 +87,7 @@ def test_suspend_while_the_computer_plays_its_turn(tmp_path) -> None:
 def test_a_finished_game_replays_turn_by_turn_from_records(tmp_path) -> None:
     import random
 
-    from test_scene_play import play_turn_by_taps
+    from panels_driver import play_turn_by_taps
 
     from games.panels.rules import GameConfig, GameState
 

@@ -6,45 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from panels_driver import Driver, engine_rows
+from panels_driver import Driver, engine_rows, play_turn_by_taps
 
-from games.panels.rules import Determine, GameConfig, GameState, Pass, Place, Rotate, Select
-
-
-def play_turn_by_taps(d: Driver, mirror: GameState, rng: random.Random) -> None:
-    """One random legal turn: select, maybe try another square first, rotate, determine."""
-    p = mirror.current
-    placements = mirror.placements(p)
-    if not placements:
-        d.tap("button:pass")
-        mirror.apply(Pass(p))
-        return
-    stock, index, turns = rng.choice(placements)
-    square = mirror.field.square(index)
-    if rng.random() < 0.3 and len(mirror.players[p].stock) > 1:  # select another first
-        other = (stock + 1) % len(mirror.players[p].stock)
-        d.tap(f"stock:{other}")
-        mirror.apply(Select(p, other))
-    d.tap(f"stock:{stock}")
-    mirror.apply(Select(p, stock))
-    squares = mirror.permitted_squares(p, stock)
-    if rng.random() < 0.3 and len(squares) > 1:  # place elsewhere first, then move it
-        first = rng.choice([s for s in squares if s != square])
-        d.tap(f"square:{first[0]},{first[1]}")
-        d.settle()
-        mirror.apply(Place(p, first))
-    d.tap(f"square:{square[0]},{square[1]}")
-    d.settle()
-    mirror.apply(Place(p, square))
-    extra = 4 if rng.random() < 0.2 else 0
-    for _ in range(turns + extra):
-        d.tap(f"square:{square[0]},{square[1]}")
-        d.settle()
-        mirror.apply(Rotate(p))
-    assert d.game["field"] == engine_rows(mirror)
-    d.tap("button:determine")
-    mirror.apply(Determine(p))
-    d.settle()
+from games.panels.rules import GameConfig, GameState
 
 
 @pytest.mark.parametrize(
