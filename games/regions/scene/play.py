@@ -85,6 +85,7 @@ class RegionsScene(Game):
         self.large = o.get("targets", "normal") == "large"
         self.seed_base = ctx.rng.randrange(2**31)
         self.draws = 0
+        self.age = 0  # ticks since the game began: animations run on it (saved)
         self.phase = "choose"
         self.step = "surface"  # choose: "surface" list or "pattern"
         self.page = 0
@@ -378,6 +379,7 @@ class RegionsScene(Game):
         return (len(srf.catalogue_names()) + layout.ROWS - 1) // layout.ROWS
 
     def update(self, inp: InputState) -> None:
+        self.age += 1
         if self.job is not None:
             if self.job.step():
                 self._job_done(self.job)
@@ -536,7 +538,7 @@ class RegionsScene(Game):
                 dict(marks),
                 self.large,
                 ripple,
-                self.ctx.tick,
+                self.age,
                 puzzle.clear,
             )
         cells = self.preview_cells()
@@ -618,6 +620,7 @@ class RegionsScene(Game):
             "large": self.large,
             "seed_base": self.seed_base,
             "draws": self.draws,
+            "age": self.age,
             "phase": self.phase,
             "step": self.step,
             "page": self.page,
@@ -661,6 +664,7 @@ class RegionsScene(Game):
         self.mode, self.variant, self.goal = str(s["mode"]), s["variant"], int(s["goal"])
         self.unselectable, self.large = bool(s["unselectable"]), bool(s["large"])
         self.seed_base, self.draws = int(s["seed_base"]), int(s["draws"])
+        self.age = int(s["age"])
         self.phase, self.step = s["phase"], str(s["step"])
         self.page, self.random_n = int(s["page"]), int(s["random_n"])
         self.message = str(s["message"])

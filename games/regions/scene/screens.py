@@ -47,7 +47,8 @@ def draw_top(top: pygame.Surface, scene: RegionsScene) -> None:
         widgets.background(top, CLEAR_BG, CLEAR_STRIPE)
     else:
         widgets.background(top)
-    widgets.title_bar(top, tr("Region Select", "リージョンセレクト"), tr(*VARIANT_NAMES[scene.variant]))
+    title = tr("Region Select", "リージョンセレクト")
+    widgets.title_bar(top, title, tr(*VARIANT_NAMES[scene.variant]))
     if scene.phase in ("play", "clear"):
         _top_play(top, scene)
     elif scene.phase == "draw":
@@ -71,7 +72,7 @@ def draw_top(top: pygame.Surface, scene: RegionsScene) -> None:
                "ランダム: N こうさの あたらしい めん。かく: じぶんの せん。"),
         ])
     if scene.job is not None or scene.searching:
-        _working(top, scene.ctx.tick)
+        _working(top, scene.age)
     if scene.message:
         box = pygame.Rect(4, 150, 248, 38)
         widgets.panel(top, box, pal.PANEL_LO)
@@ -97,10 +98,9 @@ def _top_pattern(top: pygame.Surface, scene: RegionsScene) -> None:
     chosen = scene.chosen
     assert chosen is not None
     text.draw(top, _surface_title(scene), (10, 24), pal.ACCENT)
-    text.draw(top, tr(f"{chosen.surface.region_count} game regions, "
-                      f"{chosen.surface.point_count} points",
-                      f"りょういき {chosen.surface.region_count}、てん {chosen.surface.point_count}"),
-              (10, 36), pal.TEXT_DIM)
+    n, m = chosen.surface.region_count, chosen.surface.point_count
+    text.draw(top, tr(f"{n} game regions, {m} points", f"りょういき {n}、てん {m}"), (10, 36),
+              pal.TEXT_DIM)
     text.draw(top, tr("Start pattern", "はじめの パターン"), (10, 58), pal.TEXT)
     if not scene.searching:
         text.draw(top, f"{scene.pattern}", (128, 74), pal.WHITE, scale=3, align="center")
@@ -157,10 +157,10 @@ def _top_play(top: pygame.Surface, scene: RegionsScene) -> None:
                       (128, y), pal.TEXT_DIM, align="center")
             y += 12
         if scene.hints or scene.solution_shown:
-            text.draw(top, tr(f"Hints used: {scene.hints}"
-                              + (", solution shown" if scene.solution_shown else ""),
-                              f"ヒント {scene.hints} かい" + ("、こたえ を みた" if scene.solution_shown else "")),
-                      (128, y), pal.TEXT_DIM, align="center")
+            shown = scene.solution_shown
+            line = tr(f"Hints used: {scene.hints}" + (", solution shown" if shown else ""),
+                      f"ヒント {scene.hints} かい" + ("、こたえ を みた" if shown else ""))
+            text.draw(top, line, (128, y), pal.TEXT_DIM, align="center")
         return
     left = sum(1 for c in puzzle.cells if c != puzzle.setup.goal)
     text.draw(top, tr(f"Regions still to change: {left} of {len(puzzle.cells)}",
@@ -218,7 +218,8 @@ def _working(surf: pygame.Surface, tick: int) -> None:
     text.draw(surf, "working", (box.x + 8, box.y + 9), pal.TEXT)
     for i in range(3):
         on = (tick // 8) % 3 == i
-        pygame.draw.circle(surf, pal.ACCENT if on else pal.TEXT_DIM, (box.x + 70 + 9 * i, box.y + 13), 3)
+        dot = (box.x + 70 + 9 * i, box.y + 13)
+        pygame.draw.circle(surf, pal.ACCENT if on else pal.TEXT_DIM, dot, 3)
 
 
 # ------------------------------------------------------------------------- lower screen
@@ -232,7 +233,7 @@ def draw_bottom(bottom: pygame.Surface, scene: RegionsScene) -> None:
         _bottom_surface(bottom, scene)
     if scene.job is not None or scene.searching:
         widgets.dim(bottom, 90)
-        _working(bottom, scene.ctx.tick)
+        _working(bottom, scene.age)
     del tr
 
 

@@ -128,10 +128,8 @@ def _labels(target: pygame.Surface, view: SurfaceView) -> None:
         tag = label(view.variant, view.cells[r])
         if not tag:
             continue
-        if anchor is None:  # the surrounding region: its label sits in the corner
-            spot = (d.rect[0] + 8, d.rect[1] + 6)
-        else:
-            spot = (anchor[0], anchor[1] - 3)
+        # the surrounding region has no anchor: its label sits in the corner
+        spot = (d.rect[0] + 8, d.rect[1] + 6) if anchor is None else (anchor[0], anchor[1] - 3)
         text.draw(target, tag, (round(spot[0]), round(spot[1])), LABEL, align="center")
 
 
