@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 A, B, C = 0, 1, 2
 LETTERS = "ABC"
+GOALS_BY_NAME = {"A": A, "B": B, "C": C}
 MAX_REGIONS = 8  # 4^8 = 65,536 phase vectors: the largest surface offered with this rule
 UNKNOWN = 255
 PHASE_OF_STATE = (0, 1, 3)  # a start in A, B, C: its phase (A starts about to go to B)

@@ -45,7 +45,7 @@ ANIM_TICKS = 8
 SEARCH_BUDGET = 1200  # three-state search states per tick (about 2-3 ms)
 MIN_STROKE = 8  # touch samples below which a stroke is a stray tap, not a curve
 MAX_STROKE = 2000
-GOALS = {"A": ts.A, "B": ts.B, "C": ts.C}
+GOALS = ts.GOALS_BY_NAME
 
 
 def job_ticks(kind: str, params: dict[str, Any]) -> int:
