@@ -130,7 +130,7 @@ def mid_game(frames: int) -> Timer:
         m = machine(tmp, mode="two")
         scene = m.game_scene().game
         for i in range(20):
-            scene._play(choose_move(scene.game.position, 1, seed=i))
+            scene._tap_square(choose_move(scene.game.position, 1, seed=i))
             scene.anim = None
         scene.hint_level = 2
         scene.preview = sorted(scene.game.legal())[0]

@@ -12,14 +12,18 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pygame
 
 from firmware.input import InputState
+from firmware.match.protocol import ComputerPlayer
+from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat
 
 if TYPE_CHECKING:
     from firmware.machine import Machine
+
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,24 @@ class GameContext:
     def play(self, effect: str) -> None:
         self._machine.play(effect)
 
+    def computer_budget(self, units_per_tick: int) -> int:
+        """A computer player's per-tick work budget on this unit (its device profile)."""
+        return self._machine.profile.budget(units_per_tick)
+
+    def computer_seat(
+        self, player: ComputerPlayer[A], min_ticks: int = MIN_THINK_TICKS
+    ) -> ComputerSeat[A]:
+        """A computer seat paced by this unit's device profile: in-loop slices, or a worker
+        process where the profile has a spare core (issue 18)."""
+        profile = self._machine.profile
+        return ComputerSeat(
+            player,
+            profile.budget(player.units_per_tick),
+            min_ticks,
+            worker=profile.mode == "worker",
+            block=not self._machine.hal.realtime,
+        )
+
     def finish(self, result: GameResult) -> None:
         """Record a finished game: statistics always, the record when given."""
         self._machine.record_result(self.cartridge.id, result)
@@ -158,6 +180,11 @@ class Game(ABC):
     def dump(self) -> dict[str, Any]:
         """The `game` object of the state dump (each game's issue defines it)."""
         return {}
+
+    def thinking_ticks(self) -> int:
+        """Ticks a computer player has been deciding its move (0 when none is): the
+        firmware shows a thinking indicator once this passes half a second (issue 18)."""
+        return 0
 
     @abstractmethod
     def save_state(self) -> dict[str, Any]:

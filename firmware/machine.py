@@ -19,6 +19,8 @@ from firmware.cursor import HotspotCursor
 from firmware.game_api import Cartridge, GameContext, GameResult
 from firmware.gfx import widgets
 from firmware.input import InputTracker
+from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
+from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from firmware.settings import Settings
 from firmware.storage import Store
@@ -50,6 +52,7 @@ class Machine:
         boot_game: str | None = None,
         boot_options: dict[str, str] | None = None,
         touch_profile: TouchFilterConfig | None = None,
+        profile: DeviceProfile | None = None,
         show_boot: bool = True,
     ) -> None:
         self.hal = hal
@@ -61,6 +64,7 @@ class Machine:
         self.cartridges = cartridges if cartridges is not None else cartridge_registry.discover()
         self.settings = Settings.from_json(store.get_setting("settings", None))
         self.touch_profile = touch_profile or TouchFilterConfig.NONE
+        self.profile: DeviceProfile = profile or DEFAULT_PROFILE
         self.touch = TouchPipeline(self._stored_calibration(), self.touch_profile)
         self.tracker = InputTracker()
         self.cursor = HotspotCursor()
@@ -133,6 +137,7 @@ class Machine:
     def to_launcher(self, selected: str | None = None) -> None:
         from firmware.scenes.launcher import LauncherScene
 
+        stop_workers()  # a computer still searching for the game left behind stops at once
         self.scenes = [LauncherScene(self, selected=selected)]
         self.cursor.reset()
 

@@ -113,3 +113,15 @@ def dim(surface: pygame.Surface, alpha: int = 150, color: Color = (0, 0, 0)) -> 
     veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     veil.fill((*color, alpha))
     surface.blit(veil, (0, 0))
+
+
+def draw_thinking(surface: pygame.Surface, tick: int) -> None:
+    """The computer-is-thinking indicator: three dots chasing round a small dark badge in
+    the upper screen's top-right corner (shown after half a second of thinking)."""
+    badge = pygame.Rect(surface.get_width() - 22, 2, 20, 12)
+    pygame.draw.rect(surface, (24, 28, 40), badge, border_radius=5)
+    pygame.draw.rect(surface, (120, 130, 160), badge, 1, border_radius=5)
+    lit = (tick // 8) % 3
+    for i in range(3):
+        color = (255, 220, 90) if i == lit else (90, 96, 120)
+        pygame.draw.rect(surface, color, (badge.x + 4 + i * 5, badge.y + 5, 3, 3))

@@ -12,6 +12,7 @@ from firmware.match.protocol import (
     MatchRules,
     Thinker,
 )
+from firmware.match.replay import ReplayCursor
 from firmware.match.seats import (
     ComputerSeat,
     LocalSeat,
@@ -36,6 +37,7 @@ __all__ = [
     "MatchRules",
     "Played",
     "RemoteSeat",
+    "ReplayCursor",
     "ReplaySeat",
     "ReplaySource",
     "Seat",

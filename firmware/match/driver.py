@@ -112,6 +112,8 @@ class Match(Generic[A]):
         self._begun = None
         for listener in list(self.listeners):
             listener(played, events)
+        if self.rules.to_move() is None:
+            self.close()  # game over: worker processes stop now
         if expected is not None and expected != played.digest:
             self.divergences += 1
             log.warning("match %s diverged after seat %d's action", self.rules.game_id, seat)
@@ -132,10 +134,21 @@ class Match(Generic[A]):
             seat.cancel()
         self._begun = None
 
+    def close(self) -> None:
+        """Release what seats hold (a computer's worker process)."""
+        for seat in self.seats:
+            seat.close()
+
     def replace_rules(self, rules: MatchRules[A]) -> None:
         """Adopt another state (the host's on a resync); decisions in progress restart."""
         self.rules = rules
         self.cancel()
+
+    def load_seat(self, seat: int, saved: dict[str, Any]) -> None:
+        """Restore one seat's saved decision in progress (a game's own save format)."""
+        self.seats[seat].load(saved, self, seat)
+        if saved and self.rules.to_move() == seat:
+            self._begun = seat
 
     # ----------------------------------------------------------------------- suspend
     def save(self) -> dict[str, Any]:
@@ -158,7 +171,5 @@ class Match(Generic[A]):
         self.rules, self.history = rules, history
         self.refused = {str(k): int(v) for k, v in dict(data.get("refused", {})).items()}
         self.cancel()
-        for number, (seat, saved) in enumerate(zip(self.seats, seats, strict=True)):
-            seat.load(dict(saved), self, number)
-            if saved and rules.to_move() == number:
-                self._begun = number
+        for number, saved in enumerate(seats):
+            self.load_seat(number, dict(saved))

@@ -123,9 +123,16 @@ class MatchRules(Protocol[A]):
 
 
 class Thinker(Protocol[A]):
-    """One decision of a computer player, computed in slices: `think(budget)` does at most
-    `budget` units of the game's own work (search nodes) and returns the action once decided.
-    The same state, seed and level give the same action however the work is sliced."""
+    """One decision of a computer player, computed in slices.
+
+    `think(budget)` does about `budget` units of work and returns the action once decided;
+    a call that does not decide does at least `budget` units. A unit is calibrated to about
+    a microsecond of the development machine (weigh costlier nodes more), and `units` counts
+    the work done so far: the match applies the action at a tick fixed by it. The same
+    state, seed and level give the same action and `units` however the work is sliced, and
+    the player must be picklable (a worker process may run the search)."""
+
+    units: int
 
     def think(self, budget: int) -> A | None: ...
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
+from firmware.match.worker import SearchWorker
 
 if TYPE_CHECKING:
     from firmware.match.driver import Match
@@ -48,6 +49,10 @@ class Seat(ABC, Generic[A]):
 
     def cancel(self) -> None:
         """Forget any decision in progress (restart, quit, resync)."""
+
+    def close(self) -> None:
+        """Release held resources (a worker process); the seat may be used again."""
+        self.cancel()
 
     def save(self) -> dict[str, Any]:
         """What suspend must keep to continue exactly (JSON)."""
@@ -79,48 +84,107 @@ class LocalSeat(Seat[A]):
 class ComputerSeat(Seat[A]):
     """The game's computer player, thinking `budget` work units per tick.
 
-    The decision is a function of the state, seed and level only (node-limited search), so
-    suspend restores it by restarting the search and replaying the same number of slices.
+    The decision is a function of the state, seed and level only (work-limited search), and
+    it is applied at a tick fixed by the work it took: `max(min_ticks, ceil(units /
+    budget))` polls after the request. In-loop (`worker=False`) the thinker does `budget`
+    units per poll, so it is always decided by then; with a worker process the search runs
+    on another core and the seat waits for that tick. Headless (`block=True`) a worker that
+    is late is waited for, so frames are the same in both modes; in real time a late move is
+    applied when it arrives (counted in `late`). Suspend restarts the search and replays
+    the same number of polls.
     """
 
     kind = "computer"
 
     def __init__(
-        self, player: ComputerPlayer[A], budget: int | None = None, min_ticks: int = MIN_THINK_TICKS
+        self,
+        player: ComputerPlayer[A],
+        budget: int | None = None,
+        min_ticks: int = MIN_THINK_TICKS,
+        *,
+        worker: bool = False,
+        block: bool = True,
     ) -> None:
         self.player = player
         self.budget = max(1, budget if budget is not None else player.units_per_tick)
         self.min_ticks = min_ticks
+        self.use_worker = worker
+        self.block = block
         self.thinker: Thinker[A] | None = None
+        self.thinking = False
         self.calls = 0
+        self.units = 0
         self.decided: A | None = None
-
-    @property
-    def thinking(self) -> bool:
-        return self.thinker is not None
+        self.late = 0
+        self._worker: SearchWorker | None = None
+        self._job = 0
 
     def begin(self, match: Match[A], seat: int) -> None:
-        self.thinker = self.player.start(match.rules, seat)
-        self.calls = 0
-        self.decided = None
+        self.cancel()
+        self.thinking = True
+        if self.use_worker:
+            if self._worker is None or not self._worker.alive:
+                self._worker = SearchWorker()
+            self._job = self._worker.submit(self.player, match.rules, seat)
+        else:
+            self.thinker = self.player.start(match.rules, seat)
+
+    def _think(self, match: Match[A]) -> None:
+        """One poll's work: a slice in-loop, or a look at the worker's pipe."""
+        if self.decided is not None:
+            return
+        if self._worker is not None and self.use_worker:
+            wait = self.block and self.calls >= self.min_ticks
+            answer = self._worker.result(self._job, wait=wait)
+            if answer is not None:
+                self.decided = match.rules.decode(answer[0])
+                self.units = answer[1]
+            return
+        assert self.thinker is not None
+        self.decided = self.thinker.think(self.budget)
+        if self.decided is not None:
+            self.units = int(getattr(self.thinker, "units", self.calls * self.budget))
+
+    def due(self) -> int | None:
+        """The poll at which the decided action is played (None while undecided)."""
+        if self.decided is None:
+            return None
+        return max(self.min_ticks, -(-self.units // self.budget))
 
     def poll(self, match: Match[A], seat: int) -> A | None:
-        if self.thinker is None:
+        if not self.thinking:
             self.begin(match, seat)
-        assert self.thinker is not None
         self.calls += 1
-        if self.decided is None:
-            self.decided = self.thinker.think(self.budget)
-        if self.decided is None or self.calls < self.min_ticks:
+        self._think(match)
+        due = self.due()
+        if due is None or self.calls < due:
             return None
-        action, self.decided, self.thinker = self.decided, None, None
+        if self.calls > due:
+            self.late += 1
+        action = self.decided
+        self._clear()
         return action
 
+    def _clear(self) -> None:
+        self.thinker, self.thinking, self.decided = None, False, None
+        self.calls = self.units = 0
+
     def cancel(self) -> None:
-        self.thinker, self.decided, self.calls = None, None, 0
+        """Drop the decision in progress; a worker's late answer to it is discarded."""
+        self._clear()
+        if self._worker is not None:
+            self._worker.cancel()
+            self._job = -1
+
+    def close(self) -> None:
+        """Stop the worker process, if any (game end, quit)."""
+        self.cancel()
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
 
     def save(self) -> dict[str, Any]:
-        return {"calls": self.calls} if self.thinker is not None else {}
+        return {"calls": self.calls} if self.thinking else {}
 
     def load(self, data: dict[str, Any], match: Match[A], seat: int) -> None:
         self.cancel()
@@ -128,10 +192,10 @@ class ComputerSeat(Seat[A]):
         if calls <= 0 or match.rules.to_move() != seat:
             return
         self.begin(match, seat)
-        assert self.thinker is not None
-        for _ in range(calls):  # the same slices again: the same decision at the same tick
-            if self.decided is None:
-                self.decided = self.thinker.think(self.budget)
+        for done in range(1, calls + 1):  # the same polls again: the same decision and tick
+            self.calls = done
+            if not self.use_worker:
+                self._think(match)
         self.calls = calls
 
 

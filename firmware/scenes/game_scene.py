@@ -7,9 +7,13 @@ from typing import Any
 import pygame
 
 from firmware.game_api import Cartridge, Game, GameContext
+from firmware.gfx.widgets import draw_thinking
 from firmware.input import InputState
+from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from hal.interfaces import Button
+
+THINKING_INDICATOR_TICKS = 30  # half a second: a quicker answer needs no indicator
 
 
 class GameScene(Scene):
@@ -31,6 +35,9 @@ class GameScene(Scene):
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         self.game.draw(top, bottom)
+        thinking = self.game.thinking_ticks()
+        if thinking >= THINKING_INDICATOR_TICKS:
+            draw_thinking(top, thinking)
 
     def hotspots(self) -> dict[str, pygame.Rect]:
         return self.game.hotspots()
@@ -39,5 +46,6 @@ class GameScene(Scene):
         return self.game.dump()
 
     def restart(self) -> None:
+        stop_workers()  # the old game's search ends now; a late answer has nowhere to go
         self.game = self.cartridge.create(self.ctx)
         self.uses_dpad = self.game.uses_dpad

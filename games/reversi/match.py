@@ -14,7 +14,6 @@ from typing import Any, ClassVar, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.reversi.ai import LEVELS, ComputerMove
-from games.reversi.ai.players import FRAME_NODE_BUDGET
 from games.reversi.rules import Game, GameDataError
 from games.reversi.rules.position import BLACK, WHITE
 
@@ -100,19 +99,31 @@ class ReversiRules:
         return data.decode("ascii")
 
 
+# Work units (about 1 us of the development machine each, issue 18): a midgame node with its
+# evaluation costs about 14 us, an exact-solve node about 6 us (bench/reversi.py measures).
+MID_NODE_UNITS = 14
+END_NODE_UNITS = 6
+UNITS_PER_TICK = 4_000  # about 4 ms of search per in-loop tick on the development machine
+
+
 class _ReversiThinker:
-    def __init__(self, job: ComputerMove) -> None:
+    def __init__(self, job: ComputerMove, weight: int) -> None:
         self.job = job
+        self.weight = weight
+
+    @property
+    def units(self) -> int:
+        return self.job.nodes * self.weight
 
     def think(self, budget: int) -> str | None:
-        move = self.job.think(budget)
+        move = self.job.think(-(-budget // self.weight))
         return None if move == "pass" else move
 
 
 class ReversiComputer:
     """The computer player at one level for the match layer's computer seat."""
 
-    units_per_tick = FRAME_NODE_BUDGET
+    units_per_tick = UNITS_PER_TICK
 
     def __init__(self, level: int, seed: int) -> None:
         if level not in LEVELS:
@@ -121,4 +132,8 @@ class ReversiComputer:
 
     def start(self, rules: Any, seat: int) -> _ReversiThinker:
         assert isinstance(rules, ReversiRules)
-        return _ReversiThinker(ComputerMove(rules.game.position, self.level, self.seed))
+        position = rules.game.position
+        empties = 64 - bin(position.black | position.white).count("1")
+        exact = empties <= LEVELS[self.level].exact_empties
+        job = ComputerMove(position, self.level, self.seed)
+        return _ReversiThinker(job, END_NODE_UNITS if exact else MID_NODE_UNITS)

@@ -16,9 +16,19 @@ import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
+from firmware.match import (
+    ComputerSeat,
+    Event,
+    LocalSeat,
+    Match,
+    Played,
+    ReplayCursor,
+    Seat,
+)
 from firmware.scene import hit
-from games.reversi.ai import FRAME_NODE_BUDGET, LEVELS, ComputerMove
-from games.reversi.records import GameRecord, RecordError, Replay
+from games.reversi.ai import LEVELS
+from games.reversi.match import SEAT_COLORS, ReversiComputer, ReversiRules, seat_of
+from games.reversi.records import GameRecord, RecordError
 from games.reversi.rules import PASS, GameDataError
 from games.reversi.rules import Game as Board
 from games.reversi.scene import layout
@@ -44,8 +54,22 @@ def other(color: str) -> str:
     return "white" if color == "black" else "black"
 
 
+def history_of(game: Board) -> list[Played]:
+    """The match history (seat, wire bytes, digest after) of a game's moves."""
+    probe = ReversiRules(Board(game.start))
+    out = []
+    for square in game.moves:
+        seat = probe.to_move()
+        assert seat is not None
+        probe.apply(seat, square)
+        out.append(Played(seat, probe.encode(square), probe.digest()))
+    return out
+
+
 class ReversiScene(Game):
-    """Play or replay. `record` (a stored GameRecord JSON) opens the replay viewer."""
+    """Play or replay: one scene whose moves all come through a `Match`. Local seats take
+    the player's taps, a computer seat the engine's decisions, replay seats a stored record
+    (`record`, a GameRecord JSON, opens the replay viewer)."""
 
     uses_dpad = False  # the firmware's cursor walks the squares; A taps (P-FW-4)
 
@@ -58,7 +82,8 @@ class ReversiScene(Game):
             opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
         )
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}  # slot -> (key, picture)
-        self.replay: Replay | None = None
+        self.replay: ReplayCursor[str] | None = None
+        self.record: GameRecord | None = None
         self.record_data: dict[str, Any] | None = None
         self.record_error: str | None = None
         self._reset()
@@ -66,24 +91,47 @@ class ReversiScene(Game):
             self._open_record(record)
 
     # ------------------------------------------------------------------ state changes
+    def _seats(self) -> list[Seat[str]]:
+        """Local seats for the people at this unit; a computer seat against the computer."""
+        seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
+        if self.mode == "cpu":
+            player = ReversiComputer(self.level, self.ai_seed)
+            seats[seat_of(other(self.human))] = self.ctx.computer_seat(player, MIN_THINK_TICKS)
+        return seats
+
     def _reset(self) -> None:
         """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
         self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
-        self.game = Board()
+        self._match: Match[str] = Match(ReversiRules(), self._seats())
         self.hint_level = 0
         self.preview: str | None = None
         self.anim: FlipAnimation | None = None
-        self.job: ComputerMove | None = None
-        self.think_calls = 0
         self.reported = False
 
     def _open_record(self, data: dict[str, Any]) -> None:
         self.record_data = data
         try:
-            self.replay = GameRecord.from_json(data).replay()
+            record = GameRecord.from_json(data)
         except RecordError as exc:
-            self.replay, self.record_error = None, str(exc)
-        self.game = self.replay.game if self.replay else Board()
+            self.replay, self.record, self.record_error = None, None, str(exc)
+            return
+        self.record = record
+        actions = [(p.seat, p.data) for p in history_of(record.game)]
+        self.replay = ReplayCursor(lambda: ReversiRules(Board(record.game.start)), actions)
+
+    @property
+    def match(self) -> Match[str]:
+        return self.replay.match if self.replay is not None else self._match
+
+    @property
+    def rules(self) -> ReversiRules:
+        rules = self.match.rules
+        assert isinstance(rules, ReversiRules)
+        return rules
+
+    @property
+    def game(self) -> Board:
+        return self.rules.game
 
     @property
     def is_replay(self) -> bool:
@@ -93,15 +141,34 @@ class ReversiScene(Game):
     def hint_name(self) -> str:
         return tx.HINT_LEVELS[self.hint_level]
 
+    def _seat_kind(self, color: str | None) -> str | None:
+        return None if color is None else self.match.seat_kind(seat_of(color))
+
     def computer_to_move(self) -> bool:
-        return self.mode == "cpu" and self.game.turn == other(self.human)
+        return self._seat_kind(self.game.turn) == "computer"
 
     def human_to_move(self) -> bool:
-        return self.game.turn is not None and not self.is_replay and not self.computer_to_move()
+        return self._seat_kind(self.game.turn) == "local" and not self.is_replay
 
     @property
     def thinking(self) -> bool:
         return not self.is_replay and self.anim is None and self.computer_to_move()
+
+    @property
+    def computer(self) -> ComputerSeat[str] | None:
+        for seat in self.match.seats:
+            if isinstance(seat, ComputerSeat):
+                return seat
+        return None
+
+    @property
+    def think_calls(self) -> int:
+        """Slices the computer has thought for the move it is deciding (0 when idle)."""
+        seat = self.computer
+        return seat.calls if seat is not None and seat.thinking else 0
+
+    def thinking_ticks(self) -> int:
+        return self.think_calls if self.thinking else 0
 
     def tip(self) -> str:
         """A quiet line for the message area (shown, not dumped): whose turn against the
@@ -114,12 +181,15 @@ class ReversiScene(Game):
             f"Tap {self.preview} again to play", f"もういちど {self.preview} で けってい"
         )
 
-    def _play(self, square: str) -> None:
-        outcome = self.game.play(square)
-        self.preview = None
-        self.job, self.think_calls = None, 0
-        self.anim = FlipAnimation(outcome.square, outcome.color, list(outcome.flipped))
-        self.ctx.play("pass" if outcome.passed else "place")
+    def _show(self, events: list[Event]) -> None:
+        """Animate what the match applied (any seat's move)."""
+        for event in events:
+            if event.get("type") != "move":
+                continue
+            self.preview = None
+            color = SEAT_COLORS[int(event["seat"])]
+            self.anim = FlipAnimation(str(event["square"]), color, list(event["flipped"]))
+            self.ctx.play("pass" if event["passed"] is not None else "place")
 
     # ------------------------------------------------------------------------- input
     def hotspots(self) -> dict[str, pygame.Rect]:
@@ -140,6 +210,7 @@ class ReversiScene(Game):
             return
         name = hit(self.hotspots(), inp)
         if name == "button:play-again" or name == "button:restart":
+            self.match.cancel()
             self._reset()
             return
         if name == "button:hint":
@@ -158,7 +229,10 @@ class ReversiScene(Game):
         if self.hint_name != "none" and self.preview != square:
             self.preview = square  # R-REV-VIEW-9: first tap previews, another square moves it
             return
-        self._play(square)
+        seat = self.match.seats[seat_of(self.game.turn or "black")]
+        assert isinstance(seat, LocalSeat)
+        seat.offer(square)
+        self._show(self.match.step())
 
     def _advance(self) -> None:
         if self.anim is not None:
@@ -170,17 +244,8 @@ class ReversiScene(Game):
         if self.game.over:
             if not self.reported:
                 self._report()
-        elif self.computer_to_move():
-            self._think()
-
-    def _think(self) -> None:
-        """One slice of the computer's decision per tick (never more than the budget)."""
-        if self.job is None:
-            self.job = ComputerMove(self.game.position, self.level, self.ai_seed)
-        move = self.job.think(FRAME_NODE_BUDGET)
-        self.think_calls += 1
-        if move is not None and move != PASS and self.think_calls >= MIN_THINK_TICKS:
-            self._play(move)
+        else:
+            self._show(self.match.step())  # a computer's slice, or a remote move arriving
 
     def _report(self) -> None:
         self.reported = True
@@ -223,16 +288,13 @@ class ReversiScene(Game):
         self.anim = None
         replay = self.replay
         if action == "forward":
-            outcome = replay.forward()
-            if outcome is not None:
-                self.anim = FlipAnimation(outcome.square, outcome.color, list(outcome.flipped))
+            self._show(replay.forward())
         elif action == "back":
             replay.back()
         elif action == "first":
             replay.seek(0)
         elif action == "last":
-            replay.seek(len(replay.record.game.moves))
-        self.game = replay.game
+            replay.seek(replay.total)
 
     # -------------------------------------------------------------------------- view
     def message(self) -> tuple[str | None, str]:
@@ -254,12 +316,12 @@ class ReversiScene(Game):
         return tail if color is None else tx.color_name(self.ctx.tr, color) + tail
 
     def _names(self) -> dict[str, str]:
-        if self.replay is not None:
-            return {"black": self.replay.record.black, "white": self.replay.record.white}
+        if self.record is not None:
+            return {"black": self.record.black, "white": self.record.white}
         return tx.player_names(self.ctx.tr, self.mode, self.human, self.level_name)
 
     def _move_list(self) -> list[tuple[str, str]]:
-        game = self.replay.record.game if self.replay else self.game
+        game = self.record.game if self.record is not None else self.game
         color, out = game.start.turn, []
         for ply in game.plies:
             if ply != PASS:
@@ -275,7 +337,7 @@ class ReversiScene(Game):
         title = ""
         highlight = None
         if self.replay is not None:
-            total = len(self.replay.record.game.moves)
+            total = self.replay.total
             title = f"{tr(*tx.REPLAY_TITLE)} {self.replay.index}/{total}"
             highlight = self.replay.index - 1 if self.replay.index else -1
         view = TopView(
@@ -363,7 +425,7 @@ class ReversiScene(Game):
         if self.is_replay:
             out["replay"] = {
                 "index": self.replay.index if self.replay else 0,
-                "total": len(self.replay.record.game.moves) if self.replay else 0,
+                "total": self.replay.total if self.replay else 0,
             }
         return out
 
@@ -405,7 +467,6 @@ class ReversiScene(Game):
         self._open_record(state["record"])
         if self.replay is not None:
             self.replay.seek(int(state["index"]))
-            self.game = self.replay.game
 
     def _load_play(self, state: dict[str, Any]) -> None:
         mode, level, human = state["mode"], int(state["level"]), state["human"]
@@ -418,15 +479,15 @@ class ReversiScene(Game):
             raise ValueError("bad preview")
         anim = FlipAnimation.from_json(state["anim"]) if state["anim"] is not None else None
         think_calls = int(state["think_calls"])
-        self.record_data, self.replay, self.record_error = None, None, None
+        self.record_data, self.replay, self.record, self.record_error = None, None, None, None
         self.mode, self.level, self.human = mode, level, human
         self.ai_seed = int(state["ai_seed"])
-        self.game, self.hint_level, self.preview, self.anim = game, hint, preview, anim
+        self._match = Match(ReversiRules(game), self._seats())
+        self._match.history = history_of(game)
+        self.hint_level, self.preview, self.anim = hint, preview, anim
         self.reported = bool(state["reported"])
-        self.job, self.think_calls = None, 0
-        if think_calls and self.computer_to_move():
+        seat = game.turn
+        if think_calls and seat is not None and self.computer_to_move():
             # The pending decision, restarted: the same slices give the same move and timing.
-            self.job = ComputerMove(game.position, level, self.ai_seed)
-            for _ in range(think_calls):
-                self.job.think(FRAME_NODE_BUDGET)
-            self.think_calls = think_calls
+            number = seat_of(seat)
+            self._match.load_seat(number, {"calls": think_calls})

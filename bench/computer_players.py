@@ -1,0 +1,109 @@
+"""Computer players at full strength through the real firmware, headless (issue 18).
+
+    .venv/bin/python bench/computer_players.py [--games N] [--profile NAME ...]
+
+For each device profile (default: desktop, desktop-worker, pi-zero-2w-sliced, pi-zero-2w)
+the strongest Reversi level plays N games as white against a player who taps the first
+legal square. Reported per computer move: the wait the player sees, in seconds of ticks at
+60 Hz (from the tick its turn starts to the tick its disc lands), median / p95 / max, and
+the same for the moves that were 14-empty exact solves; per tick while it thinks, the CPU
+time of the frame loop's own thread (p99 / max; a worker process's search is not the
+loop's work).
+
+The Raspberry Pi profiles run here, on the development machine, with the profile's budget:
+the tick counts (and so the waits) are exactly those the Pi would show if it keeps up with
+its profile's speed estimate; the loop's tick cost on the Pi is this machine's times the
+inverse of the profile's speed (see docs/performance.md for the method).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PROFILES = ("desktop", "desktop-worker", "pi-zero-2w-sliced", "pi-zero-2w")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[float]]:
+    """(waits in s, exact-solve waits in s, thinking tick CPU ms)."""
+    from firmware.match.profiles import PROFILES as TABLE
+    from firmware.match.worker import close_all
+    from firmware.testing import build_machine
+    from games.reversi.scene import layout
+    from hal.interfaces import RawInput, RawTouch
+
+    waits, solves, ticks_ms = [], [], []
+    for g in range(games):
+        with tempfile.TemporaryDirectory() as tmp:
+            m = build_machine(Path(tmp), seed=100 + g)
+            m.profile = TABLE[profile]
+            m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
+            scene = m.game_scene().game
+            started: int | None = None
+            empties = 0
+            while not (scene.game.over and scene.anim is None):
+                touch = None
+                if scene.human_to_move() and scene.anim is None:
+                    touch = layout.SQUARE_RECTS[sorted(scene.game.legal())[0]].center
+                raw = RawInput(touch=RawTouch(*touch)) if touch else RawInput()
+                m.hal.input.script = lambda t, raw=raw: raw
+                thinking = scene.thinking
+                if thinking and started is None:
+                    started = m.tick
+                    empties = 64 - sum(scene.game.score().values())
+                before = len(scene.match.history)
+                c0 = time.thread_time()
+                m.step()
+                m.render()
+                m.present()
+                if thinking:
+                    ticks_ms.append((time.thread_time() - c0) * 1000)
+                if started is not None and len(scene.match.history) > before:
+                    wait = (m.tick - started) / 60
+                    waits.append(wait)
+                    if empties <= 14:
+                        solves.append(wait)
+                    started = None
+            close_all()
+    return waits, solves, ticks_ms
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--profile", action="append", choices=PROFILES)
+    args = ap.parse_args(argv)
+    print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus")
+    print(
+        f"{'reversi strongest':<20} {'moves':>5}  wait s p50   p95   max  "
+        f"| solves p50   max | tick cpu ms p99   max"
+    )
+    for profile in args.profile or PROFILES:
+        waits, solves, ticks = reversi(profile, args.games)
+        print(
+            f"{profile:<20} {len(waits):>5}  {statistics.median(waits):11.2f} "
+            f"{pct(waits, 0.95):5.2f} {max(waits):5.2f}  | {statistics.median(solves):10.2f} "
+            f"{max(solves):5.2f} | {pct(ticks, 0.99):15.2f} {max(ticks):5.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,114 @@
+"""A computer player's search in a worker process, for units with a spare core (issue 18).
+
+The frame loop keeps drawing while the worker searches. The decision is node-limited, so the
+worker finds exactly the move the in-loop slices would; the seat applies it at the tick its
+work fixes (see `ComputerSeat`), not when the worker happens to finish, so frames stay
+reproducible.
+
+One process per seat, started on first use with the `spawn` method (the firmware's SDL state
+never crosses into it), reused for every move of the game, and stopped when the seat is
+closed: on quit, restart, game end or a crash (`close_all`, called by the machine, and at
+interpreter exit). A search is cancelled cooperatively between slices of `SLICE_UNITS`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import logging
+import multiprocessing
+import weakref
+from multiprocessing.connection import Connection
+from typing import Any
+
+log = logging.getLogger("twinfold.match")
+
+SLICE_UNITS = 20_000  # about 20 ms of search between looks at the pipe for a cancel
+_LIVE: weakref.WeakSet[SearchWorker] = weakref.WeakSet()
+
+
+def _rules_class(path: str) -> Any:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _serve(conn: Connection) -> None:
+    """The worker's loop: one job at a time; a newer message cancels the current job."""
+    pending: Any = None
+    while True:
+        job = pending if pending is not None else conn.recv()
+        pending = None
+        if job is None:
+            return
+        job_id, player, rules_path, rules_json, seat = job
+        rules = _rules_class(rules_path).from_json(rules_json)
+        thinker = player.start(rules, seat)
+        action = None
+        while action is None:
+            action = thinker.think(SLICE_UNITS)
+            if action is None and conn.poll():
+                pending = conn.recv()  # cancelled by a newer job (or None: stop)
+                if pending is None:
+                    return
+                break
+        if action is not None:
+            conn.send((job_id, rules.encode(action), int(getattr(thinker, "units", 0))))
+
+
+class SearchWorker:
+    """The parent's handle on one worker process."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._process = ctx.Process(target=_serve, args=(child,), daemon=True, name="twinfold-cpu")
+        self._process.start()
+        child.close()
+        self._job = 0
+        _LIVE.add(self)
+
+    @property
+    def alive(self) -> bool:
+        return self._process.is_alive()
+
+    def submit(self, player: Any, rules: Any, seat: int) -> int:
+        """Start deciding for `seat` in `rules`' state; returns the job number."""
+        self._job += 1
+        cls = type(rules)
+        path = f"{cls.__module__}:{cls.__qualname__}"
+        self._conn.send((self._job, player, path, rules.to_json(), seat))
+        return self._job
+
+    def result(self, job: int, wait: bool = False) -> tuple[bytes, int] | None:
+        """(wire action, units) of `job` once done; stale answers are dropped."""
+        while self._conn.poll(None if wait else 0):
+            try:
+                done, data, units = self._conn.recv()
+            except EOFError:
+                return None
+            if done == job:
+                return bytes(data), int(units)
+        return None
+
+    def cancel(self) -> None:
+        """Abandon the current job (the next submit pre-empts it between slices)."""
+        self._job += 1
+
+    def close(self) -> None:
+        """Stop the process at once."""
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join(timeout=2)
+        self._conn.close()
+        _LIVE.discard(self)
+
+
+def close_all() -> int:
+    """Stop every live worker (quit, crash, game end); returns how many were stopped."""
+    workers = list(_LIVE)
+    for worker in workers:
+        worker.close()
+    return len(workers)
+
+
+atexit.register(close_all)

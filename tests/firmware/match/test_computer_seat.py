@@ -1,0 +1,191 @@
+"""The computer seat's pacing (issue 18): in-loop slices and a worker process decide the same
+move at the same tick; workers are stopped on quit, restart and game end; late answers to
+abandoned searches are discarded; suspend mid-search continues identically."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from firmware.match import ComputerSeat, LocalSeat, Match
+from firmware.match.profiles import PROFILES
+from firmware.match.worker import SearchWorker, close_all
+from firmware.testing import build_machine, run
+from games.reversi.match import ReversiComputer, ReversiRules
+from games.reversi.rules import Game
+from hal.interfaces import RawInput
+
+
+def position_with_empties(empties: int, seed: int) -> Game:
+    rng = random.Random(seed)
+    while True:
+        game = Game()
+        while not game.over and 64 - sum(game.score().values()) > empties:
+            game.play(rng.choice(sorted(game.legal())))
+        if not game.over:
+            return Game(game.position)
+
+
+def decide(rules: ReversiRules, seat: ComputerSeat[str]) -> tuple[str, int]:
+    """(move, the poll at which it is played) for the side to move."""
+    match = Match(rules, _seats(rules, seat))
+    mover = rules.to_move()
+    for poll in range(1, 100_000):
+        before = len(match.history)
+        match.step()
+        if len(match.history) > before:
+            played = match.history[-1]
+            assert played.seat == mover
+            return played.data.decode(), poll
+    raise AssertionError("never decided")
+
+
+def _seats(rules: ReversiRules, seat: ComputerSeat[str]) -> list:
+    seats: list = [LocalSeat[str](), LocalSeat[str]()]
+    seats[rules.to_move() or 0] = seat
+    return seats
+
+
+@pytest.mark.parametrize(("empties", "level"), [(40, 4), (30, 3), (14, 4), (12, 2)])
+def test_worker_and_slices_decide_the_same_move_at_the_same_tick(empties: int, level: int) -> None:
+    game = position_with_empties(empties, seed=empties)
+    sliced = ComputerSeat(ReversiComputer(level, 7), 5_000)
+    in_worker = ComputerSeat(ReversiComputer(level, 7), 5_000, worker=True, block=True)
+    try:
+        assert decide(ReversiRules(Game(game.start)), sliced) == decide(
+            ReversiRules(Game(game.start)), in_worker
+        )
+        assert in_worker.late == 0
+    finally:
+        in_worker.close()
+
+
+def test_the_move_waits_for_the_tick_its_work_fixes() -> None:
+    game = position_with_empties(36, seed=3)
+    seat = ComputerSeat(ReversiComputer(4, 1), 5_000)
+    _move, poll = decide(ReversiRules(Game(game.start)), seat)
+    probe = ReversiComputer(4, 1).start(ReversiRules(Game(game.start)), 0)
+    while probe.think(10**9) is None:
+        pass
+    assert poll == max(24, -(-probe.units // 5_000))  # independent of how it was sliced
+
+
+def test_a_cancelled_search_answer_is_discarded() -> None:
+    worker = SearchWorker()
+    try:
+        rules = ReversiRules(position_with_empties(30, seed=5))
+        old = worker.submit(ReversiComputer(4, 2), rules, rules.to_move() or 0)
+        worker.cancel()
+        assert worker.result(old, wait=False) is None
+        fresh = ReversiRules()
+        job = worker.submit(ReversiComputer(1, 2), fresh, 0)
+        answer = worker.result(job, wait=True)
+        assert answer is not None and answer[0].decode() in fresh.legal_actions()
+        assert worker.result(old, wait=False) is None
+    finally:
+        worker.close()
+    assert not worker.alive
+
+
+def test_close_all_stops_every_worker_at_once() -> None:
+    workers = [SearchWorker(), SearchWorker()]
+    rules = ReversiRules(position_with_empties(40, seed=1))
+    workers[0].submit(ReversiComputer(4, 2), rules, rules.to_move() or 0)  # busy searching
+    assert close_all() >= 2
+    assert not any(w.alive for w in workers)
+
+
+def _worker_machine(tmp: Path, **options: str):
+    m = build_machine(tmp)
+    m.profile = PROFILES["desktop-worker"]
+    m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white", **options})
+    return m
+
+
+def test_quitting_the_game_stops_the_search_process(tmp_path: Path) -> None:
+    m = _worker_machine(tmp_path)
+    run(m, 5, draw=False)
+    seat = m.game_scene().game.computer
+    assert seat is not None and seat._worker is not None and seat._worker.alive
+    worker = seat._worker
+    m.to_launcher()  # what "quit" in the pause menu does
+    assert not worker.alive
+
+
+def test_game_end_closes_the_worker(tmp_path: Path) -> None:
+    rules = ReversiRules(position_with_empties(8, seed=2))
+    a = ComputerSeat(ReversiComputer(2, 1), 5_000, worker=True)
+    b = ComputerSeat(ReversiComputer(1, 1), 5_000, worker=True)
+    match = Match(rules, [a, b])
+    while not match.over:
+        match.step()
+    assert a._worker is None and b._worker is None
+
+
+def _frames(m, ticks: int) -> list[str]:
+    out = []
+    for _ in range(ticks):
+        m.step()
+        m.render()
+        out.append(m.frame_hash())
+    return out
+
+
+@pytest.mark.parametrize("profile", ["desktop", "desktop-worker"])
+def test_games_against_the_computer_are_frame_identical_across_runs(
+    tmp_path: Path, profile: str
+) -> None:
+    def machine(sub: str):
+        m = build_machine(tmp_path / sub, seed=11)
+        m.profile = PROFILES[profile]
+        m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
+        return m
+
+    a, b = machine("a"), machine("b")
+    try:
+        assert _frames(a, 200) == _frames(b, 200)
+        assert len(a.game_scene().game.match.history) >= 1
+    finally:
+        close_all()
+
+
+def test_suspend_mid_search_in_a_worker_continues_identically(tmp_path: Path) -> None:
+    try:
+        a = _worker_machine(tmp_path / "a")
+        run(a, 10)
+        assert a.game_scene().game.thinking
+        slot = a.snapshot()
+        b = build_machine(tmp_path / "b")
+        b.profile = PROFILES["desktop-worker"]
+        b.restore(slot)
+        assert _frames(a, 120) == _frames(b, 120)
+    finally:
+        close_all()
+
+
+def test_thinking_indicator_appears_after_half_a_second(tmp_path: Path) -> None:
+    m = build_machine(tmp_path, seed=3)
+    m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
+    inside_badge = (m.top.get_width() - 19, 12)
+    early, late = set(), set()
+    for _ in range(45):
+        m.step()
+        m.render()
+        ticks = m.game_scene().game.thinking_ticks()
+        pixel = tuple(m.top.get_at(inside_badge))[:3]
+        (late if ticks >= 30 else early).add(pixel)
+    assert late == {(24, 28, 40)}
+    assert (24, 28, 40) not in early
+
+
+def test_pause_menu_opens_while_the_computer_thinks(tmp_path: Path) -> None:
+    m = build_machine(tmp_path, seed=3)
+    m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
+    run(m, 3)
+    from hal.interfaces import Button
+
+    m.hal.input.script = lambda t: RawInput(held=frozenset({Button.START}))  # type: ignore[attr-defined]
+    run(m, 1)
+    assert m.scene.name == "pause"
