@@ -42,7 +42,7 @@ from games.regions.scene.surface_view import SurfaceView, nearest_point, point_r
 
 STATE_VERSION = 1
 ANIM_TICKS = 8
-SEARCH_BUDGET = 1200  # three-state search states per tick (about 2-3 ms)
+SEARCH_BUDGET = 800  # three-state search states per tick (about 1.5 ms)
 MIN_STROKE = 8  # touch samples below which a stroke is a stray tap, not a curve
 MAX_STROKE = 2000
 GOALS = ts.GOALS_BY_NAME
