@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from firmware.game_api import Cartridge, GameContext, Option
@@ -28,6 +30,10 @@ def _create(ctx: GameContext) -> RegionsScene:
     return RegionsScene(ctx)
 
 
+def _replay(ctx: GameContext, record: dict[str, Any]) -> RegionsScene:
+    return RegionsScene(ctx, record=record)
+
+
 def _pattern_number(value: str) -> bool:
     return value.isdigit() and 1 <= int(value) <= 3**15
 
@@ -46,6 +52,7 @@ CARTRIDGE = Cartridge(
     draw_icon=draw_icon,
     create=_create,
     players=(1, 1),
+    replay=_replay,
     options=(
         Option("mode", "Mode", ("solo",), "solo", label_ja="モード",
                choice_labels={"solo": "Solo"}),

@@ -61,3 +61,11 @@ DRAW_BUTTONS = {
     "choice:back": pygame.Rect(2, BAR_Y, 60, BAR_H),
     "choice:draw:clear": pygame.Rect(98, BAR_Y, 60, BAR_H),
 }
+
+# replaying a stored clear
+REPLAY_BUTTONS = {
+    "button:first": pygame.Rect(4, BAR_Y, 56, BAR_H),
+    "button:back": pygame.Rect(68, BAR_Y, 56, BAR_H),
+    "button:forward": pygame.Rect(132, BAR_Y, 56, BAR_H),
+    "button:last": pygame.Rect(196, BAR_Y, 56, BAR_H),
+}

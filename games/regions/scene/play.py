@@ -17,7 +17,7 @@ import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import LocalSeat, Match
+from firmware.match import LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
 from games.regions.match import RegionsRules
 from games.regions.rules import threestate as ts
@@ -39,6 +39,7 @@ from games.regions.scene import surfaces as srf
 from games.regions.scene.jobs import Job
 from games.regions.scene.records import Best, best_of
 from games.regions.scene.surface_view import SurfaceView, nearest_point, point_rects
+from hal.interfaces import Button
 
 STATE_VERSION = 1
 ANIM_TICKS = 8
@@ -73,7 +74,7 @@ class RegionsScene(Game):
 
     uses_dpad = False  # the firmware's cursor walks the hotspots; A taps (P-FW-4)
 
-    def __init__(self, ctx: GameContext) -> None:
+    def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
         super().__init__(ctx)
         o = ctx.options
         self.mode = o.get("mode", "solo")
@@ -104,6 +105,11 @@ class RegionsScene(Game):
         self._reset_play()
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         self._best_cache: dict[str, Best] | None = None
+        self.replay: ReplayCursor[Any] | None = None
+        self.record: dict[str, Any] | None = None
+        if record is not None:
+            self._open_record(record)
+            return
         self._start_from_options(o.get("surface", "choose"), o.get("pattern", "choose"))
 
     def _reset_play(self) -> None:
@@ -321,6 +327,7 @@ class RegionsScene(Game):
             "hints": self.hints,
             "solution_shown": self.solution_shown,
             "puzzle": puzzle.to_json(),
+            "chosen": None if "catalogue" in self.chosen.params else self.chosen.to_json(),
         }
         summary = (
             f"{self.chosen.sid} #{self.pattern}: {screens.clock(self.ticks)}, "
@@ -344,10 +351,65 @@ class RegionsScene(Game):
             return []
         return puzzle.solution(self.search)
 
+    # ------------------------------------------------------------------- replay
+    def _open_record(self, data: dict[str, Any]) -> None:
+        """A stored clear, replayed selection by selection (P-GAME-6)."""
+        self.record, self.phase = data, "replay"
+        try:
+            puzzle = Puzzle.from_json(data["puzzle"])
+            if data.get("chosen") is not None:
+                chosen = srf.Chosen.from_json(data["chosen"])
+            else:
+                chosen = srf.catalogue_surface(str(data["surface"]["catalogue"]))
+            if chosen.surface.shadow.link != puzzle.setup.link:
+                raise ValueError("the surface does not match the puzzle")
+            self.variant, self.goal = puzzle.setup.variant, puzzle.setup.goal
+            self.blocked, self.pattern = puzzle.setup.blocked, puzzle.setup.pattern
+            self.ticks = int(data["ticks"])
+        except (KeyError, TypeError, ValueError) as exc:
+            self.message = self.ctx.tr(
+                f"This record cannot be read ({exc}).", "この きろくは よめません。"
+            )
+            return
+        setup = puzzle.setup
+        rules = RegionsRules(Puzzle(setup))
+        actions = [(0, rules.encode(a)) for a in puzzle.actions]
+        self.chosen = chosen
+        self.replay = ReplayCursor(lambda: RegionsRules(Puzzle(setup)), actions)
+        self.match = self.replay.match
+
+    def _update_replay(self, inp: InputState) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        name = hit(self.hotspots(), inp)
+        action = name.removeprefix("button:") if name else None
+        if Button.L in inp.repeated:
+            action = "back"
+        elif Button.R in inp.repeated:
+            action = "forward"
+        if action is None:
+            return
+        before = self.puzzle.cells if self.puzzle is not None else ()
+        self.anim = None
+        if action == "forward":
+            events = replay.forward()
+            if events:
+                self.anim = (int(events[0]["point"]), before, 0)
+        elif action == "back":
+            replay.back()
+        elif action == "first":
+            replay.seek(0)
+        elif action == "last":
+            replay.seek(replay.total)
+        self.match = replay.match
+
     # -------------------------------------------------------------------- input
     def hotspots(self) -> dict[str, pygame.Rect]:
         if self.job is not None or self.searching:
             return {}
+        if self.phase == "replay":
+            return dict(layout.REPLAY_BUTTONS) if self.replay is not None else {}
         if self.phase == "choose" and self.step == "surface":
             spots = {}
             names = srf.catalogue_names()
@@ -395,6 +457,9 @@ class RegionsScene(Game):
             self.anim = (point, before, age + 1) if age + 1 < ANIM_TICKS else None
         if self.phase == "draw":
             self._update_draw(inp)
+            return
+        if self.phase == "replay":
+            self._update_replay(inp)
             return
         name = hit(self.hotspots(), inp)
         if self.phase == "choose":
@@ -519,7 +584,7 @@ class RegionsScene(Game):
         if chosen is None:
             return None
         puzzle = self.puzzle
-        if self.phase in ("play", "clear") and puzzle is not None:
+        if self.phase in ("play", "clear", "replay") and puzzle is not None:
             before, progress, ripple = None, 1.0, None
             if self.anim is not None:
                 point, before, age = self.anim
@@ -607,9 +672,19 @@ class RegionsScene(Game):
             b = self.best_before
             out["best"] = None if b is None else {"ticks": b.ticks, "selections": b.selections}
             out["new_best"] = self.is_best
+        if self.phase == "replay":
+            r = self.replay
+            out["replay"] = {"index": r.index if r else 0, "total": r.total if r else 0}
         return out
 
     def save_state(self) -> dict[str, Any]:
+        if self.phase == "replay":
+            return {
+                "version": STATE_VERSION,
+                "replay": self.record,
+                "index": self.replay.index if self.replay else 0,
+                "age": self.age,
+            }
         job = self.job
         return {
             "version": STATE_VERSION,
@@ -656,6 +731,13 @@ class RegionsScene(Game):
     def _load(self, s: dict[str, Any]) -> None:
         if not isinstance(s, dict) or s.get("version") != STATE_VERSION:
             raise ValueError("unknown version")
+        if "replay" in s:
+            self._open_record(s["replay"])
+            if self.replay is not None:
+                self.replay.seek(int(s["index"]))
+                self.match = self.replay.match
+            self.age = int(s["age"])
+            return
         if s["variant"] not in VARIANTS or s["phase"] not in ("choose", "draw", "play", "clear"):
             raise ValueError("bad variant or phase")
         chosen = None if s["chosen"] is None else srf.Chosen.from_json(s["chosen"])

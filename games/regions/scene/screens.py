@@ -49,7 +49,9 @@ def draw_top(top: pygame.Surface, scene: RegionsScene) -> None:
         widgets.background(top)
     title = tr("Region Select", "リージョンセレクト")
     widgets.title_bar(top, title, tr(*VARIANT_NAMES[scene.variant]))
-    if scene.phase in ("play", "clear"):
+    if scene.phase == "replay":
+        _top_replay(top, scene)
+    elif scene.phase in ("play", "clear"):
         _top_play(top, scene)
     elif scene.phase == "draw":
         _top_help(top, scene, [
@@ -127,6 +129,27 @@ def _surface_title(scene: RegionsScene) -> str:
                   f"ランダムな めん({chosen.params['random']} こうさ)")
     return tr(f"Your curve, {chosen.surface.crossings} crossings",
               f"あなたの せん({chosen.surface.crossings} こうさ)")
+
+
+def _top_replay(top: pygame.Surface, scene: RegionsScene) -> None:
+    tr = scene.ctx.tr
+    replay, puzzle = scene.replay, scene.puzzle
+    if replay is None or puzzle is None:
+        return
+    text.draw(top, _surface_title(scene) + f"  #{scene.pattern}", (8, 20), pal.ACCENT)
+    text.draw(top, tr(f"Replay {replay.index}/{replay.total}",
+                      f"リプレイ {replay.index}/{replay.total}"), (128, 40), pal.WHITE, scale=2,
+              align="center")
+    text.draw(top, tr(f"Cleared in {clock(scene.ticks)} with {replay.total} selections",
+                      f"{clock(scene.ticks)}、{replay.total} かいで クリア"), (128, 64),
+              pal.TEXT_DIM, align="center")
+    moves = puzzle.moves
+    if moves:
+        text.draw(top, tr(f"Last: point {moves[-1]}", f"さいご: てん {moves[-1]}"), (20, 84),
+                  pal.TEXT)
+    text.draw(top, tr("L / R: step back / forward", "L / R: もどる / すすむ"), (20, 100),
+              pal.TEXT_DIM)
+    _legend(top, scene, 124)
 
 
 def _top_play(top: pygame.Surface, scene: RegionsScene) -> None:
@@ -258,6 +281,14 @@ def _bottom_surface(bottom: pygame.Surface, scene: RegionsScene) -> None:
         for name, rect in layout.PLAY_BUTTONS.items():
             disabled = name == "button:undo" and not puzzle.moves
             widgets.button(bottom, rect, labels[name], disabled=disabled)
+    elif scene.phase == "replay":
+        labels = {"button:first": "|<", "button:back": "<", "button:forward": ">",
+                  "button:last": ">|"}
+        if scene.replay is not None:
+            for name, rect in layout.REPLAY_BUTTONS.items():
+                off = (name in ("button:first", "button:back") and scene.replay.at_start) or (
+                    name in ("button:forward", "button:last") and scene.replay.at_end)
+                widgets.button(bottom, rect, labels[name], disabled=off)
     elif scene.phase == "clear":
         widgets.dim(bottom, 110, CLEAR_BG)
         pygame.draw.rect(bottom, CLEAR_BG, (20, 40, 216, 132), border_radius=6)
