@@ -14,9 +14,16 @@ POINT_R_LARGE = 7
 
 # play: undo, hint, show solution
 PLAY_BUTTONS = {
-    "button:undo": pygame.Rect(4, BAR_Y, 70, BAR_H),
-    "button:hint": pygame.Rect(80, BAR_Y, 70, BAR_H),
-    "button:solution": pygame.Rect(156, BAR_Y, 96, BAR_H),
+    "button:undo": pygame.Rect(4, BAR_Y, 62, BAR_H),
+    "button:hint": pygame.Rect(70, BAR_Y, 62, BAR_H),
+    "button:solution": pygame.Rect(136, BAR_Y, 80, BAR_H),
+    "button:help": pygame.Rect(220, BAR_Y, 32, BAR_H),
+}
+HELP_LIST_BUTTON = pygame.Rect(226, 1, 28, 14)  # "?" in the surface list's title bar
+HELP_BUTTONS = {
+    "button:help-prev": pygame.Rect(4, BAR_Y, 60, BAR_H),
+    "button:help-next": pygame.Rect(70, BAR_Y, 60, BAR_H),
+    "button:help-close": pygame.Rect(172, BAR_Y, 80, BAR_H),
 }
 
 # the clear screen's three choices

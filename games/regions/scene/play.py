@@ -34,6 +34,7 @@ from games.regions.rules.play import (
     states_of,
 )
 from games.regions.rules.puzzle import PuzzleError
+from games.regions.scene import help as help_pages
 from games.regions.scene import layout, screens
 from games.regions.scene import surfaces as srf
 from games.regions.scene.jobs import Job
@@ -102,6 +103,7 @@ class RegionsScene(Game):
         self.search_slices = 0
         self.pattern = 1
         self.pending_pattern: str | None = None
+        self.help_page: int | None = None
         self._reset_play()
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         self._best_cache: dict[str, Best] | None = None
@@ -408,6 +410,8 @@ class RegionsScene(Game):
     def hotspots(self) -> dict[str, pygame.Rect]:
         if self.job is not None or self.searching:
             return {}
+        if self.help_page is not None:
+            return dict(layout.HELP_BUTTONS)
         if self.phase == "replay":
             return dict(layout.REPLAY_BUTTONS) if self.replay is not None else {}
         if self.phase == "choose" and self.step == "surface":
@@ -418,6 +422,7 @@ class RegionsScene(Game):
                 if i < len(names):
                     spots[f"choice:surface:{names[i]}"] = layout.row_rect(slot)
             spots.update(layout.LIST_BUTTONS)
+            spots["button:help"] = layout.HELP_LIST_BUTTON
             return spots
         if self.phase == "choose":
             return dict(layout.PATTERN_BUTTONS)
@@ -455,6 +460,9 @@ class RegionsScene(Game):
         if self.anim is not None:
             point, before, age = self.anim
             self.anim = (point, before, age + 1) if age + 1 < ANIM_TICKS else None
+        if self.help_page is not None:
+            self._update_help(hit(self.hotspots(), inp))
+            return
         if self.phase == "draw":
             self._update_draw(inp)
             return
@@ -469,8 +477,20 @@ class RegionsScene(Game):
         elif self.phase == "clear":
             self._update_clear(name)
 
+    def _update_help(self, name: str | None) -> None:
+        assert self.help_page is not None
+        if name == "button:help-prev":
+            self.help_page = max(0, self.help_page - 1)
+        elif name == "button:help-next":
+            self.help_page = min(len(help_pages.PAGES) - 1, self.help_page + 1)
+        elif name == "button:help-close":
+            self.help_page = None
+
     def _update_choose(self, name: str | None) -> None:
         if name is None:
+            return
+        if name == "button:help":
+            self.help_page = 0
             return
         self.ctx.play("select")
         if self.step == "surface":
@@ -547,6 +567,9 @@ class RegionsScene(Game):
             self.solution_shown = True
             self.ctx.play("select")
             return
+        if name == "button:help":
+            self.help_page = 0
+            return
         tap = inp.tapped_at()
         if tap is None or tap.y >= layout.SURFACE_RECT[3]:
             return
@@ -575,6 +598,10 @@ class RegionsScene(Game):
 
     # --------------------------------------------------------------------- view
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        if self.help_page is not None:
+            help_pages.draw_top(top, self.ctx.tr, self.help_page)
+            help_pages.draw_bottom(bottom, self.ctx.tr, self.help_page, self.age)
+            return
         screens.draw_top(top, self)
         screens.draw_bottom(bottom, self)
 
@@ -651,6 +678,7 @@ class RegionsScene(Game):
             "page": self.page,
             "random_n": self.random_n,
             "stroke": len(self.stroke),
+            "help": self.help_page,
             "best": None,
         }
         if chosen is not None:
@@ -711,6 +739,7 @@ class RegionsScene(Game):
             "search_slices": self.search_slices if self.search is not None else None,
             "pattern": self.pattern,
             "pending_pattern": self.pending_pattern,
+            "help_page": self.help_page,
             "match": None if self.match is None else self.match.save(),
             "ticks": self.ticks,
             "hints": self.hints,
@@ -756,6 +785,7 @@ class RegionsScene(Game):
         self.chosen, self.blocked = chosen, s["blocked"]
         self.pattern = int(s["pattern"])
         self.pending_pattern = s["pending_pattern"]
+        self.help_page = s["help_page"]
         self.search, self.search_slices = None, 0
         if s["search_slices"] is not None and chosen is not None:
             probe = Puzzle(Setup(chosen.surface.shadow.link, self.variant, self.goal,

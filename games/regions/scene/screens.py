@@ -277,6 +277,7 @@ def _bottom_surface(bottom: pygame.Surface, scene: RegionsScene) -> None:
             "button:undo": tr("Undo", "もどす"),
             "button:hint": tr("Hint", "ヒント"),
             "button:solution": tr("Solution", "こたえ"),
+            "button:help": "?",
         }
         for name, rect in layout.PLAY_BUTTONS.items():
             disabled = name == "button:undo" and not puzzle.moves
@@ -320,8 +321,9 @@ def _bottom_surface(bottom: pygame.Surface, scene: RegionsScene) -> None:
 def _bottom_list(bottom: pygame.Surface, scene: RegionsScene) -> None:
     tr = scene.ctx.tr
     widgets.background(bottom)
-    widgets.title_bar(bottom, tr("Choose a surface", "めんを えらぶ"),
-                      f"{scene.page + 1}/{scene.pages}")
+    widgets.title_bar(bottom, tr("Choose a surface", "めんを えらぶ")
+                      + f"  {scene.page + 1}/{scene.pages}")
+    widgets.button(bottom, layout.HELP_LIST_BUTTON, "?")
     names = srf.catalogue_names()
     for slot in range(layout.ROWS):
         i = scene.page * layout.ROWS + slot

@@ -319,3 +319,23 @@ def test_a_damaged_record_opens_as_a_message(tmp_path):
     assert CARTRIDGE.replay is not None
     broken = CARTRIDGE.replay(d.scene.ctx, {"puzzle": {"setup": {}, "actions": []}})
     assert broken.hotspots() == {} and "cannot be read" in broken.dump()["message"]
+
+
+def test_how_to_play_pages_from_the_list_and_from_play(tmp_path):
+    d = Driver(tmp_path)
+    d.tap("button:help")
+    assert d.game["help"] == 0 and set(d.hotspots()) == {
+        "button:help-prev", "button:help-next", "button:help-close"}
+    for page in (1, 2, 3, 3):
+        d.tap("button:help-next")
+        assert d.game["help"] == page
+    d.tap("button:help-close")
+    assert d.game["help"] is None and d.game["phase"] == "choose"
+    d.choose_surface("3_1")
+    d.tap("choice:start")
+    d.tap("button:help")
+    before = d.game
+    assert before["help"] == 0
+    d.tap_xy(128, 84)  # the picture is not the puzzle: nothing is selected
+    d.tap("button:help-close")
+    assert d.game["selections"] == 0 and d.game["phase"] == "play"
