@@ -339,3 +339,36 @@ def test_how_to_play_pages_from_the_list_and_from_play(tmp_path):
     d.tap_xy(128, 84)  # the picture is not the puzzle: nothing is selected
     d.tap("button:help-close")
     assert d.game["selections"] == 0 and d.game["phase"] == "play"
+
+
+def test_the_dpad_cursor_and_a_select_points_and_buttons(tmp_path):
+    from hal.interfaces import Button
+
+    d = Driver(tmp_path, surface="4_1", pattern="5")
+    d.settle()
+
+    def press(button: Button) -> None:
+        start = d.m.tick
+        d.m.hal.input.script = lambda t: RawInput(  # type: ignore[attr-defined]
+            held=frozenset({button}) if start <= t < start + 2 else frozenset()
+        )
+        run(d.m, 4)
+
+    press(Button.RIGHT)
+    for _ in range(12):  # walk the cursor until it is on a point
+        if str(d.m.dump()["cursor"]).startswith("point:"):
+            break
+        press(Button.UP)
+    cursor = d.m.dump()["cursor"]
+    assert cursor.startswith("point:")
+    press(Button.A)
+    d.settle()
+    assert d.game["moves"] == [int(cursor.split(":")[1])]
+    for _ in range(12):  # and down to the button bar: A on Undo takes it back
+        if d.m.dump()["cursor"] == "button:undo":
+            break
+        press(Button.DOWN if not str(d.m.dump()["cursor"]).startswith("button:") else Button.LEFT)
+    assert d.m.dump()["cursor"] == "button:undo"
+    press(Button.A)
+    d.settle()
+    assert d.game["moves"] == [] and d.game["selections"] == 2
