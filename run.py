@@ -2,7 +2,8 @@
 """Bootstrap for a fresh machine: make `.venv`, install Twinfold into it, then run a command.
 
     python3 run.py emu [ARGS]     open the emulator (any `twinfold` subcommand works the same way)
-    python3 run.py test [ARGS]    lint and run the whole test suite (ARGS go to pytest)
+    python3 run.py test [ARGS]    ruff, layer checker, type checker, then the whole test suite
+                                  (ARGS go to pytest)
 
 Only the standard library is used here, so this works with nothing but Python 3.11+ and pip.
 The virtual environment is refreshed whenever pyproject.toml changes.
@@ -52,6 +53,38 @@ def ensure_venv() -> Path:
     return python
 
 
+def _script(python: str, name: str) -> str:
+    """A console script installed beside the venv's python (`lint-imports`)."""
+    return str(Path(python).with_name(name + (".exe" if os.name == "nt" else "")))
+
+
+def check_steps(python: str) -> list[tuple[str, list[str]]]:
+    """The static checks `test` runs before pytest, in order: each must pass to go on.
+
+    The layer contracts and the mypy settings (checked packages, strictness) live in
+    pyproject.toml; docs/architecture.md ("Layer checker and types") explains them.
+    """
+    return [
+        ("ruff (lint)", [python, "-m", "ruff", "check", "."]),
+        ("lint-imports (layer contracts)", [_script(python, "lint-imports")]),
+        ("mypy (types)", [python, "-m", "mypy"]),
+    ]
+
+
+def run_tests(python: str, pytest_args: list[str], env: dict[str, str]) -> int:
+    """ruff, then the layer checker, then the type checker, then the test suite."""
+    env.setdefault("SDL_VIDEODRIVER", "dummy")
+    env.setdefault("SDL_AUDIODRIVER", "dummy")
+    for label, cmd in check_steps(python):
+        result = subprocess.run(cmd, cwd=ROOT, env=env)
+        if result.returncode != 0:
+            print(f"run.py: {label} failed (see above); tests not run", file=sys.stderr)
+            return result.returncode
+    workers = ["-n", "auto"] if (os.cpu_count() or 1) > 1 else []
+    pytest = [python, "-m", "pytest", *workers, *pytest_args]
+    return subprocess.run(pytest, cwd=ROOT, env=env).returncode
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -60,16 +93,7 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     env = dict(os.environ)
     if command == "test":
-        env.setdefault("SDL_VIDEODRIVER", "dummy")
-        env.setdefault("SDL_AUDIODRIVER", "dummy")
-        lint = subprocess.run([python, "-m", "ruff", "check", "."], cwd=ROOT, env=env)
-        if lint.returncode != 0:
-            print("run.py: ruff found problems (above)", file=sys.stderr)
-            return lint.returncode
-        workers = ["-n", "auto"] if (os.cpu_count() or 1) > 1 else []
-        return subprocess.run(
-            [python, "-m", "pytest", *workers, *rest], cwd=ROOT, env=env
-        ).returncode
+        return run_tests(python, rest, env)
     return subprocess.run([python, "-m", "firmware.cli", command, *rest], env=env).returncode
 
 

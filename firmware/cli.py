@@ -40,13 +40,17 @@ def movie_argument(path: str) -> Movie:
 
 
 def discover_game_packages() -> list[str]:
-    """Names of the game packages under `games/`, sorted."""
-    import games
+    """Names of the game packages under `games/`, sorted.
 
-    return sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
+    Found by location, without importing `games`: the firmware depends on no game's code.
+    """
+    spec = importlib.util.find_spec("games")
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations) if m.ispkg)
 
 
-def _register_game_commands(sub: argparse._SubParsersAction) -> None:
+def _register_game_commands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     for name in discover_game_packages():
         module_name = f"games.{name}.commands"
         if importlib.util.find_spec(module_name) is None:

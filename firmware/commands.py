@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware.cli import OneLineParser
 
 
 def _seed(text: str) -> int:
@@ -50,7 +54,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu = sub.add_parser("emu", help="open the emulator window")
     _common(emu)
     emu.add_argument(

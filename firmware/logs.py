@@ -7,6 +7,7 @@ import logging.handlers
 from pathlib import Path
 
 LOG_NAME = "twinfold.log"
+HANDLER_NAME = "twinfold"  # marks the handlers setup_logging added
 
 
 def setup_logging(data_dir: Path, *, stderr_level: int = logging.WARNING) -> Path:
@@ -14,7 +15,7 @@ def setup_logging(data_dir: Path, *, stderr_level: int = logging.WARNING) -> Pat
     log = logging.getLogger("twinfold")
     log.setLevel(logging.INFO)
     for handler in list(log.handlers):
-        if getattr(handler, "_twinfold", False):
+        if handler.get_name() == HANDLER_NAME:
             log.removeHandler(handler)
             handler.close()
     path = Path(data_dir) / LOG_NAME
@@ -27,6 +28,6 @@ def setup_logging(data_dir: Path, *, stderr_level: int = logging.WARNING) -> Pat
     console.setLevel(stderr_level)
     console.setFormatter(logging.Formatter("twinfold: %(levelname)s: %(message)s"))
     for handler in (file_handler, console):
-        handler._twinfold = True  # type: ignore[attr-defined]
+        handler.set_name(HANDLER_NAME)  # so that a second setup replaces, not duplicates
         log.addHandler(handler)
     return path

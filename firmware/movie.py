@@ -245,14 +245,17 @@ class MoviePlayer:
                 state = self._set(release_at, replace(state, touch=None))
                 release_at = None
             held = set(state.held)
+            # Movie.__post_init__ guarantees each verb's fields (the asserts say which).
             if ev.verb == "press":
-                held.add(ev.button)  # type: ignore[arg-type]
+                assert ev.button is not None
+                held.add(ev.button)
                 state = replace(state, held=frozenset(held))
             elif ev.verb == "release":
-                held.discard(ev.button)  # type: ignore[arg-type]
+                held.discard(ev.button)
                 state = replace(state, held=frozenset(held))
             elif ev.verb in ("touch", "tap"):
-                state = replace(state, touch=RawTouch(ev.x, ev.y, ev.pressure))  # type: ignore[arg-type]
+                assert ev.x is not None and ev.y is not None
+                state = replace(state, touch=RawTouch(ev.x, ev.y, ev.pressure))
                 release_at = ev.frame + TAP_FRAMES if ev.verb == "tap" else None
             elif ev.verb == "untouch":
                 state = replace(state, touch=None)

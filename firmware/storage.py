@@ -435,7 +435,8 @@ class Store:
             conn.execute(
                 "INSERT OR REPLACE INTO stats (game_id, value) VALUES (?, ?)", (game_id, text)
             )
-        return json.loads(text)
+        stored: dict[str, Any] = json.loads(text)  # what a later read returns
+        return stored
 
     def record_result(
         self,

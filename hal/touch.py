@@ -343,14 +343,15 @@ class TouchPipeline:
         held = self._held
         if held is None or math.hypot(fx - held[0], fy - held[1]) > cfg.dejitter_px:
             # A real move (or the first point): jump there at once.
-            self._held, self._held_n = (fx, fy), 1
+            held, self._held_n = (fx, fy), 1
         elif cfg.dejitter_px > 0:
             # Resting: refine the anchor with a running mean (capped, so it stays responsive)
             # instead of keeping whatever noisy sample happened to start the rest.
             self._held_n = min(self._held_n + 1, ANCHOR_AVERAGE_CAP)
             k = 1.0 / self._held_n
-            self._held = (held[0] + (fx - held[0]) * k, held[1] + (fy - held[1]) * k)
-        hx, hy = self._held
+            held = (held[0] + (fx - held[0]) * k, held[1] + (fy - held[1]) * k)
+        self._held = held
+        hx, hy = held
         x = min(max(_round_half_up(hx), 0), SCREEN_W - 1)
         y = min(max(_round_half_up(hy), 0), SCREEN_H - 1)
         self._last = TouchPoint(x, y, pressure)

@@ -14,9 +14,12 @@ Color = tuple[int, int, int]
 
 def shade(color: Color, amount: float) -> Color:
     """Lighter (amount > 0) or darker (amount < 0) version of `color`."""
-    if amount >= 0:
-        return tuple(int(c + (255 - c) * amount) for c in color)  # type: ignore[return-value]
-    return tuple(int(c * (1 + amount)) for c in color)  # type: ignore[return-value]
+
+    def channel(c: int) -> int:
+        return int(c + (255 - c) * amount) if amount >= 0 else int(c * (1 + amount))
+
+    r, g, b = color
+    return (channel(r), channel(g), channel(b))
 
 
 def background(

@@ -27,6 +27,7 @@ from typing import Any, Protocol, Self, TypeVar
 MAX_ACTION_BYTES = 48  # one link frame's payload (issue 10): every encoded action fits
 
 A = TypeVar("A")
+A_co = TypeVar("A_co", covariant=True)  # produced only (Thinker, ComputerPlayer)
 
 Event = dict[str, Any]
 
@@ -122,7 +123,7 @@ class MatchRules(Protocol[A]):
         ...
 
 
-class Thinker(Protocol[A]):
+class Thinker(Protocol[A_co]):
     """One decision of a computer player, computed in slices.
 
     `think(budget)` does about `budget` units of work and returns the action once decided;
@@ -134,15 +135,15 @@ class Thinker(Protocol[A]):
 
     units: int
 
-    def think(self, budget: int) -> A | None: ...
+    def think(self, budget: int) -> A_co | None: ...
 
 
-class ComputerPlayer(Protocol[A]):
+class ComputerPlayer(Protocol[A_co]):
     """A game's computer opponent for the match layer's computer seat."""
 
     units_per_tick: int  # work units per tick that keep a slice under ~4 ms on the desktop
 
-    def start(self, rules: Any, seat: int) -> Thinker[A]:
+    def start(self, rules: Any, seat: int) -> Thinker[A_co]:
         """Begin deciding for `seat` in the current state of `rules` (not mutated)."""
         ...
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -10,6 +11,9 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.input import InputState
 from firmware.scene import Scene
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
 BOOT_TICKS = 90
 
@@ -33,7 +37,7 @@ def draw_logo(surface: pygame.Surface, center: tuple[int, int], phase: float) ->
 class BootScene(Scene):
     name = "boot"
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine) -> None:
         super().__init__(machine)
         self.t = 0
 

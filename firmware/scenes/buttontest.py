@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -9,6 +11,9 @@ from firmware.gfx import text, widgets
 from firmware.input import InputState
 from firmware.scene import Scene, hit
 from hal.interfaces import Button
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
 HOLD_TO_EXIT = 60  # ticks of B held
 
@@ -32,7 +37,7 @@ class ButtonTestScene(Scene):
     name = "buttontest"
     uses_dpad = True
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine) -> None:
         super().__init__(machine)
         self.held: frozenset[Button] = frozenset()
         self.seen: set[Button] = set()

@@ -6,6 +6,8 @@ fifth the fit is shown with its residual error; the player keeps it or tries aga
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -14,6 +16,9 @@ from firmware.input import InputState
 from firmware.scene import Scene
 from hal.interfaces import Button
 from hal.touch import Calibration, CalibrationError, TargetSampler
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
 TARGETS = ((24, 24), (232, 24), (232, 168), (24, 168), (128, 96))
 
@@ -24,10 +29,14 @@ class CalibrationScene(Scene):
     name = "calibration"
     uses_dpad = True
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine) -> None:
         super().__init__(machine)
+        self._start_over()
+
+    def _start_over(self) -> None:
+        """Forget every sample and fit: a fresh run over the five targets (also "retry")."""
         self.pairs: list[tuple[float, float, float, float]] = []
-        self.sampler = TargetSampler(machine.touch_profile)
+        self.sampler = TargetSampler(self.machine.touch_profile)
         self.result: Calibration | None = None
         self.error: str | None = None
         self.residual = 0.0
@@ -85,7 +94,7 @@ class CalibrationScene(Scene):
 
         name = hit(self.hotspots(), inp)
         if name == "button:retry" or (Button.X in inp.pressed):
-            self.__init__(self.machine)  # type: ignore[misc]
+            self._start_over()
         elif name == "button:save" or (Button.A in inp.pressed and self.result is not None):
             assert self.result is not None
             self.machine.set_calibration(self.result)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -10,11 +12,14 @@ from firmware.input import InputState
 from firmware.scene import Scene, hit
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 
 class ErrorScene(Scene):
     name = "error"
 
-    def __init__(self, machine, where: str, exc: BaseException) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, where: str, exc: BaseException) -> None:
         super().__init__(machine)
         self.where = where
         self.kind = type(exc).__name__

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -13,11 +13,16 @@ from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 THINKING_INDICATOR_TICKS = 30  # half a second: a quicker answer needs no indicator
 
 
 class GameScene(Scene):
-    def __init__(self, machine, cartridge: Cartridge, ctx: GameContext, game: Game) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, machine: Machine, cartridge: Cartridge, ctx: GameContext, game: Game
+    ) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
         self.ctx = ctx

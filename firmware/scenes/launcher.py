@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import pygame
 
 from firmware.game_api import Cartridge
@@ -10,6 +12,9 @@ from firmware.gfx import text, widgets
 from firmware.input import InputState
 from firmware.scene import Scene, hit
 from hal.interfaces import Button
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
 COLS, ROWS = 3, 2
 TILE_W, TILE_H = 76, 62
@@ -25,7 +30,7 @@ def icon_surface(cartridge: Cartridge) -> pygame.Surface:
 class LauncherScene(Scene):
     name = "launcher"
 
-    def __init__(self, machine, selected: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, selected: str | None = None) -> None:
         super().__init__(machine)
         self.ids = list(machine.cartridges)
         self.selected = selected if selected in self.ids else (self.ids[0] if self.ids else None)
@@ -33,7 +38,7 @@ class LauncherScene(Scene):
         self.t = 0
         self._icons: dict[str, pygame.Surface] = {}
         self._stats_for: str | None = None
-        self._stats_cache: dict = {}
+        self._stats_cache: dict[str, Any] = {}
 
     @property
     def pages(self) -> int:
@@ -97,7 +102,7 @@ class LauncherScene(Scene):
         else:
             self.machine.start_game(cartridge.id, {})
 
-    def _stats(self, gid: str) -> dict:
+    def _stats(self, gid: str) -> dict[str, Any]:
         """The selected game's statistics, read from the store once per selection."""
         if self._stats_for != gid:
             self._stats_for, self._stats_cache = gid, self.machine.store.get_stats(gid)

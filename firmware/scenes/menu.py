@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -16,6 +17,9 @@ from firmware.gfx import text, widgets
 from firmware.input import InputState
 from firmware.scene import Scene, hit
 from hal.interfaces import SCREEN_W, Button
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
 
 @dataclass
@@ -35,7 +39,7 @@ class MenuScene(Scene):
     top_y = 22
     back_key: str | None = None  # item activated by B
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine) -> None:
         super().__init__(machine)
         self.items: list[MenuItem] = []
         self._pressed: str | None = None

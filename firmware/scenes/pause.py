@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -11,13 +13,16 @@ from firmware.scenes.game_scene import GameScene
 from firmware.scenes.menu import MenuItem, MenuScene
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 
 class PauseScene(MenuScene):
     name = "pause"
     top_y = 40
     back_key = "resume"
 
-    def __init__(self, machine, under: GameScene) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, under: GameScene) -> None:
         super().__init__(machine)
         self.under = under
         tr = machine.tr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -11,8 +11,13 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
-def _message_top(top: pygame.Surface, title: str, body: str, color=pal.ACCENT) -> None:  # type: ignore[no-untyped-def]
+
+def _message_top(
+    top: pygame.Surface, title: str, body: str, color: text.Color = pal.ACCENT
+) -> None:
     widgets.background(top)
     widgets.panel(top, pygame.Rect(12, 30, 232, 132))
     text.draw(top, title, (128, 42), color, scale=2, align="center", shadow=pal.OUTLINE)
@@ -25,7 +30,9 @@ class ResumeScene(MenuScene):
     name = "resume"
     top_y = 70
 
-    def __init__(self, machine, game_id: str, state: dict[str, Any], meta: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, machine: Machine, game_id: str, state: dict[str, Any], meta: dict[str, Any]
+    ) -> None:
         super().__init__(machine)
         self.game_id, self.state, self.meta = game_id, state, meta
         tr = machine.tr
@@ -77,7 +84,7 @@ class NoticeScene(MenuScene):
     top_y = 90
     back_key = "ok"
 
-    def __init__(self, machine, message: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, message: str) -> None:
         super().__init__(machine)
         self.message = message
         self.items = [MenuItem("ok", lambda: "OK", self.close, face=pal.ACCENT_LO)]
@@ -99,7 +106,7 @@ class ConfirmScene(MenuScene):
     top_y = 70
     back_key = "no"
 
-    def __init__(self, machine, question: str, on_yes: Callable[[], None]) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, question: str, on_yes: Callable[[], None]) -> None:
         super().__init__(machine)
         self.question = question
         tr = machine.tr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -10,13 +12,16 @@ from firmware.input import InputState
 from firmware.scene import Scene, hit
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 ROWS = 6
 
 
 class RecordsScene(Scene):
     name = "records"
 
-    def __init__(self, machine, game_id: str | None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, game_id: str | None) -> None:
         super().__init__(machine)
         self.game_id = game_id
         stored = machine.store.list_records(game_id) if game_id else []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.gfx import palette as pal
@@ -10,12 +12,15 @@ from firmware.gfx.text import japanese_available
 from firmware.scenes.menu import MenuItem, MenuScene
 from firmware.settings import LANGUAGES, MAX_VOLUME
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 
 class SettingsScene(MenuScene):
     name = "settings"
     back_key = "back"
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine) -> None:
         super().__init__(machine)
         tr = machine.tr
         s = machine.settings

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from firmware.game_api import Cartridge, Option
@@ -9,12 +11,15 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
 
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
 
 class SetupScene(MenuScene):
     name = "setup"
     back_key = "back"
 
-    def __init__(self, machine, cartridge: Cartridge) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine, cartridge: Cartridge) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
         self.title = machine.tr(cartridge.title, cartridge.title_ja)

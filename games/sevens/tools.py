@@ -140,7 +140,7 @@ def run_game(args: argparse.Namespace) -> int:
     import random
 
     from games.sevens.ai.voices import Narrator
-    from games.sevens.rules.record import save_record
+    from games.sevens.record_files import save_record
     from games.sevens.simulator import play_game
 
     seats = parse_seats(args.seats)
@@ -209,7 +209,8 @@ def _result_text(game: Game, names: list[str]) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from games.sevens.rules.record import RecordError, load_record
+    from games.sevens.record_files import load_record
+    from games.sevens.rules.record import RecordError
 
     try:
         game = load_record(args.record)

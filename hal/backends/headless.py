@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pygame
 
@@ -57,7 +58,8 @@ class ScriptedInput(InputSource):
         return self.script(tick)
 
 
-def headless_hal(data_dir, script: Callable[[int], RawInput] | None = None) -> Hal:  # type: ignore[no-untyped-def]
+def headless_hal(data_dir: Path, script: Callable[[int], RawInput] | None = None) -> Hal:
+    """A Hal with memory screens and scripted input; `data_dir` holds the store and logs."""
     return Hal(
         name="headless",
         display=MemoryDisplay(),

@@ -7,6 +7,8 @@ is 12 bitboards indexed `side * 6 + kind`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 GOLD = 0
 SILVER = 1
 SIDE_NAMES = ("gold", "silver")
@@ -74,7 +76,7 @@ def parse_square(text: str) -> int:
     return FILES.index(text[0]) + 8 * (int(text[1]) - 1)
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """Yield the square numbers set in a bitboard, lowest first."""
     while mask:
         low = mask & -mask

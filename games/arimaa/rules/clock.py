@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 TICKS_PER_SECOND = 60
 _UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -157,7 +158,7 @@ class Clock:
             self.reserves[side] = min(self.reserves[side], self.control.reserve_limit)
         self.turn_used = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "control": asdict(self.control),
             "reserves": list(self.reserves),
@@ -166,7 +167,7 @@ class Clock:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Clock:
+    def from_json(cls, data: dict[str, Any]) -> Clock:
         return cls(
             TimeControl(**data["control"]),
             list(data["reserves"]),

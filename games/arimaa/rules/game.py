@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from .board import (
     GOLD,
@@ -37,7 +38,7 @@ class Step:
     captured: tuple[int, int, int] | None = None  # (square, side, kind)
     role: str = "step"  # step | push | push-finish | pull
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[int]:
         return [self.frm, self.to]
 
 
@@ -60,7 +61,7 @@ class Result:
     winner: int | None  # None: drawn on equal score
     reason: str  # goal | elimination | immobilisation | time | score | resignation
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason}
 
 
@@ -403,7 +404,7 @@ class Game:
         return self.result
 
     # ---- serialisation ---------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "start": None if self.start is None else self.start.to_json(),
             "time_control": None if self.time_control is None else self.time_control.notation(),
@@ -415,7 +416,7 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Game:
+    def from_json(cls, data: dict[str, Any]) -> Game:
         """Rebuild by replaying; ValueError if the data is not a legal game."""
         try:
             tc = data["time_control"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
+from typing import Any
 
 from .board import (
     GOAL_RANK,
@@ -70,11 +72,11 @@ class Position:
                 out.append((low.bit_length() - 1, side, kind))
         return sorted(out)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"boards": [f"{b:016x}" for b in self.boards], "side": self.side}
 
     @classmethod
-    def from_json(cls, data: dict) -> Position:
+    def from_json(cls, data: dict[str, Any]) -> Position:
         boards = tuple(int(text, 16) for text in data["boards"])
         if len(boards) != 12 or data["side"] not in (0, 1):
             raise ValueError("a position needs 12 bitboards and side 0 or 1")
@@ -155,7 +157,7 @@ def named_setup(side: int, name: str) -> dict[int, int]:
     return placement
 
 
-def random_setup(side: int, rng) -> dict[int, int]:
+def random_setup(side: int, rng: random.Random) -> dict[int, int]:
     """A uniformly shuffled legal setup; `rng` is a seeded random.Random."""
     kinds = [kind for kind, count in enumerate(SETUP_COUNTS) for _ in range(count)]
     rng.shuffle(kinds)

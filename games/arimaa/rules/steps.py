@@ -21,6 +21,8 @@ Boards = tuple[int, ...]
 #: (from, to, boards after, push_sq, push_kind, pull_sq, pull_kind, captured square or -1,
 #:  index of the moved piece's bitboard, index of the captured piece's bitboard or -1)
 Child = tuple[int, int, Boards, int, int, int, int, int, int, int]
+#: boards with the pending push and pull: (boards, push_sq, push_kind, pull_sq, pull_kind)
+TurnState = tuple[Boards, int, int, int, int]
 
 
 def occupancy(boards: Boards) -> tuple[int, int]:
@@ -106,7 +108,7 @@ def expand(
             n = NEIGHBOURS[sq]
             if not n & mine and n & strong:
                 continue  # frozen
-            targets = (rabbit_nb[sq] if k == 0 else n) & empty
+            targets = (rabbit_nb[sq] if rabbit_nb is not None else n) & empty
             new_pull = sq if k else -1
             while targets:
                 tlow = targets & -targets
@@ -191,9 +193,9 @@ def turn_results(boards: Boards, side: int) -> dict[Boards, tuple[tuple[int, int
     board changed), each with one step sequence reaching it. Repetition is the caller's
     business (it needs the game history)."""
     finished: dict[Boards, tuple[tuple[int, int], ...]] = {}
-    level: dict[tuple, tuple[tuple[int, int], ...]] = {(boards, -1, 0, -1, 0): ()}
+    level: dict[TurnState, tuple[tuple[int, int], ...]] = {(boards, -1, 0, -1, 0): ()}
     for steps_left in (4, 3, 2, 1):
-        nxt: dict[tuple, tuple[tuple[int, int], ...]] = {}
+        nxt: dict[TurnState, tuple[tuple[int, int], ...]] = {}
         last = steps_left == 1
         for state, path in level.items():
             for frm, to, new, ps, pk, ls, lk, *_ in expand(state[0], side, steps_left, *state[1:]):

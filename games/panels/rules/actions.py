@@ -8,6 +8,7 @@ ValueError with a one-line reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +82,13 @@ _TYPES: dict[str, type] = {
     "pass": Pass,
 }
 _NAMES = {v: k for k, v in _TYPES.items()}
+#: the actions that carry nothing but the player
+_PLAYER_ONLY: dict[str, Callable[[int], Action]] = {
+    "rotate": Rotate,
+    "back": Back,
+    "determine": Determine,
+    "pass": Pass,
+}
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -100,13 +108,15 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return out
 
 
-def _int(data: dict[str, Any], key: str, required: bool = True) -> int | None:
+def _int(data: dict[str, Any], key: str) -> int:
     value = data.get(key)
-    if value is None and not required:
-        return None
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"action field {key!r} must be an integer: {value!r}")
     return value
+
+
+def _optional_int(data: dict[str, Any], key: str) -> int | None:
+    return None if data.get(key) is None else _int(data, key)
 
 
 def parse_action(data: Any) -> Action:
@@ -117,18 +127,17 @@ def parse_action(data: Any) -> Action:
     if not isinstance(kind, str) or kind not in _TYPES:
         raise ValueError(f"unknown action type {kind!r} (known: {', '.join(_TYPES)})")
     player = _int(data, "player")
-    assert player is not None
     if kind == "select":
-        return Select(player, _int(data, "stock"))  # type: ignore[arg-type]
+        return Select(player, _int(data, "stock"))
     if kind == "place":
         return Place(player, square_from_json(data.get("square")))
     if kind == "use_item":
         square = data.get("square")
         return UseItem(
             player,
-            _int(data, "slot"),  # type: ignore[arg-type]
+            _int(data, "slot"),
             None if square is None else square_from_json(square),
-            _int(data, "delta", required=False),
-            _int(data, "stock", required=False),
+            _optional_int(data, "delta"),
+            _optional_int(data, "stock"),
         )
-    return _TYPES[kind](player)
+    return _PLAYER_ONLY[kind](player)

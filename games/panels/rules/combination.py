@@ -167,19 +167,21 @@ def evaluate(fld: Field, index: int, player: int) -> list[Yaku]:
         member_set = set(members)
         links: dict[int, list[int]] = {}
         perfect = True
+        number: dict[int, int] = {}  # each member square's card number
         for i in members:
             card = cells[i]
             assert card is not None
+            number[i] = card.number
             linked = combined_links(fld, i, player)
             if len(linked) != bin(card.connectors).count("1"):
                 perfect = False
             links[i] = [k for _, k in linked if k in member_set]
         squares = tuple(fld.square(i) for i in members)
-        numbers = [cells[i].number for i in members]  # type: ignore[union-attr]
+        numbers = [number[i] for i in members]
         found: list[str] = []
         if all(n == numbers[0] for n in numbers):
             found.append(SAME_NUMBER)
-        if _is_sequence(members, links, cells):
+        if _is_sequence(members, links, number):
             found.append(SEQUENCE)
         if len(links[index]) >= 2:
             found.append(RING)
@@ -189,14 +191,14 @@ def evaluate(fld: Field, index: int, player: int) -> list[Yaku]:
     return result
 
 
-def _is_sequence(members: list[int], links: dict[int, list[int]], cells: list) -> bool:
+def _is_sequence(members: list[int], links: dict[int, list[int]], number: dict[int, int]) -> bool:
     start = members[0]
     if len(links[start]) != 1:
         return False
     edge_count = sum(len(v) for v in links.values()) // 2
     if edge_count != len(members) - 1 or any(len(v) > 2 for v in links.values()):
         return False
-    step = cells[links[start][0]].number - cells[start].number
+    step = number[links[start][0]] - number[start]
     if step not in (1, -1):
         return False
     prev, cur = start, links[start][0]
@@ -204,7 +206,7 @@ def _is_sequence(members: list[int], links: dict[int, list[int]], cells: list) -
         nxt = [k for k in links[cur] if k != prev]
         if not nxt:
             return True
-        if cells[nxt[0]].number - cells[cur].number != step:
+        if number[nxt[0]] - number[cur] != step:
             return False
         prev, cur = cur, nxt[0]
 

@@ -21,6 +21,7 @@ changing anything when refused; `GameState.check(action)` gives the reason or No
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,7 +160,7 @@ class GameState:
     provisional: tuple[tuple[int, int], int] | None = None  # (square, clockwise turns)
     item_used: bool = False
     passes: int = 0  # consecutive passes
-    last_yaku: list[Yaku] = field(default_factory=list)
+    last_yaku: list[Yaku] = dataclasses.field(default_factory=list)  # `field` is taken above
     last_placement: dict[str, Any] | None = None
     over: bool = False
     winner: int | None = None
@@ -211,12 +212,12 @@ class GameState:
             return empty
         out = []
         for i in empty:
-            placed = [cells[j] for _, j in fld.neighbours[i] if cells[j] is not None]
+            placed = [c for _, j in fld.neighbours[i] if (c := cells[j]) is not None]
             if card.owner == RAINBOW:
-                if placed and all(c.owner not in (player, RAINBOW) for c in placed):  # type: ignore[union-attr]
+                if placed and all(c.owner not in (player, RAINBOW) for c in placed):
                     continue
                 out.append(i)
-            elif any(c.owner in (player, RAINBOW) for c in placed):  # type: ignore[union-attr]
+            elif any(c.owner in (player, RAINBOW) for c in placed):
                 out.append(i)
         return out
 

@@ -48,7 +48,7 @@ def to_json(surface: Surface, drawing: Drawing, name: str = "") -> dict[str, obj
                 "id": r,
                 "outer": r == drawing.outer,
                 "polygon": None if poly is None else [list(q) for q in poly],
-                "anchor": None if drawing.anchors[r] is None else list(drawing.anchors[r]),
+                "anchor": None if (anchor := drawing.anchors[r]) is None else list(anchor),
                 "points": sorted(set(surface.corners[r])),
             }
             for r, poly in enumerate(drawing.polygons)
@@ -96,7 +96,7 @@ def from_json(data: object) -> tuple[Surface, Drawing]:
         raise SurfaceFileError(f"missing or malformed field: {exc}") from None
     if not isinstance(outer, int) or not 0 <= outer < surface.region_count:
         raise SurfaceFileError("'outer' must be a region id")
-    drawing = Drawing(rect, outer, pts, paths, polygons, anchors)  # type: ignore[arg-type]
+    drawing = Drawing(rect, outer, pts, paths, polygons, anchors)
     problems = check_drawing(surface, drawing)
     if problems:
         raise SurfaceFileError(f"the drawing breaks a constraint: {problems[0]}")

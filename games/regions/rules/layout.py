@@ -396,9 +396,9 @@ class _Layout:
         segs = [(a, m, (a, b)) for a, b, m in lines] + [(b, m, (a, b)) for a, b, m in lines]
         weight = [1.0] * npts + [MID_WEIGHT] * nm
         faces = [
-            (self.centre[r], [v for p, line in walk for v in (p, npts + line)])
+            (centre, [v for p, line in walk for v in (p, npts + line)])
             for r, walk in enumerate(s.region_walk)
-            if self.centre[r] is not None
+            if (centre := self.centre[r]) is not None
         ]
         movers = list(range(npts + nm))
         want_pl = MIN_POINT_LINE_GAP + 5.0
@@ -665,15 +665,15 @@ def check_drawing(surface: Surface, drawing: Drawing) -> list[str]:
         li, a, b, _ea, _eb = segs[x]
         lo_x, hi_x, lo_y, hi_y = boxes[x]
         for y in range(x + 1, len(segs)):
-            lj, c, d, _ec, _ed = segs[y]
-            if a in (c, d) or b in (c, d):
-                if _overlap_at(a, b, c, d):
+            lj, c, e, _ec, _ed = segs[y]
+            if a in (c, e) or b in (c, e):
+                if _overlap_at(a, b, c, e):
                     problems.append(f"lines {li} and {lj} overlap")
                 continue
             bx = boxes[y]
             if bx[0] > hi_x or bx[1] < lo_x or bx[2] > hi_y or bx[3] < lo_y:
                 continue  # disjoint boxes: the segments cannot meet
-            if segments_intersect(a, b, c, d):
+            if segments_intersect(a, b, c, e):
                 problems.append(f"lines {li} and {lj} cross")
     for r, poly in enumerate(drawing.polygons):
         if r == drawing.outer:

@@ -89,7 +89,7 @@ class Board:
 
     @property
     def pattern_count(self) -> int:
-        return self.rules.states**self.surface.region_count - 1
+        return int(self.rules.states**self.surface.region_count) - 1  # int ** int is typed Any
 
     def pattern(self, number: int) -> tuple[int, ...]:
         """Start states of pattern `number` (1..k^n - 1)."""

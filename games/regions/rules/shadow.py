@@ -139,16 +139,16 @@ def from_pd(code: Sequence[Sequence[int]]) -> Shadow:
     """
     if not code:
         raise ShadowError("a PD code needs at least one crossing")
-    ends: dict[object, list[int]] = {}
+    ends: dict[int, list[int]] = {}
     for c, crossing in enumerate(code):
         if len(crossing) != 4:
             raise ShadowError(f"crossing {c} has {len(crossing)} labels, not 4")
         for k, label in enumerate(crossing):
             ends.setdefault(label, []).append(4 * c + k)
     link = [0] * (4 * len(code))
-    for label, darts in ends.items():
+    for edge, darts in ends.items():
         if len(darts) != 2:
-            raise ShadowError(f"edge label {label} occurs {len(darts)} times, not twice")
+            raise ShadowError(f"edge label {edge} occurs {len(darts)} times, not twice")
         a, b = darts
         link[a], link[b] = b, a
     return Shadow(tuple(link))

@@ -150,10 +150,14 @@ class Game:
         start = Position.start()
         if "start" in data:
             s = data["start"]
-            if not isinstance(s, dict) or s.get("turn") not in COLORS:
+            if (
+                not isinstance(s, dict)
+                or s.get("turn") not in COLORS
+                or not isinstance(s.get("board"), list)
+            ):
                 raise GameDataError("start must be {board: [8 rows], turn: black|white}")
             try:
-                start = Position.from_rows(s.get("board"), s["turn"])
+                start = Position.from_rows(s["board"], s["turn"])
             except (NotationError, TypeError) as exc:
                 raise GameDataError(f"bad start board: {exc}") from None
         try:

@@ -3,7 +3,13 @@
 from games.sevens.rules.cards import card_label, card_name, parse_card, position
 from games.sevens.rules.game import SEATS, Game, RuleError, Standing, deal
 from games.sevens.rules.options import MAX_KILL_CHOICES, Options
-from games.sevens.rules.record import RecordError, load_record, record_of, replay, save_record
+from games.sevens.rules.record import (
+    RecordError,
+    record_from_text,
+    record_of,
+    record_text,
+    replay,
+)
 from games.sevens.rules.tally import MemberTotals, Tally
 from games.sevens.rules.view import HandCard, SeatView, seat_view
 
@@ -22,11 +28,11 @@ __all__ = [
     "card_label",
     "card_name",
     "deal",
-    "load_record",
     "parse_card",
     "position",
+    "record_from_text",
     "record_of",
+    "record_text",
     "replay",
-    "save_record",
     "seat_view",
 ]

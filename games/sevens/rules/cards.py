@@ -50,8 +50,9 @@ def card_name(card: int) -> str:
     return RANKS[card % COLS] + SUITS[card // COLS]
 
 
-def parse_card(text: str) -> int:
-    """Inverse of card_name; also accepts '10D' and lower case.  ValueError if unknown."""
+def parse_card(text: object) -> int:
+    """Inverse of card_name; also accepts '10D' and lower case.  ValueError if unknown
+    (or not text at all: actions and records arrive as untrusted JSON)."""
     if not isinstance(text, str):
         raise ValueError(f"a card must be text like '7D', got {text!r}")
     t = text.strip().upper()

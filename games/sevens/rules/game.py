@@ -206,7 +206,7 @@ class Game:
                 raise RuleError("a play has only the fields type, seat and card")
             self._check_seat(action)
             try:
-                card = parse_card(action.get("card"))  # type: ignore[arg-type]
+                card = parse_card(action.get("card"))
             except ValueError as exc:
                 raise RuleError(str(exc)) from None
             return self.play(card)

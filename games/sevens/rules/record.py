@@ -8,7 +8,6 @@ self-checking: an edited or corrupted record is refused with a message, never ha
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from games.sevens.rules.cards import parse_card
@@ -44,7 +43,7 @@ def replay(data: Any) -> Game:
         parsed = [[parse_card(c) for c in h] for h in hands]
         if "played" in data:
             played = [parse_card(c) for c in data["played"]]
-            game = Game.from_table(parsed, played, data.get("current"), options)
+            game = Game.from_table(parsed, played, data["current"], options)
         else:
             game = Game(parsed, options)
         events = data["events"]
@@ -77,20 +76,15 @@ def replay(data: Any) -> Game:
     return game
 
 
-def save_record(path: str | Path, game: Game, seats: list[str] | None = None) -> None:
-    Path(path).write_text(json.dumps(record_of(game, seats), ensure_ascii=False, indent=1))
+def record_text(game: Game, seats: list[str] | None = None) -> str:
+    """The record as the JSON text a record file holds (files: games.sevens.record_files)."""
+    return json.dumps(record_of(game, seats), ensure_ascii=False, indent=1)
 
 
-def load_record(path: str | Path) -> Game:
-    """Load and replay a saved record; RecordError with a one-line reason on any problem."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
+def record_from_text(text: str, source: str) -> Game:
+    """Parse and replay a record's JSON text; `source` names it in the one-line RecordError."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+        raise RecordError(f"{source} is not JSON ({exc.msg}, line {exc.lineno})") from None
     return replay(data)

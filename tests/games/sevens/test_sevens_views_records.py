@@ -9,17 +9,16 @@ from pathlib import Path
 import pytest
 from sevens_tables import cards, table
 
+from games.sevens.record_files import load_record, save_record
 from games.sevens.rules import (
     Game,
     Options,
     RecordError,
     SeatView,
     Tally,
-    load_record,
     parse_card,
     record_of,
     replay,
-    save_record,
     seat_view,
 )
 from games.sevens.rules.board import cards_of
