@@ -136,7 +136,7 @@ class Puzzle:
 
     @property
     def pattern_count(self) -> int:
-        return self.states ** self.surface.region_count - 1
+        return int(self.states**self.surface.region_count) - 1
 
     def start(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Cells and per-region extra state (phases or departures) of the start pattern."""

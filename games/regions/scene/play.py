@@ -209,7 +209,7 @@ class RegionsScene(Game):
     @property
     def pattern_count(self) -> int:
         assert self.chosen is not None
-        return states_of(self.variant) ** self.chosen.surface.region_count - 1
+        return int(states_of(self.variant) ** self.chosen.surface.region_count) - 1
 
     def offered(self, number: int) -> bool:
         """Patterns offered: all of them, except that the alternating three-state rule

@@ -33,7 +33,9 @@ def clock(ticks: int) -> str:
     return f"{tenths // 600}:{tenths // 10 % 60:02d}.{tenths % 10}"
 
 
-def _wrap_lines(surf: pygame.Surface, msg: str, x: int, y: int, w: int, color) -> int:  # type: ignore[no-untyped-def]
+def _wrap_lines(
+    surf: pygame.Surface, msg: str, x: int, y: int, w: int, color: tuple[int, int, int]
+) -> int:
     for line in text.wrap(msg, w)[:4]:
         text.draw(surf, line, (x, y), color)
         y += text.LINE_H + 1
@@ -341,7 +343,7 @@ def _bottom_list(bottom: pygame.Surface, scene: RegionsScene) -> None:
         shown = f"{clock(best.ticks)}  {best.selections}" if best else "-"
         text.draw(bottom, shown, (rect.right - 6, rect.y + 6),
                   pal.OK if best else pal.TEXT_DIM, align="right")
-    labels = {
+    labels: dict[str, str | list[str]] = {
         "choice:page:prev": "<",
         "choice:page:next": ">",
         "choice:random:less": "-",
