@@ -353,6 +353,37 @@ class RegionsScene(Game):
             return []
         return puzzle.solution(self.search)
 
+    def region_spots(self) -> dict[str, pygame.Rect]:
+        """Tap targets of the game regions on the pattern preview (the surrounding region's
+        is its corner, where its label is)."""
+        assert self.chosen is not None
+        d = self.chosen.drawing
+        spots = {}
+        for r, anchor in enumerate(d.anchors):
+            x, y = (d.rect[0] + 8, d.rect[1] + 8) if anchor is None else anchor
+            spots[f"region:{r}"] = pygame.Rect(round(x) - 8, round(y) - 8, 16, 16)
+        return spots
+
+    def _toggle_region(self, region: int) -> None:
+        """Pattern by picture: a tapped region's start state moves on by one."""
+        cells = list(self.preview_cells())
+        k = states_of(self.variant)
+        cells[region] = (cells[region] + 1) % k
+        offset = self.goal if self.variant in THREE_STATE else 0
+        number = sum(((c - offset) % k) * k**r for r, c in enumerate(cells))
+        if number == 0:
+            self.message = self.ctx.tr(
+                "At least one region must start away from the goal.",
+                "すくなくとも 1つは ゴール いがいの いろに。",
+            )
+        elif not self.offered(number):
+            self.message = self.ctx.tr(
+                f"Pattern {number} cannot be solved under this rule.",
+                f"パターン {number} は とけません。",
+            )
+        else:
+            self.pattern, self.message = number, ""
+
     # ------------------------------------------------------------------- replay
     def _open_record(self, data: dict[str, Any]) -> None:
         """A stored clear, replayed selection by selection (P-GAME-6)."""
@@ -425,7 +456,9 @@ class RegionsScene(Game):
             spots["button:help"] = layout.HELP_LIST_BUTTON
             return spots
         if self.phase == "choose":
-            return dict(layout.PATTERN_BUTTONS)
+            spots = dict(layout.PATTERN_BUTTONS)
+            spots.update(self.region_spots())
+            return spots
         if self.phase == "draw":
             return dict(layout.DRAW_BUTTONS)
         if self.phase == "clear":
@@ -509,6 +542,9 @@ class RegionsScene(Game):
                 self._choose_random(self.random_n)
             elif name == "choice:draw":
                 self.phase, self.stroke, self.message, self.mark = "draw", [], "", None
+            return
+        if name.startswith("region:"):
+            self._toggle_region(int(name.removeprefix("region:")))
             return
         steps = {
             "choice:pattern:less": -1,

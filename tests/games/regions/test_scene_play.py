@@ -372,3 +372,17 @@ def test_the_dpad_cursor_and_a_select_points_and_buttons(tmp_path):
     press(Button.A)
     d.settle()
     assert d.game["moves"] == [] and d.game["selections"] == 2
+
+
+def test_tapping_regions_sets_the_start_pattern(tmp_path):
+    d = Driver(tmp_path, surface="5_2")
+    d.settle()
+    assert d.game["pattern"] == 1 and d.game["states"] == [1, 0, 0, 0, 0]
+    d.tap("region:2")
+    assert d.game["pattern"] == 1 + 4 and d.game["states"] == [1, 0, 1, 0, 0]
+    d.tap("region:0")
+    assert d.game["pattern"] == 4
+    d.tap("region:2")  # all grey is not a puzzle: refused with a message
+    assert d.game["pattern"] == 4 and d.game["message"]
+    d.tap("choice:start")
+    assert d.game["phase"] == "play" and d.game["states"] == [0, 0, 1, 0, 0]
