@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.match import LocalSeat, Match, RemoteSeat
-from games.regions.match import RegionsRules
+from games.regions.match import WAIT, RaceRules, RegionsRules
 from games.regions.rules.catalogue import CATALOGUE
 from games.regions.rules.play import UNDO, VARIANTS, Puzzle, Setup
 from games.regions.rules.puzzle import PuzzleError
@@ -102,3 +102,92 @@ def test_a_solution_through_the_driver_clears_and_a_remote_copy_agrees() -> None
     assert result is not None and result.winner == 0 and result.scores == (len(solution),)
     seat.offer(solution[0])  # nothing is taken after the clear
     assert mine.step() == [] and len(mine.history) == len(solution)
+
+
+# --- the race (link mode) ------------------------------------------------------------------
+
+
+def make_race(seed: int) -> RaceRules:
+    rules = make_rules(seed)
+    return RaceRules(rules.puzzle.setup)
+
+
+def race_contract() -> tuple[Any, Any]:
+    def pick(rules: RaceRules, rng: random.Random) -> Any:
+        acts = list(rules.legal_actions())
+        return WAIT if rng.random() < 0.3 else rng.choice(acts)
+
+    return make_race, pick
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32))
+def test_race_lockstep_through_the_encoding(seed: int) -> None:
+    make, pick = race_contract()
+    digests = lockstep(make, pick, seed, max_actions=150)
+    assert len(digests) > 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 40), st.binary(max_size=10))
+def test_race_garbage_is_refused_and_changes_nothing(turns: int, data: bytes) -> None:
+    race = make_race(turns)
+    rng = random.Random(turns)
+    for _ in range(turns):
+        seat = race.to_move()
+        if seat is None:
+            break
+        race.apply(seat, rng.choice(list(race.legal_actions())))
+    refuses_garbage(race, data)
+
+
+def test_race_digest_is_the_same_under_other_hash_seeds() -> None:
+    a = digests_in_subprocess("tests.games.regions.test_match:race_contract", 3, 60, "5")
+    b = digests_in_subprocess("tests.games.regions.test_match:race_contract", 3, 60, "99")
+    assert a == b
+
+
+def test_a_race_between_two_matches_names_the_first_to_clear_on_both() -> None:
+    """Two units, each a match with its own local seat and the partner as a remote seat,
+    connected by a pipe that delivers every action late: both end with the same winner."""
+    entry = next(e for e in CATALOGUE if e.name == "6_2")
+    setup = Setup(entry.shadow.link, "classic", 0, None, 41, 0)
+    solution = Puzzle(setup).solution()
+    units = []
+    for me in (0, 1):
+        local, remote = LocalSeat[Any](), RemoteSeat[Any]()
+        seats: list[Any] = [local, remote] if me == 0 else [remote, local]
+        units.append((me, local, remote, Match(RaceRules(setup), seats)))
+    pipes: list[list[tuple[int, bytes, str]]] = [[], []]  # to unit 0, to unit 1
+    for me, _local, _remote, match in units:
+        match.listeners.append(
+            lambda played, _ev, me=me: pipes[1 - me].append((2, played.data, played.digest))
+            if played.seat == me else None
+        )
+    plans = {0: list(solution), 1: list(solution)}
+    think = {0: 30, 1: 6}  # ticks each player needs per selection: seat 1 is quicker
+    ready = {0: 0, 1: 0}
+    for _tick in range(3000):
+        for me, local, remote, match in units:
+            for item in list(pipes[me]):  # every action arrives two ticks after it is sent
+                pipes[me].remove(item)
+                delay, data, digest = item
+                if delay > 0:
+                    pipes[me].append((delay - 1, data, digest))
+                else:
+                    remote.deliver(data, digest)
+            ready[me] += 1
+            if match.to_move == me:
+                if ready[me] >= think[me] and plans[me]:
+                    local.offer(plans[me].pop(0))
+                    ready[me] = 0
+                else:
+                    local.offer(WAIT)
+            match.step()
+        if all(m.over for _s, _l, _r, m in units):
+            break
+    results = [m.result() for _s, _l, _r, m in units]
+    assert results[0] is not None and results[0] == results[1]
+    assert results[0].winner == 1  # the quicker player, on both units
+    assert units[0][3].rules.digest() == units[1][3].rules.digest()
+    assert all(m.divergences == 0 for _s, _l, _r, m in units)
