@@ -19,8 +19,9 @@ from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
-from games.regions.match import RegionsRules
+from games.regions.match import WAIT, RaceRules, RegionsRules
 from games.regions.rules import threestate as ts
+from games.regions.rules.catalogue import entry
 from games.regions.rules.freehand import CurveError
 from games.regions.rules.layout import DrawingError
 from games.regions.rules.play import (
@@ -45,6 +46,7 @@ from hal.interfaces import Button
 STATE_VERSION = 1
 ANIM_TICKS = 8
 SEARCH_BUDGET = 800  # three-state search states per tick (about 1.5 ms)
+RACE_WAIT_TICKS = 3  # a race: ticks before an idle player's turn passes with a wait
 MIN_STROKE = 8  # touch samples below which a stroke is a stray tap, not a curve
 MAX_STROKE = 2000
 GOALS = ts.GOALS_BY_NAME
@@ -79,6 +81,12 @@ class RegionsScene(Game):
         super().__init__(ctx)
         o = ctx.options
         self.mode = o.get("mode", "solo")
+        # A link session (the race): both units get the same options and seed, so they
+        # build the same puzzle; None when playing alone.
+        self.versus: Any = getattr(ctx, "versus", None)
+        self.my_seat = 0
+        if self.versus is not None:
+            self.mode, self.my_seat = "link", int(self.versus.seat or 0)
         self.variant = o.get("variant", "classic")
         if self.variant not in VARIANTS:
             self.variant = "classic"
@@ -112,11 +120,27 @@ class RegionsScene(Game):
         if record is not None:
             self._open_record(record)
             return
-        self._start_from_options(o.get("surface", "choose"), o.get("pattern", "choose"))
+        surface, pattern = o.get("surface", "choose"), o.get("pattern", "choose")
+        if self.versus is not None:  # a race starts at once, on a surface both units agree on
+            if surface in ("choose", "draw"):
+                surface = self._any_catalogue_surface()
+            pattern = "random" if pattern == "choose" else pattern
+        self._start_from_options(surface, pattern)
+
+    def _any_catalogue_surface(self) -> str:
+        """A catalogue surface chosen by the (shared) seed that the variant can take."""
+        fits = [
+            name
+            for name in srf.catalogue_names()
+            if self.variant not in THREE_STATE or entry(name).shadow.crossings <= ts.MAX_REGIONS
+        ]
+        return self._rng().choice(fits)
 
     def _reset_play(self) -> None:
         self.match: Match[Any] | None = None
         self.seat: LocalSeat[Any] = LocalSeat()
+        self.queued: list[int | str] = []  # a race: taps waiting for this player's turn
+        self.turn_wait = 0
         self.ticks = 0
         self.hints = 0
         self.solution_shown = False
@@ -262,13 +286,38 @@ class RegionsScene(Game):
         )
         self._reset_play()
         self.pattern = pattern
-        self.match = Match(RegionsRules(Puzzle(setup)), [self.seat])
+        if self.versus is not None:
+            seats = self.versus.make_seats()
+            local = seats[self.my_seat]
+            assert isinstance(local, LocalSeat)
+            self.seat = local
+            self.match = Match(RaceRules(setup), seats)
+            self.versus.attach(self.match)
+        else:
+            self.match = Match(RegionsRules(Puzzle(setup)), [self.seat])
         self.best_before = self.bests().get(self.record_key(pattern))
         self.phase, self.message = "play", ""
 
     @property
     def puzzle(self) -> Puzzle | None:
-        return None if self.match is None else self.match.rules.puzzle
+        """This player's puzzle (in a race, their copy)."""
+        if self.match is None:
+            return None
+        rules = self.match.rules
+        if isinstance(rules, RaceRules):
+            return rules.puzzles[self.my_seat]
+        return rules.puzzle
+
+    @property
+    def partner(self) -> Puzzle | None:
+        """The partner's copy in a race (its progress is shown), else None."""
+        rules = None if self.match is None else self.match.rules
+        return rules.puzzles[1 - self.my_seat] if isinstance(rules, RaceRules) else None
+
+    @property
+    def race_winner(self) -> int | None:
+        rules = None if self.match is None else self.match.rules
+        return rules.winner if isinstance(rules, RaceRules) else None
 
     def record_key(self, pattern: int) -> str:
         assert self.chosen is not None
@@ -291,6 +340,9 @@ class RegionsScene(Game):
 
     def _select(self, action: int | str) -> None:
         assert self.match is not None and self.puzzle is not None
+        if self.versus is not None:  # a race: played when this player's turn comes
+            self.queued.append(action)
+            return
         before = self.puzzle.cells
         self.seat.offer(action)
         events = self.match.step()
@@ -298,12 +350,45 @@ class RegionsScene(Game):
             self.message = self.match.last_refusal or ""
             self.ctx.play("error")
             return
-        ev = events[0]
+        self._show(events[0], before)
+
+    def _race_step(self) -> None:
+        """One tick of a race: on this player's turn, the next queued tap or (after a
+        moment with nothing to play) a wait; then whatever the match applies."""
+        match, puzzle = self.match, self.puzzle
+        assert match is not None and puzzle is not None
+        if match.to_move == self.my_seat:
+            self.turn_wait += 1
+            if self.queued:
+                self.seat.offer(self.queued.pop(0))
+                self.turn_wait = 0
+            elif self.turn_wait >= RACE_WAIT_TICKS:
+                self.seat.offer(WAIT)
+                self.turn_wait = 0
+        before = puzzle.cells
+        refused = sum(match.refused.values())
+        events = match.step()
+        if sum(match.refused.values()) > refused:
+            self.message = match.last_refusal or ""
+            self.ctx.play("error")
+        for ev in events:
+            if ev.get("seat") == self.my_seat and ev["type"] != "wait":
+                self._show(ev, before)
+        if match.over and self.phase == "play":
+            self.phase = "clear"
+            self.ctx.play("win" if self.race_winner == self.my_seat else "lose")
+        if self.phase == "clear" and not self.reported and getattr(self.versus, "agreed", True):
+            self._cleared()
+
+    def _show(self, ev: dict[str, Any], before: tuple[int, ...]) -> None:
+        """Animate and sound one applied selection of this player."""
         self.anim = (int(ev["point"]), before, 0)
         self.hint_point = None
         self.message = ""
-        if ev["clear"]:
+        if ev["clear"] and self.versus is None:
             self._cleared()
+        elif ev["clear"]:
+            pass  # a race: the end is taken from the match in `_race_step`
         elif ev["to_goal"] > ev["from_goal"]:  # R-REG-VAR-3: the change is heard too
             self.ctx.play("pop")
         elif ev["to_goal"] < ev["from_goal"]:
@@ -317,8 +402,12 @@ class RegionsScene(Game):
         self.phase = "clear"
         self.reported = True
         key = self.record_key(self.pattern)
+        outcome = "win"
+        partner = self.partner
+        if self.versus is not None:
+            outcome = "win" if self.race_winner == self.my_seat else "loss"
         record = {
-            "key": key,
+            "key": key if self.versus is None else f"race:{key}",
             "surface": self.chosen.params,
             "sid": self.chosen.sid,
             "pattern": self.pattern,
@@ -331,18 +420,28 @@ class RegionsScene(Game):
             "puzzle": puzzle.to_json(),
             "chosen": None if "catalogue" in self.chosen.params else self.chosen.to_json(),
         }
+        if partner is not None:
+            record["race"] = {
+                "seat": self.my_seat,
+                "winner": self.race_winner,
+                "partner_selections": partner.selections,
+            }
         summary = (
             f"{self.chosen.sid} #{self.pattern}: {screens.clock(self.ticks)}, "
             f"{puzzle.selections} selections"
         )
-        self.ctx.finish(GameResult("win", None, summary, record))
+        if partner is not None:
+            won = self.race_winner == self.my_seat
+            summary += " - won the race" if won else " - partner cleared first"
+        self.ctx.finish(GameResult(outcome, None, summary, record))
         self._best_cache = None
-        self.ctx.play("win")
+        if self.versus is None:
+            self.ctx.play("win")
 
     @property
     def is_best(self) -> bool:
         """Whether the clear beat (or set) the record for this surface and pattern."""
-        if self.phase != "clear" or self.puzzle is None:
+        if self.phase != "clear" or self.puzzle is None or self.versus is not None:
             return False
         b = self.best_before
         return b is None or self.ticks < b.ticks or self.puzzle.selections < b.selections
@@ -462,6 +561,8 @@ class RegionsScene(Game):
         if self.phase == "draw":
             return dict(layout.DRAW_BUTTONS)
         if self.phase == "clear":
+            if self.versus is not None:
+                return {"choice:quit": layout.CLEAR_BUTTONS["choice:quit"]}
             return dict(layout.CLEAR_BUTTONS)
         if self.phase == "play" and self.chosen is not None and self.puzzle is not None:
             rects = point_rects(self.chosen.drawing.points, self.reach)
@@ -590,6 +691,10 @@ class RegionsScene(Game):
         puzzle = self.puzzle
         assert puzzle is not None and self.chosen is not None
         self.ticks += 1
+        if self.versus is not None:
+            self._race_step()
+            if self.phase != "play":
+                return
         if name == "button:undo":
             if puzzle.moves:
                 self._select(UNDO)
@@ -621,6 +726,12 @@ class RegionsScene(Game):
         self._select(point)
 
     def _update_clear(self, name: str | None) -> None:
+        if self.versus is not None:
+            if not self.reported:
+                self._race_step()  # the result is recorded once both units agree on it
+            if name == "choice:quit":
+                self.ctx.quit()
+            return
         if name == "choice:another":
             self._reset_play()
             self.phase, self.step = "choose", "surface"
@@ -736,6 +847,14 @@ class RegionsScene(Game):
             b = self.best_before
             out["best"] = None if b is None else {"ticks": b.ticks, "selections": b.selections}
             out["new_best"] = self.is_best
+        if self.versus is not None:
+            out["seat"] = self.my_seat
+            partner = self.partner
+            out["partner"] = None if partner is None else {
+                "selections": partner.selections,
+                "left": sum(1 for c in partner.cells if c != partner.setup.goal),
+            }
+            out["winner"] = self.race_winner
         if self.phase == "replay":
             r = self.replay
             out["replay"] = {"index": r.index if r else 0, "total": r.total if r else 0}
@@ -838,6 +957,8 @@ class RegionsScene(Game):
             self.job.age = int(s["job"]["age"])
         self._reset_play()
         if s["match"] is not None:
+            if "race" in s["match"]["rules"]:
+                raise ValueError("a race is not resumed alone (it needs its link session)")
             rules = RegionsRules.from_json(s["match"]["rules"])
             self.match = Match(rules, [self.seat])
             self.match.load(s["match"])

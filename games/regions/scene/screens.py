@@ -159,7 +159,13 @@ def _top_play(top: pygame.Surface, scene: RegionsScene) -> None:
     puzzle = scene.puzzle
     assert puzzle is not None
     text.draw(top, _surface_title(scene) + f"  #{scene.pattern}", (8, 20), pal.ACCENT)
-    if scene.phase == "clear":
+    partner = scene.partner
+    if scene.phase == "clear" and partner is not None:
+        won = scene.race_winner == scene.my_seat
+        title = tr("You win!", "かち!") if won else tr("Partner first", "あいての かち")
+        text.draw(top, title, (128, 36), pal.WHITE, scale=3, align="center", shadow=pal.OUTLINE)
+        y = 72
+    elif scene.phase == "clear":
         text.draw(top, tr("Clear!", "クリア!"), (128, 36), pal.WHITE, scale=4, align="center",
                   shadow=pal.OUTLINE)
         y = 72
@@ -170,6 +176,13 @@ def _top_play(top: pygame.Surface, scene: RegionsScene) -> None:
     text.draw(top, tr("Selections", "せんたく"), (140, y), pal.TEXT_DIM)
     text.draw(top, str(puzzle.selections), (140, y + 10), pal.WHITE, scale=2)
     y += 32
+    if partner is not None:
+        left = sum(1 for c in partner.cells if c != partner.setup.goal)
+        name = str(scene.versus.partner_name() or "") if scene.versus is not None else ""
+        text.draw(top, tr(f"Partner {name}: {partner.selections} selections, {left} to go",
+                          f"あいて {name}: {partner.selections} かい、のこり {left}"),
+                  (20, y), pal.TEAL)
+        y += 14
     if scene.phase == "clear":
         if scene.is_best:
             text.draw(top, tr("New best!", "ベスト きろく!"), (128, y), pal.ACCENT, scale=2,
@@ -296,15 +309,20 @@ def _bottom_surface(bottom: pygame.Surface, scene: RegionsScene) -> None:
         widgets.dim(bottom, 110, CLEAR_BG)
         pygame.draw.rect(bottom, CLEAR_BG, (20, 40, 216, 132), border_radius=6)
         pygame.draw.rect(bottom, pal.ACCENT, (20, 40, 216, 132), 2, border_radius=6)
-        text.draw(bottom, tr("Clear!", "クリア!"), (128, 50), pal.WHITE, scale=2, align="center",
+        title = tr("Clear!", "クリア!")
+        if scene.partner is not None:
+            won = scene.race_winner == scene.my_seat
+            title = tr("You win!", "かち!") if won else tr("Partner first", "あいての かち")
+        text.draw(bottom, title, (128, 50), pal.WHITE, scale=2, align="center",
                   shadow=pal.OUTLINE)
         labels = {
             "choice:another": tr("Choose another surface", "べつの めん"),
             "choice:new-pattern": tr("Same surface, new pattern", "おなじ めん、べつの パターン"),
             "choice:quit": tr("Quit", "やめる"),
         }
-        for name, rect in layout.CLEAR_BUTTONS.items():
-            widgets.button(bottom, rect, labels[name])
+        for name, rect in scene.hotspots().items():
+            if name in labels:
+                widgets.button(bottom, rect, labels[name])
     else:
         labels = {
             "choice:back": tr("Back", "もどる"),
