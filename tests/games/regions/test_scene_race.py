@@ -69,7 +69,9 @@ class StandInSession:
         return "unit-" + "AB"[1 - self.seat]
 
 
-def race_units(tmp: Path, seed: int, **options: str) -> tuple[Any, Any, StandInSession, StandInSession]:
+def race_units(
+    tmp: Path, seed: int, **options: str
+) -> tuple[Any, Any, StandInSession, StandInSession]:
     rng = random.Random(seed)
     a_to_b, b_to_a = Pipe(rng), Pipe(rng)
     sessions = (StandInSession(0, 777, a_to_b, b_to_a), StandInSession(1, 777, b_to_a, a_to_b))
