@@ -160,10 +160,16 @@ class GameContext:
         ]
 
 
+THINKING_INDICATOR_TICKS = 30  # half a second: a quicker answer needs no indicator
+
+
 class Game(ABC):
     """What a game implements. Draw code uses pygame surfaces and firmware.gfx only."""
 
     uses_dpad = False
+    # True: the game shows its own thinking indicator once `thinking_ticks()` reaches
+    # THINKING_INDICATOR_TICKS; False: the firmware draws its badge in the top-right corner.
+    draws_thinking = False
 
     def __init__(self, ctx: GameContext) -> None:
         self.ctx = ctx

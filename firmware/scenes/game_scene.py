@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from firmware.game_api import Cartridge, Game, GameContext
+from firmware.game_api import THINKING_INDICATOR_TICKS, Cartridge, Game, GameContext
 from firmware.gfx.widgets import draw_thinking
 from firmware.input import InputState
 from firmware.match.worker import close_all as stop_workers
@@ -15,9 +15,6 @@ from hal.interfaces import Button
 
 if TYPE_CHECKING:
     from firmware.machine import Machine
-
-THINKING_INDICATOR_TICKS = 30  # half a second: a quicker answer needs no indicator
-
 
 class GameScene(Scene):
     def __init__(
@@ -41,7 +38,7 @@ class GameScene(Scene):
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         self.game.draw(top, bottom)
         thinking = self.game.thinking_ticks()
-        if thinking >= THINKING_INDICATOR_TICKS:
+        if thinking >= THINKING_INDICATOR_TICKS and not self.game.draws_thinking:
             draw_thinking(top, thinking)
 
     def hotspots(self) -> dict[str, pygame.Rect]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import (
     ComputerSeat,
@@ -72,6 +72,7 @@ class ReversiScene(Game):
     (`record`, a GameRecord JSON, opens the replay viewer)."""
 
     uses_dpad = False  # the firmware's cursor walks the squares; A taps (P-FW-4)
+    draws_thinking = True  # "Thinking..." in the message area, after half a second
 
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
         super().__init__(ctx)
@@ -347,7 +348,9 @@ class ReversiScene(Game):
             message=tx.for_screen(tail),
             message_color=color,
             moves=self._move_list(),
-            thinking=1 + (self.think_calls // 15) % 3 if self.thinking else None,
+            thinking=1 + (self.think_calls // 15) % 3
+            if self.thinking_ticks() >= THINKING_INDICATOR_TICKS
+            else None,
             tip=tx.for_screen(self.tip()),
             highlight=highlight,
             title=title,

@@ -7,8 +7,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pygame
 import pytest
 
+from firmware.game_api import Game as GameApi
 from firmware.match import ComputerSeat, LocalSeat, Match
 from firmware.match.profiles import PROFILES
 from firmware.match.worker import SearchWorker, close_all
@@ -165,19 +167,71 @@ def test_suspend_mid_search_in_a_worker_continues_identically(tmp_path: Path) ->
         close_all()
 
 
-def test_thinking_indicator_appears_after_half_a_second(tmp_path: Path) -> None:
+def test_reversi_says_thinking_only_after_half_a_second(tmp_path: Path) -> None:
     m = build_machine(tmp_path, seed=3)
     m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
-    inside_badge = (m.top.get_width() - 19, 12)
-    early, late = set(), set()
+    scene = m.game_scene().game
+    shown = []
     for _ in range(45):
         m.step()
         m.render()
-        ticks = m.game_scene().game.thinking_ticks()
-        pixel = tuple(m.top.get_at(inside_badge))[:3]
-        (late if ticks >= 30 else early).add(pixel)
-    assert late == {(24, 28, 40)}
-    assert (24, 28, 40) not in early
+        shown.append((scene.thinking_ticks(), "Thinking" in scene_top_text(scene)))
+    assert all(text == (ticks >= 30) for ticks, text in shown if ticks)
+    assert any(text for _, text in shown)
+
+
+def scene_top_text(scene) -> str:  # type: ignore[no-untyped-def]
+    """What Reversi's message area says (the TopView it draws from)."""
+    from games.reversi.scene.top_view import TopView
+
+    captured: list[TopView] = []
+    import games.reversi.scene.play as play
+
+    original = play.draw_top
+    play.draw_top = lambda surf, tr, view: captured.append(view)  # type: ignore[assignment]
+    try:
+        scene._frames.clear()
+        scene.draw(pygame.Surface((256, 192)), pygame.Surface((256, 192)))
+    finally:
+        play.draw_top = original
+    return "Thinking" if captured and captured[0].thinking is not None else ""
+
+
+class _Pondering(GameApi):
+    """A game whose computer is always thinking: for the firmware's generic badge."""
+
+    def update(self, inp) -> None:  # type: ignore[no-untyped-def]
+        self.ticks = getattr(self, "ticks", 0) + 1
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        top.fill((200, 200, 200))
+
+    def thinking_ticks(self) -> int:
+        return getattr(self, "ticks", 0)
+
+    def save_state(self) -> dict:
+        return {}
+
+    def load_state(self, state: dict) -> None:
+        return None
+
+
+def test_firmware_badge_appears_after_half_a_second(tmp_path: Path) -> None:
+    from firmware.game_api import Cartridge, GameContext
+    from firmware.scenes.game_scene import GameScene
+
+    m = build_machine(tmp_path)
+    cart = Cartridge("ponder", "Ponder", "", lambda s: None, _Pondering)
+    ctx = GameContext(m, cart, {}, 0)
+    m.push(GameScene(m, cart, ctx, _Pondering(ctx)))
+    inside_badge = (m.top.get_width() - 19, 12)
+    seen = []
+    for _ in range(40):
+        m.step()
+        m.render()
+        seen.append((m.game_scene().game.thinking_ticks(), tuple(m.top.get_at(inside_badge))[:3]))
+    assert {p for t, p in seen if t >= 30} == {(24, 28, 40)}
+    assert {p for t, p in seen if t < 30} == {(200, 200, 200)}
 
 
 def test_pause_menu_opens_while_the_computer_thinks(tmp_path: Path) -> None:
