@@ -113,7 +113,6 @@ class RegionsScene(Game):
         self.pending_pattern: str | None = None
         self.help_page: int | None = None
         self._reset_play()
-        self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         self._best_cache: dict[str, Best] | None = None
         self.replay: ReplayCursor[Any] | None = None
         self.record: dict[str, Any] | None = None
@@ -267,6 +266,8 @@ class RegionsScene(Game):
             self._start_play(self._random_pattern())
         elif value is not None and value.isdigit() and self.offered(int(value)):
             self._start_play(int(value))
+        elif value is not None and self.versus is not None:
+            self._start_play(self._random_pattern())  # a race never waits for a choice
         elif value is not None:
             self.message = self.ctx.tr(
                 f"Pattern {value} is not offered on this surface (1..{self.pattern_count}).",
