@@ -72,6 +72,10 @@ def job_work(kind: str, params: dict[str, Any]) -> Any:
     raise ValueError(f"unknown job {kind!r}")
 
 
+class NoStart(Exception):
+    """Not one start pattern of the surface can reach the goal under the rule."""
+
+
 class RegionsScene(Game):
     """Choose or draw a surface, pick a start pattern, solve it."""
 
@@ -225,8 +229,18 @@ class RegionsScene(Game):
         assert self.search is not None
         self.search.run(SEARCH_BUDGET)
         self.search_slices += 1
-        if self.search.done:
+        if not self.search.done:
+            return
+        try:
             self.pattern = self._next_offered(0, 1)
+        except NoStart:
+            self.search, self.chosen, self.step = None, None, "surface"
+            self.phase = "choose"
+            self.message = self.ctx.tr(
+                "No start of this surface can reach that goal; choose another.",
+                "この めんでは その ゴールに とどきません。",
+            )
+            self.ctx.play("error")
 
     # ---------------------------------------------------------------- patterns
     @property
@@ -253,7 +267,7 @@ class RegionsScene(Game):
             number = (number - 1 + delta) % count + 1
             if self.offered(number):
                 return number
-        raise AssertionError("no start pattern of this surface is solvable")
+        raise NoStart("no start pattern of this surface is solvable")
 
     def _random_pattern(self) -> int:
         rng = self._rng()
