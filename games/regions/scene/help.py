@@ -64,8 +64,10 @@ def draw_top(top: pygame.Surface, tr: Tr, page: int) -> None:
     title, body = PAGES[page]
     widgets.background(top)
     widgets.title_bar(top, tr("How to play", "あそびかた"), f"{page + 1}/{len(PAGES)}")
-    text.draw(top, tr(*title), (10, 24), pal.ACCENT, scale=2)
-    y = 50
+    heading = tr(*title)
+    rect = text.draw(top, heading, (10, 24), pal.ACCENT, scale=2 if text.size(heading)[1]
+                     <= text.GLYPH_H else 1)
+    y = rect.bottom + 8
     for line in text.wrap(tr(*body), 236):
         text.draw(top, line, (10, y), pal.TEXT)
         y += text.LINE_H + 3

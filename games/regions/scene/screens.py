@@ -83,6 +83,17 @@ def draw_top(top: pygame.Surface, scene: RegionsScene) -> None:
         _wrap_lines(top, scene.message, 10, 154, 236, pal.ACCENT)
 
 
+def headline(
+    surf: pygame.Surface, line: str, cx: int, y: int, color: tuple[int, int, int], scale: int
+) -> int:
+    """A big centred line; Japanese (drawn from a 12 px font) at half the scale so it stays
+    crisp and fits. Returns the y just below it."""
+    if text.size(line)[1] > text.GLYPH_H:
+        scale = max(1, scale // 2)
+    rect = text.draw(surf, line, (cx, y), color, scale=scale, align="center", shadow=pal.OUTLINE)
+    return rect.bottom
+
+
 def _goal_word(scene: RegionsScene) -> str:
     if scene.variant == "classic":
         return scene.ctx.tr("grey", "はいいろ")
@@ -139,9 +150,8 @@ def _top_replay(top: pygame.Surface, scene: RegionsScene) -> None:
     if replay is None or puzzle is None:
         return
     text.draw(top, _surface_title(scene) + f"  #{scene.pattern}", (8, 20), pal.ACCENT)
-    text.draw(top, tr(f"Replay {replay.index}/{replay.total}",
-                      f"リプレイ {replay.index}/{replay.total}"), (128, 40), pal.WHITE, scale=2,
-              align="center")
+    headline(top, tr(f"Replay {replay.index}/{replay.total}",
+                     f"リプレイ {replay.index}/{replay.total}"), 128, 40, pal.WHITE, 2)
     text.draw(top, tr(f"Cleared in {clock(scene.ticks)} with {replay.total} selections",
                       f"{clock(scene.ticks)}、{replay.total} かいで クリア"), (128, 64),
               pal.TEXT_DIM, align="center")
@@ -160,22 +170,19 @@ def _top_play(top: pygame.Surface, scene: RegionsScene) -> None:
     assert puzzle is not None
     text.draw(top, _surface_title(scene) + f"  #{scene.pattern}", (8, 20), pal.ACCENT)
     partner = scene.partner
+    y = 34
     if scene.phase == "clear" and partner is not None:
         won = scene.race_winner == scene.my_seat
         title = tr("You win!", "かち!") if won else tr("Partner first", "あいての かち")
-        text.draw(top, title, (128, 36), pal.WHITE, scale=3, align="center", shadow=pal.OUTLINE)
-        y = 72
+        y = headline(top, title, 128, y, pal.WHITE, 3) + 6
     elif scene.phase == "clear":
-        text.draw(top, tr("Clear!", "クリア!"), (128, 36), pal.WHITE, scale=4, align="center",
-                  shadow=pal.OUTLINE)
-        y = 72
-    else:
-        y = 36
+        y = headline(top, tr("Clear!", "クリア!"), 128, y, pal.WHITE, 4) + 6
+    label_h = max(text.size(tr("Time", "タイム"))[1], text.size(tr("Selections", "せんたく"))[1])
     text.draw(top, tr("Time", "タイム"), (20, y), pal.TEXT_DIM)
-    text.draw(top, clock(scene.ticks), (20, y + 10), pal.WHITE, scale=2)
+    text.draw(top, clock(scene.ticks), (20, y + label_h + 2), pal.WHITE, scale=2)
     text.draw(top, tr("Selections", "せんたく"), (140, y), pal.TEXT_DIM)
-    text.draw(top, str(puzzle.selections), (140, y + 10), pal.WHITE, scale=2)
-    y += 32
+    text.draw(top, str(puzzle.selections), (140, y + label_h + 2), pal.WHITE, scale=2)
+    y += label_h + 22
     if partner is not None:
         left = sum(1 for c in partner.cells if c != partner.setup.goal)
         name = str(scene.versus.partner_name() or "") if scene.versus is not None else ""
@@ -185,9 +192,7 @@ def _top_play(top: pygame.Surface, scene: RegionsScene) -> None:
         y += 14
     if scene.phase == "clear":
         if scene.is_best:
-            text.draw(top, tr("New best!", "ベスト きろく!"), (128, y), pal.ACCENT, scale=2,
-                      align="center")
-            y += 20
+            y = headline(top, tr("New best!", "ベスト きろく!"), 128, y, pal.ACCENT, 2) + 4
         b = scene.best_before
         if b is not None:
             text.draw(top, tr(f"Before: {clock(b.ticks)}, {b.selections} selections",
@@ -226,8 +231,9 @@ def _legend(top: pygame.Surface, scene: RegionsScene, y: int) -> None:
     tr = scene.ctx.tr
     k = {"classic": 2, "cyclic3": 3, "cyclic4": 4}.get(scene.variant, 3)
     x = 20
-    text.draw(top, tr("Goal:", "ゴール:"), (x, y + 3), pal.TEXT_DIM)
-    x += 36
+    goal_label = tr("Goal:", "ゴール:")
+    text.draw(top, goal_label, (x, y + 3), pal.TEXT_DIM)
+    x += text.size(goal_label)[0] + 8
     order = [scene.goal] + [s for s in range(k) if s != scene.goal]
     for i, state in enumerate(order):
         rect = pygame.Rect(x, y, 14, 14)
