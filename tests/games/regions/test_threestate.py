@@ -135,3 +135,27 @@ def test_undo_restores_the_state_and_counts() -> None:
     puzzle.act(p)
     puzzle.act("undo")
     assert (puzzle.cells, puzzle.aux) == before and puzzle.selections == 2 and puzzle.moves == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from([e.name for e in SMALL]),
+    st.sampled_from(["classic", "three", "three-random", "cyclic3"]),
+    st.integers(0, 10**6),
+    st.lists(st.one_of(st.integers(0, 9), st.just("undo")), max_size=30),
+)
+def test_undo_leaves_exactly_the_state_of_the_selections_in_force(name, variant, seed, acts):
+    entry = next(e for e in CATALOGUE if e.name == name)
+    k = 2 if variant == "classic" else 3
+    pattern = 1 + seed % (k**entry.shadow.crossings - 1)
+    puzzle = Puzzle(Setup(entry.shadow.link, variant, 0, None, pattern, seed))
+    taken = 0
+    for a in acts:
+        if puzzle.check(a) is None:
+            puzzle.act(a)
+            taken += 1
+    again = Puzzle(puzzle.setup, list(puzzle.moves))  # only the selections in force
+    assert (again.cells, again.aux) == (puzzle.cells, puzzle.aux)
+    assert puzzle.selections == taken
+    clone = Puzzle.from_json(puzzle.to_json())
+    assert (clone.cells, clone.aux, clone.selections) == (puzzle.cells, puzzle.aux, taken)
