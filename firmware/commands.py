@@ -79,8 +79,10 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless.add_argument("--dump", metavar="FILE", help="write the final state as JSON")
     headless.set_defaults(handler=_headless)
 
-    device = sub.add_parser("device", help="run on the Raspberry Pi backends")
-    device.set_defaults(handler=_device)
+    # Until backends register through entry points, the device backend is wired in here.
+    from hal.backends.device.commands import register as register_device
+
+    register_device(sub)
 
 
 def _emu(args: argparse.Namespace) -> int:
@@ -93,12 +95,3 @@ def _headless(args: argparse.Namespace) -> int:
     from firmware.headless import run_from_args
 
     return run_from_args(args)
-
-
-def _device(args: argparse.Namespace) -> int:
-    from firmware.cli import CommandError
-
-    raise CommandError(
-        "the Raspberry Pi backend (evdev input, framebuffer panels, serial radio) is not "
-        "built yet; it comes with the deploy issue. Use `twinfold emu` or `twinfold headless`."
-    )

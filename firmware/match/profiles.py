@@ -38,15 +38,16 @@ class DeviceProfile:
         return max(1, int(units_per_tick * self.speed * factor))
 
 
-# Speeds of the Raspberry Pi boards are estimates (pyperformance-style ratios; the device
-# issue documents the method in docs/performance.md) until measured on the hardware.
+# Speeds of the Raspberry Pi boards are estimates until measured on the hardware: clock x
+# per-clock CPython throughput against the development machine's core (the method and the
+# arithmetic are in hal/backends/device/profile.py and docs/performance.md).
 PROFILES: dict[str, DeviceProfile] = {
     "desktop": DeviceProfile("desktop", 1.0, "sliced"),
     "desktop-worker": DeviceProfile("desktop-worker", 1.0, "worker"),
-    "pi5": DeviceProfile("pi5", 0.6, "worker"),
-    "pi4": DeviceProfile("pi4", 0.3, "worker"),
-    "pi3": DeviceProfile("pi3", 0.15, "worker"),
-    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.12, "worker"),
-    "pi-zero-2w-sliced": DeviceProfile("pi-zero-2w-sliced", 0.12, "sliced"),
+    "pi5": DeviceProfile("pi5", 0.45, "worker"),
+    "pi4": DeviceProfile("pi4", 0.2, "worker"),
+    "pi3": DeviceProfile("pi3", 0.11, "worker"),
+    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.08, "worker"),
+    "pi-zero-2w-sliced": DeviceProfile("pi-zero-2w-sliced", 0.08, "sliced"),
 }
 DEFAULT_PROFILE = PROFILES["desktop"]

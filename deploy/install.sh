@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Turn a Raspberry Pi (Zero 2 W, 3, 4, 5; Raspberry Pi OS Lite 64-bit, bookworm) into a
+# Twinfold handheld. Idempotent: running it again changes only what differs.
+#
+# usage: sudo deploy/install.sh [--wheel FILE] [--read-only] [--no-apt] [--dry-run]
+#        DESTDIR=/path/to/stage deploy/install.sh [--dry-run]
+#
+#   --wheel FILE  the Twinfold wheel to install (default: the newest dist/twinfold-*.whl)
+#   --read-only   read-only root (overlay file system) with the store on the partition
+#                 labelled twinfold-data, mounted at /var/lib/twinfold
+#   --no-apt      do not install Debian packages (they are already there)
+#   --dry-run     say what would be done, change nothing
+#   DESTDIR       install the files under this staging root and make no system changes
+#                 (no packages, user, virtual environment or service reloads)
+#
+# What it does: Debian packages; the `twinfold` system user; a virtual environment in
+# /opt/twinfold/venv with the wheel; the systemd unit (enabled), the logind drop-in, udev
+# rules, the polkit rule for shutdown; /etc/twinfold/device.toml (only if absent); the
+# device-tree overlay (compiled with dtc) and the panels' init file; the Twinfold block in
+# config.txt and the kernel command line without the serial console.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BOOT=/boot/firmware
+VENV=/opt/twinfold/venv
+PACKAGES=(python3-venv python3-dev gcc device-tree-compiler libasound2)
+BEGIN_MARK="# >>> twinfold >>>"
+END_MARK="# <<< twinfold <<<"
+DATA_LABEL=twinfold-data
+
+DRY=0
+WHEEL=""
+READ_ONLY=0
+APT=1
+ROOT="${DESTDIR:-}"
+ROOT="${ROOT%/}"
+
+die() { echo "install.sh: error: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY=1 ;;
+        --wheel) [ $# -ge 2 ] || die "--wheel needs a file"; WHEEL="$2"; shift ;;
+        --wheel=*) WHEEL="${1#--wheel=}" ;;
+        --read-only) READ_ONLY=1 ;;
+        --no-apt) APT=0 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option $1 (see --help)" ;;
+    esac
+    shift
+done
+
+SYSTEM=1
+[ -n "$ROOT" ] && SYSTEM=0
+if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
+    die "run as root (sudo), or set DESTDIR to stage the files"
+fi
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+# A system change: run it (on the system), or say it would be / is skipped.
+run() {
+    if [ "$SYSTEM" = 0 ]; then
+        echo "skipped (DESTDIR): $*"
+    elif [ "$DRY" = 1 ]; then
+        echo "would run: $*"
+    else
+        echo "run: $*"
+        "$@"
+    fi
+}
+
+# put SRC DEST MODE: install a file under the root unless it is already identical.
+put() {
+    local src="$1" dest="$ROOT$2" mode="$3"
+    if cmp -s "$src" "$dest" 2>/dev/null; then
+        echo "unchanged $2"
+    elif [ "$DRY" = 1 ]; then
+        echo "would install $2"
+    else
+        install -D -m "$mode" "$src" "$dest"
+        echo "installed $2"
+    fi
+}
+
+# put_once SRC DEST MODE: install a file only if there is none (keeps the owner's edits).
+put_once() {
+    if [ -e "$ROOT$2" ]; then
+        echo "kept $2 (already there)"
+    else
+        put "$@"
+    fi
+}
+
+# update DEST NEWFILE: replace an existing file's content when it differs.
+update() {
+    local dest="$ROOT$1" new="$2"
+    if cmp -s "$new" "$dest"; then
+        echo "unchanged $1"
+    elif [ "$DRY" = 1 ]; then
+        echo "would update $1"
+    else
+        cat "$new" > "$dest"
+        echo "updated $1"
+    fi
+}
+
+# --------------------------------------------------------------------------- packages
+if [ "$APT" = 1 ]; then
+    run apt-get update
+    run apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+fi
+
+# --------------------------------------------------------------------------- user
+if [ "$SYSTEM" = 1 ] && id twinfold >/dev/null 2>&1; then
+    echo "unchanged user twinfold"
+else
+    run useradd --system --home-dir /var/lib/twinfold --no-create-home \
+        --shell /usr/sbin/nologin --groups video,input,dialout,audio twinfold
+fi
+
+# --------------------------------------------------------------------------- the wheel
+if [ "$SYSTEM" = 1 ]; then
+    if [ -z "$WHEEL" ]; then
+        WHEEL="$(ls -t "$HERE"/../dist/twinfold-*.whl 2>/dev/null | head -n 1 || true)"
+    fi
+    if [ -z "$WHEEL" ] && [ "$DRY" = 0 ]; then
+        die "no wheel: build one (python3 -m pip wheel --no-deps -w dist .) or pass --wheel"
+    fi
+    [ -z "$WHEEL" ] || [ -f "$WHEEL" ] || [ "$DRY" = 1 ] || die "no such wheel: $WHEEL"
+fi
+if [ "$SYSTEM" = 1 ] && [ -x "$VENV/bin/python" ]; then
+    echo "unchanged $VENV"
+else
+    run python3 -m venv "$VENV"
+fi
+run "$VENV/bin/pip" install --upgrade --no-cache-dir "${WHEEL:-dist/twinfold.whl}[device]"
+
+# --------------------------------------------------------------------------- files
+put "$HERE/systemd/twinfold.service" /etc/systemd/system/twinfold.service 0644
+put "$HERE/systemd/logind-twinfold.conf" /etc/systemd/logind.conf.d/twinfold.conf 0644
+put "$HERE/udev/99-twinfold.rules" /etc/udev/rules.d/99-twinfold.rules 0644
+put "$HERE/polkit/50-twinfold.rules" /etc/polkit-1/rules.d/50-twinfold.rules 0644
+put_once "$HERE/config/device.toml" /etc/twinfold/device.toml 0644
+
+# Enabled: the link `systemctl enable` makes (works in a staging root and a chroot too).
+WANTS=/etc/systemd/system/multi-user.target.wants/twinfold.service
+if [ "$(readlink "$ROOT$WANTS" 2>/dev/null)" = /etc/systemd/system/twinfold.service ]; then
+    echo "unchanged $WANTS"
+elif [ "$DRY" = 1 ]; then
+    echo "would install $WANTS"
+else
+    mkdir -p "$(dirname "$ROOT$WANTS")"
+    ln -sfn /etc/systemd/system/twinfold.service "$ROOT$WANTS"
+    echo "installed $WANTS"
+fi
+
+# The overlay for the buttons, POWER and the lid.
+if command -v dtc >/dev/null 2>&1; then
+    dtc -q -@ -I dts -O dtb -o "$TMP/twinfold.dtbo" "$HERE/overlays/twinfold.dts"
+    put "$TMP/twinfold.dtbo" "$BOOT/overlays/twinfold.dtbo" 0644
+elif [ "$DRY" = 1 ]; then
+    echo "would install $BOOT/overlays/twinfold.dtbo (compiled with dtc)"
+else
+    die "dtc is needed to compile the overlay (apt-get install device-tree-compiler)"
+fi
+
+# The panels' init commands, as the panel-mipi-dbi driver's firmware file.
+python3 "$HERE/tools/mipi_dbi_cmd.py" "$HERE/panels/twinfold-panel.txt" "$TMP/panel.bin"
+put "$TMP/panel.bin" /lib/firmware/twinfold-panel.bin 0644
+
+# config.txt: our block (between the markers) replaced or appended; the rest untouched.
+CONFIG="$BOOT/config.txt"
+{
+    if [ -f "$ROOT$CONFIG" ]; then
+        awk -v b="$BEGIN_MARK" -v e="$END_MARK" \
+            '$0==b{skip=1;next} $0==e{skip=0;next} !skip' "$ROOT$CONFIG"
+    fi
+    echo "$BEGIN_MARK"
+    cat "$HERE/boot/config-fragment.txt"
+    echo "$END_MARK"
+} > "$TMP/config.txt"
+if [ -f "$ROOT$CONFIG" ]; then
+    update "$CONFIG" "$TMP/config.txt"
+else
+    put "$TMP/config.txt" "$CONFIG" 0644
+fi
+
+# cmdline.txt: no console on the radio's UART; no text console drawn on the panels.
+CMDLINE="$BOOT/cmdline.txt"
+if [ -f "$ROOT$CMDLINE" ]; then
+    tr -s ' \n' '\n\n' < "$ROOT$CMDLINE" \
+        | grep -v -E '^console=(serial0|serial1|ttyAMA0|ttyS0),' | grep -v '^$' \
+        | grep -v '^fbcon=map:' > "$TMP/words" || true
+    echo "fbcon=map:9" >> "$TMP/words"
+    paste -s -d ' ' "$TMP/words" > "$TMP/cmdline.txt"
+    update "$CMDLINE" "$TMP/cmdline.txt"
+else
+    echo "no $CMDLINE: kernel command line left alone"
+fi
+
+# Bluetooth no longer has the PL011: its modem set-up service must not claim the UART.
+if [ "$SYSTEM" = 0 ] || systemctl list-unit-files hciuart.service 2>/dev/null | grep -q hciuart; then
+    run systemctl disable hciuart.service
+fi
+
+# --------------------------------------------------------------------------- read-only root
+if [ "$READ_ONLY" = 1 ]; then
+    if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && ! blkid -L "$DATA_LABEL" >/dev/null 2>&1; then
+        die "--read-only needs a partition labelled $DATA_LABEL for the store (docs/hardware.md)"
+    fi
+    LINE="LABEL=$DATA_LABEL /var/lib/twinfold ext4 defaults,noatime,nofail 0 2"
+    if grep -qxF "$LINE" "$ROOT/etc/fstab" 2>/dev/null; then
+        echo "unchanged /etc/fstab"
+    elif [ "$DRY" = 1 ]; then
+        echo "would update /etc/fstab"
+    else
+        mkdir -p "$ROOT/etc"
+        echo "$LINE" >> "$ROOT/etc/fstab"
+        echo "updated /etc/fstab"
+    fi
+    run raspi-config nonint do_overlayfs 0
+fi
+
+# --------------------------------------------------------------------------- reloads
+if [ "$SYSTEM" = 1 ] && [ -d /run/systemd/system ]; then
+    run systemctl daemon-reload
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=input --subsystem-match=graphics
+fi
+echo "done (reboot if config.txt or the kernel command line changed)"

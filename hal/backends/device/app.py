@@ -1,0 +1,230 @@
+"""`twinfold device`: the firmware on the Raspberry Pi backend.
+
+`build_hal` assembles the devices from the config (framebuffer panels, evdev input, SDL
+audio where there is a sound device, the serial radio); `boot` is the single place the
+machine is created (it becomes one call into the firmware's shared boot path when that
+lands); `DeviceRunner` drives the fixed-step loop, pings the systemd watchdog from it, and
+on the way out saves the running game, says STOPPING=1 and, after a long POWER press, runs
+the shutdown command.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # surfaces only: the panels are framebuffers
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from firmware.loop import FixedStepLoop
+from firmware.machine import Machine
+from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
+from firmware.match.profiles import PROFILES as MATCH_PROFILES
+from firmware.match.worker import close_all as stop_workers
+from firmware.storage import Store
+from hal.backends.device.config import DeviceConfig
+from hal.backends.device.evdev_input import EvdevInput
+from hal.backends.device.framebuffer import FramebufferDisplay
+from hal.backends.device.notify import Notifier
+from hal.backends.device.profile import detect_profile
+from hal.backends.device.radio import open_radio
+from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
+from hal.touch import Calibration, TouchFilterConfig
+
+log = logging.getLogger("twinfold")
+
+# Until Settings > Calibrate has been run, the whole 12-bit ADC range spans the screen, so
+# the stylus already lands roughly where it points (good enough to reach the calibration).
+UNCALIBRATED = Calibration(SCREEN_W / 4096, 0.0, 0.0, 0.0, SCREEN_H / 4096, 0.0)
+
+
+class MonotonicClock(Clock):
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+@dataclass
+class BootOptions:
+    game: str | None = None
+    seed: int = 0
+    options: dict[str, str] = field(default_factory=dict)
+    store: Path | None = None
+
+
+def build_hal(
+    config: DeviceConfig,
+    data_dir: Path,
+    *,
+    input_source: EvdevInput | None = None,
+    clock: Clock | None = None,
+) -> Hal:
+    """The device's `Hal` from its config. Missing hardware degrades, it does not stop."""
+    from hal.sdl_audio import make_audio
+
+    display = FramebufferDisplay(config.display)
+    hal = Hal(
+        name="device",
+        display=display,
+        input=input_source or EvdevInput(config.input),
+        clock=clock or MonotonicClock(),
+        data_dir=data_dir,
+        link=open_radio(config.radio),
+    )
+    if config.system.audio:
+        if config.system.audio_device:
+            os.environ["AUDIODEV"] = config.system.audio_device  # SDL's ALSA device
+        audio = make_audio()
+        if audio is not None:
+            hal.audio = audio
+    return hal
+
+
+def device_profile(config: DeviceConfig) -> DeviceProfile:
+    """The match layer's profile for this board (speed estimate and search mode)."""
+    name = detect_profile(config.system.profile, config.system.model_file)
+    return MATCH_PROFILES.get(name, DEFAULT_PROFILE)
+
+
+def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
+    """The one place the device creates its machine (to be firmware/boot.py's `boot`)."""
+    profile = device_profile(config)
+    log.info(
+        "device: profile %s (relative speed %.2f, %s)", profile.name, profile.speed, profile.mode
+    )
+    machine = Machine(
+        hal,
+        store,
+        seed=options.seed,
+        boot_game=options.game,
+        boot_options=options.options,
+        touch_profile=TouchFilterConfig.RESISTIVE,
+        profile=profile,
+    )
+    if store.get_calibration() is None:
+        machine.touch.set_calibration(UNCALIBRATED)
+    return machine
+
+
+class _Limited:
+    """The loop's view of the machine: no ticks beyond `limit` (for `--frames`)."""
+
+    def __init__(self, machine: Machine, limit: int | None) -> None:
+        self.machine = machine
+        self.limit = limit
+
+    def step(self) -> None:
+        if self.limit is None or self.machine.tick < self.limit:
+            self.machine.step()
+
+    def render(self) -> None:
+        self.machine.render()
+
+    def present(self) -> None:
+        self.machine.present()
+
+
+class DeviceRunner:
+    """One run of the device firmware, from boot to a clean stop."""
+
+    def __init__(
+        self,
+        hal: Hal,
+        machine: Machine,
+        *,
+        frames: int | None = None,
+        notifier: Notifier | None = None,
+        run_command: Callable[[list[str]], object] | None = None,
+    ) -> None:
+        self.hal = hal
+        self.machine = machine
+        self.frames = frames
+        self.notifier = notifier or Notifier()
+        self.loop = FixedStepLoop(_Limited(machine, frames), hal.clock)
+        self._run_command = run_command or _run_shutdown
+        self.stopped = False
+
+    def keep_going(self) -> bool:
+        """Called once per loop pass: the watchdog ping lives here, so a hung tick stops it."""
+        machine = self.machine
+        if machine.tick > 0:
+            self.notifier.ready(f"running, profile {machine.profile.name}")
+            self.notifier.frame()
+        if machine.quit_requested:
+            return False
+        return self.frames is None or machine.tick < self.frames
+
+    def run(self, dump: Path | None = None) -> int:
+        """Run until quit, a long POWER press or `frames` ticks; `dump` gets the final state."""
+        try:
+            self.loop.run(self.keep_going)
+            if dump is not None:
+                write_dump(self.machine, dump)
+        finally:
+            self.stop()
+        inp = self.hal.input
+        if isinstance(inp, EvdevInput) and inp.shutdown_requested:
+            command = list(inp.config.shutdown_command)
+            log.info("service: shutting down: %s", " ".join(command))
+            self._run_command(command)
+        return 0
+
+    def stop(self) -> None:
+        """Save what must survive (the running game), then let go of every device."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self.notifier.stopping()
+        self.machine.suspend_game()
+        stop_workers()  # computer players thinking in worker processes
+        self.machine.store.close()
+        for part in (self.hal.display, self.hal.input, self.hal.link):
+            close = getattr(part, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # shutting down: a device that will not close is gone
+                    log.debug("closing %r failed", part, exc_info=True)
+        self.notifier.close()
+
+
+def _run_shutdown(command: list[str]) -> object:
+    try:
+        return subprocess.run(command, check=False, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.error("service: shutdown command %s failed: %s", command, exc)
+        return None
+
+
+def write_dump(machine: Machine, path: Path) -> None:
+    path.write_text(json.dumps(machine.dump(), indent=1) + "\n")
+
+
+def start(
+    config: DeviceConfig,
+    options: BootOptions,
+    *,
+    frames: int | None = None,
+    input_source: EvdevInput | None = None,
+    notifier: Notifier | None = None,
+) -> DeviceRunner:
+    """Devices, store and machine, ready to run (the command and the tests use this)."""
+    data_dir = Path(config.system.data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    hal = build_hal(config, data_dir, input_source=input_source)
+    store = Store.open(options.store or data_dir / "store.db")
+    try:
+        machine = boot(hal, store, config, options)
+    except BaseException:
+        store.close()
+        raise
+    return DeviceRunner(hal, machine, frames=frames, notifier=notifier)

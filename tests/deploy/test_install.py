@@ -1,0 +1,199 @@
+"""deploy/install.sh and uninstall.sh: a dry run and a staging-root (DESTDIR) install make
+exactly the expected files, idempotently; nothing outside the temporary directory is touched."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+BASH = shutil.which("bash")
+DTC = shutil.which("dtc")
+
+pytestmark = pytest.mark.skipif(BASH is None, reason="bash is missing: installer not tested")
+
+STOCK_CONFIG = "# stock Raspberry Pi OS\ndtparam=audio=on\ncamera_auto_detect=1\n[all]\n"
+STOCK_CMDLINE = (
+    "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 "
+    "fsck.repair=yes rootwait\n"
+)
+EXPECTED_FILES = {
+    "boot/firmware/cmdline.txt",
+    "boot/firmware/config.txt",
+    "boot/firmware/overlays/twinfold.dtbo",
+    "etc/polkit-1/rules.d/50-twinfold.rules",
+    "etc/systemd/logind.conf.d/twinfold.conf",
+    "etc/systemd/system/multi-user.target.wants/twinfold.service",
+    "etc/systemd/system/twinfold.service",
+    "etc/twinfold/device.toml",
+    "etc/udev/rules.d/99-twinfold.rules",
+    "lib/firmware/twinfold-panel.bin",
+}
+
+
+def stage(tmp_path: Path) -> Path:
+    root = tmp_path / "stage"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text(STOCK_CONFIG)
+    (root / "boot/firmware/cmdline.txt").write_text(STOCK_CMDLINE)
+    return root
+
+
+def run(script: str, root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DESTDIR": str(root)}
+    return subprocess.run(
+        [BASH, str(DEPLOY / script), *args],  # type: ignore[list-item]
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def tree(root: Path) -> dict[str, bytes | str]:
+    out: dict[str, bytes | str] = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            out[rel] = "-> " + os.readlink(path)
+        elif path.is_file():
+            out[rel] = path.read_bytes()
+    return out
+
+
+def test_dry_run_lists_every_file_and_changes_nothing(tmp_path):
+    root = stage(tmp_path)
+    before = tree(root)
+    result = run("install.sh", root, "--dry-run")
+    assert result.returncode == 0, result.stderr
+    assert tree(root) == before
+    said = {
+        line.split(" ", 2)[-1]
+        for line in result.stdout.splitlines()
+        if line.startswith(("would install ", "would update "))
+    }
+    assert {s.lstrip("/") for s in said} == EXPECTED_FILES
+    # system changes are never made with DESTDIR, only named
+    for command in ("apt-get install", "useradd", "-m venv", "pip install", "disable hciuart"):
+        assert any(
+            line.startswith("skipped (DESTDIR): ") and command in line
+            for line in result.stdout.splitlines()
+        ), command
+
+
+@pytest.mark.skipif(DTC is None, reason="dtc is missing: the overlay cannot be compiled")
+def test_staged_install_makes_exactly_the_expected_files_and_is_idempotent(tmp_path):
+    root = stage(tmp_path)
+    result = run("install.sh", root)
+    assert result.returncode == 0, result.stderr
+    files = tree(root)
+    assert set(files) == EXPECTED_FILES
+    for name, source in (
+        ("etc/systemd/system/twinfold.service", "systemd/twinfold.service"),
+        ("etc/systemd/logind.conf.d/twinfold.conf", "systemd/logind-twinfold.conf"),
+        ("etc/udev/rules.d/99-twinfold.rules", "udev/99-twinfold.rules"),
+        ("etc/polkit-1/rules.d/50-twinfold.rules", "polkit/50-twinfold.rules"),
+        ("etc/twinfold/device.toml", "config/device.toml"),
+    ):
+        assert files[name] == (DEPLOY / source).read_bytes(), name
+    assert files["etc/systemd/system/multi-user.target.wants/twinfold.service"] == (
+        "-> /etc/systemd/system/twinfold.service"
+    )
+    assert files["lib/firmware/twinfold-panel.bin"].startswith(b"MIPI DBI\0\0\0\0\0\0\0\x01")
+    assert files["boot/firmware/overlays/twinfold.dtbo"][:4] == b"\xd0\x0d\xfe\xed"  # FDT magic
+    config = files["boot/firmware/config.txt"].decode()
+    assert config.startswith(STOCK_CONFIG)  # the owner's lines stay
+    block = (DEPLOY / "boot/config-fragment.txt").read_text()
+    assert config.count("# >>> twinfold >>>") == 1 and block in config
+    cmdline = files["boot/firmware/cmdline.txt"].decode()
+    assert cmdline == (
+        "console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait "
+        "fbcon=map:9\n"
+    )
+    # the owner edits the config; a second install changes nothing at all
+    edited = b"[radio]\nenabled = false\n"
+    (root / "etc/twinfold/device.toml").write_bytes(edited)
+    again = run("install.sh", root)
+    assert again.returncode == 0, again.stderr
+    after = tree(root)
+    assert after == {**files, "etc/twinfold/device.toml": edited}
+    assert not any(line.startswith(("installed", "updated")) for line in again.stdout.splitlines())
+
+
+@pytest.mark.skipif(DTC is None, reason="dtc is missing: the overlay cannot be compiled")
+def test_read_only_root_adds_the_data_partition_once(tmp_path):
+    root = stage(tmp_path)
+    for _ in range(2):
+        result = run("install.sh", root, "--read-only")
+        assert result.returncode == 0, result.stderr
+    fstab = (root / "etc/fstab").read_text().splitlines()
+    assert fstab == ["LABEL=twinfold-data /var/lib/twinfold ext4 defaults,noatime,nofail 0 2"]
+    assert "skipped (DESTDIR): raspi-config nonint do_overlayfs 0" in result.stdout
+
+
+@pytest.mark.skipif(DTC is None, reason="dtc is missing: the overlay cannot be compiled")
+def test_uninstall_takes_it_all_back(tmp_path):
+    root = stage(tmp_path)
+    assert run("install.sh", root).returncode == 0
+    result = run("uninstall.sh", root)
+    assert result.returncode == 0, result.stderr
+    files = tree(root)
+    assert set(files) == {"boot/firmware/config.txt", "boot/firmware/cmdline.txt"}
+    assert files["boot/firmware/config.txt"].decode() == STOCK_CONFIG
+    assert "fbcon" not in files["boot/firmware/cmdline.txt"].decode()
+
+
+def test_bad_options_are_refused(tmp_path):
+    result = run("install.sh", stage(tmp_path), "--colour")
+    assert result.returncode != 0 and "unknown option --colour" in result.stderr
+
+
+def test_push_dry_run_names_every_step(tmp_path):
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh"), "--dry-run", "pi@twinfold.local"],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    steps = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
+    assert steps[0].startswith("+ python3 -m pip wheel")
+    assert any(
+        s.startswith("+ scp ") and "pi@twinfold.local:/tmp/twinfold-push/" in s for s in steps
+    )
+    assert any("install.sh --no-apt --wheel" in s for s in steps)
+    assert any("systemctl restart twinfold" in s for s in steps)
+
+
+def test_push_needs_a_target():
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh")],  # type: ignore[list-item]
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and "usage" in result.stderr
+
+
+def test_image_build_dry_run_uses_pi_gen_and_the_stage(tmp_path):
+    pigen = tmp_path / "pi-gen"
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "pi-gen/build.sh"), "--dry-run", "--pi-gen", str(pigen),  # type: ignore[list-item]
+         "--url", "https://example.org/tf"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    steps = result.stdout.splitlines()
+    assert any("git clone" in s and "--branch arm64" in s and "pi-gen" in s for s in steps)
+    assert any(s.startswith("+ cp -a") and "stage-twinfold" in s for s in steps)
+    assert any("build-docker.sh" in s for s in steps)
+    assert any("imager_json.py" in s and "https://example.org/tf" in s for s in steps)
+    assert not pigen.exists()  # a dry run changes nothing

@@ -1,0 +1,47 @@
+"""The serial radio as a ByteLink (pyserial URLs stand in for the UART)."""
+
+from __future__ import annotations
+
+import serial
+
+from hal.backends.device.config import RadioConfig
+from hal.backends.device.radio import SerialLink, open_radio
+from hal.interfaces import NoLink
+
+
+def test_loopback_port_carries_bytes_without_blocking():
+    link = open_radio(RadioConfig(port="loop://", baud=9600))
+    assert isinstance(link, SerialLink)
+    assert link.read() == b""  # nothing waiting: returns at once
+    link.write(b"\x00hello\x00")
+    assert link.read() == b"\x00hello\x00"
+    assert link.read() == b""
+    link.close()
+
+
+def test_disabled_or_missing_port_is_no_link(tmp_path, caplog):
+    assert isinstance(open_radio(RadioConfig(enabled=False)), NoLink)
+    link = open_radio(RadioConfig(port=str(tmp_path / "ttyNONE")))
+    assert isinstance(link, NoLink)
+    assert "cannot open" in caplog.text
+
+
+class BrokenPort:
+    in_waiting = 0
+
+    def write(self, data: bytes) -> int:
+        raise serial.SerialException("device disconnected")
+
+    def read(self, n: int) -> bytes:
+        raise serial.SerialException("device disconnected")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_port_that_fails_turns_the_radio_off(caplog):
+    link = SerialLink(BrokenPort(), "/dev/ttyUSB0")
+    link.write(b"x")
+    assert link.port is None and "radio is off" in caplog.text
+    assert link.read() == b""
+    link.write(b"more")  # silently dropped now

@@ -1,0 +1,274 @@
+"""The systemd service side: sd_notify READY / WATCHDOG / STOPPING from the frame loop, a
+long POWER press shutting down cleanly, sleep and the lid, SIGTERM-style quits."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from evdev import ecodes
+
+from firmware.storage import Store
+from hal.backends.device.app import BootOptions, DeviceRunner, MonotonicClock, boot
+from hal.backends.device.config import DeviceConfig, DisplayConfig, InputConfig, PanelConfig
+from hal.backends.device.evdev_input import EvdevInput
+from hal.backends.device.framebuffer import FramebufferDisplay
+from hal.backends.device.notify import Notifier
+from hal.interfaces import Hal, InputSource, RawInput
+
+
+class HangingInput(InputSource):
+    """Input that can make the frame loop hang (a stuck tick) and release it again."""
+
+    def __init__(self) -> None:
+        self.running = threading.Event()
+        self.running.set()
+        self.quit = False
+
+    def poll(self, tick: int) -> RawInput:
+        self.running.wait()
+        return RawInput(quit_requested=self.quit)
+
+
+def panels(tmp_path: Path, framebuffer) -> DisplayConfig:
+    dev0, sys0 = framebuffer(tmp_path, "fb0", 320, 240, 16)
+    dev1, sys1 = framebuffer(tmp_path, "fb1", 320, 240, 16)
+    return DisplayConfig(
+        upper=PanelConfig(str(dev0), str(sys0)), lower=PanelConfig(str(dev1), str(sys1))
+    )
+
+
+def make_runner(tmp_path, framebuffer, input_source, **kwargs):
+    config = DeviceConfig(display=panels(tmp_path, framebuffer))
+    hal = Hal(
+        name="device",
+        display=FramebufferDisplay(config.display),
+        input=input_source,
+        clock=MonotonicClock(),
+        data_dir=tmp_path,
+    )
+    store = Store.open(tmp_path / "store.db")
+    machine = boot(hal, store, config, kwargs.pop("options", BootOptions()))
+    return DeviceRunner(hal, machine, **kwargs)
+
+
+def receive(sock: socket.socket, seconds: float) -> list[str]:
+    out = []
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            out.append(sock.recv(4096).decode())
+        except TimeoutError:
+            break
+    return out
+
+
+def test_ready_once_watchdog_while_running_none_while_hung(tmp_path, framebuffer):
+    address = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    inp = HangingInput()
+    notifier = Notifier({"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "100000"})
+    runner = make_runner(tmp_path, framebuffer, inp, notifier=notifier)
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    try:
+        messages = receive(sock, 0.8)
+        assert messages and messages[0].startswith("READY=1")
+        assert sum(m == "WATCHDOG=1" for m in messages) >= 5  # every 50 ms: about 14
+        inp.running.clear()  # the next tick hangs
+        time.sleep(0.1)
+        receive(sock, 0.05)  # whatever was already under way
+        hung = receive(sock, 0.6)
+        assert hung == []  # a hung loop stops pinging: systemd will restart it
+        inp.running.set()
+        resumed = receive(sock, 0.3)
+        assert "WATCHDOG=1" in resumed
+        inp.quit = True
+        thread.join(5)
+        assert not thread.is_alive()
+        rest = receive(sock, 0.1)
+        everything = messages + resumed + rest
+        assert sum(m.startswith("READY=1") for m in everything) == 1
+        assert rest[-1] == "STOPPING=1"
+    finally:
+        inp.running.set()
+        inp.quit = True
+        thread.join(5)
+        sock.close()
+
+
+def test_abstract_socket_address_and_no_socket():
+    assert Notifier({"NOTIFY_SOCKET": "@twinfold/x"}).address == "\0twinfold/x"
+    quiet = Notifier({})
+    assert not quiet.enabled and quiet.send("READY=1") is False
+    other_pid = Notifier({"NOTIFY_SOCKET": "/x", "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1"})
+    assert other_pid.interval is None  # the watchdog belongs to another process
+
+
+def test_long_power_press_saves_the_game_and_runs_the_shutdown_command(
+    tmp_path, framebuffer, fakes
+):
+    keys = fakes.gpio_keys()
+    bus = fakes.Bus(keys)
+    clock = fakes.Clock()
+    inp = EvdevInput(
+        InputConfig(shutdown_command=("echo", "bye")),
+        lister=bus.lister,
+        opener=bus.opener,
+        clock=clock,
+    )
+    ran: list[list[str]] = []
+    runner = make_runner(
+        tmp_path,
+        framebuffer,
+        inp,
+        options=BootOptions(game="pop", seed=3),
+        run_command=ran.append,
+    )
+    machine = runner.machine
+    for _ in range(5):
+        machine.step()
+    keys.key(ecodes.KEY_POWER, 1)
+    machine.step()
+    clock.t += 2.5
+    assert runner.run() == 0
+    assert ran == [["echo", "bye"]]
+    store = Store.open(tmp_path / "store.db")
+    try:
+        suspended = store.load_suspend()
+        assert suspended is not None and suspended.game_id == "pop"  # resumes at the next boot
+    finally:
+        store.close()
+
+
+def test_short_power_press_sleeps_and_wakes_with_the_panels_dark(tmp_path, framebuffer, fakes):
+    keys = fakes.gpio_keys()
+    bus = fakes.Bus(keys)
+    clock = fakes.Clock()
+    inp = EvdevInput(InputConfig(), lister=bus.lister, opener=bus.opener, clock=clock)
+    runner = make_runner(tmp_path, framebuffer, inp, options=BootOptions(game="pop"))
+    machine, display = runner.machine, runner.hal.display
+
+    def frame() -> None:
+        machine.step()
+        machine.render()
+        machine.present()
+
+    frame()
+    keys.key(ecodes.KEY_POWER, 1)
+    frame()
+    keys.key(ecodes.KEY_POWER, 0)
+    frame()
+    assert machine.asleep and display.blanked
+    assert (tmp_path / "sys" / "fb1" / "blank").read_text().strip() == "4"
+    assert set((tmp_path / "fb1").read_bytes()) == {0}
+    frame()
+    assert display.last_written == 0  # asleep: nothing more is written
+    keys.key(ecodes.KEY_POWER, 1)
+    keys.key(ecodes.KEY_POWER, 0)  # a quick tap inside one frame still wakes it
+    frame()
+    frame()
+    assert not machine.asleep and not display.blanked
+    assert (tmp_path / "sys" / "fb1" / "blank").read_text().strip() == "0"
+    runner.stop()
+
+
+def test_lid_close_suspends_and_blanks(tmp_path, framebuffer, fakes):
+    keys = fakes.gpio_keys()
+    bus = fakes.Bus(keys)
+    inp = EvdevInput(InputConfig(), lister=bus.lister, opener=bus.opener, clock=fakes.Clock())
+    runner = make_runner(tmp_path, framebuffer, inp, options=BootOptions(game="pop"))
+    machine = runner.machine
+    keys.emit(ecodes.EV_SW, ecodes.SW_LID, 1)
+    keys.syn()
+    machine.step()
+    machine.render()
+    machine.present()
+    assert machine.lid_closed and runner.hal.display.blanked
+    assert machine.store.load_suspend() is not None
+    runner.stop()
+
+
+@pytest.mark.parametrize("frames", [1, 7])
+def test_frames_stops_after_exactly_that_many_ticks(tmp_path, framebuffer, frames):
+    inp = HangingInput()
+    runner = make_runner(tmp_path, framebuffer, inp, frames=frames)
+    runner.run()
+    assert runner.machine.tick == frames
+
+
+def test_the_command_under_a_systemd_like_parent_stops_cleanly_on_sigterm(tmp_path, framebuffer):
+    """`twinfold device` as the unit runs it: notify socket, watchdog, SIGTERM -> game saved."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[4]
+    dev0, sys0 = framebuffer(tmp_path, "fb0", 320, 240, 16)
+    dev1, sys1 = framebuffer(tmp_path, "fb1", 320, 240, 16)
+    config = tmp_path / "device.toml"
+    config.write_text(
+        f"""
+[display.upper]
+device = "{dev0}"
+sysfs = "{sys0}"
+[display.lower]
+device = "{dev1}"
+sysfs = "{sys1}"
+[input]
+scan_dir = "{tmp_path / "input"}"
+[radio]
+enabled = false
+[system]
+data_dir = "{tmp_path / "data"}"
+audio = false
+[boot]
+game = "pop"
+"""
+    )
+    address = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "NOTIFY_SOCKET": address,
+        "WATCHDOG_USEC": "400000",
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "firmware.cli", "device", "--config", str(config)],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        sock.settimeout(20.0)  # Python and pygame start slowly on a loaded machine
+        first = [sock.recv(4096).decode()]
+        assert first and first[0].startswith("READY=1"), first
+        pings = receive(sock, 1.0)
+        assert pings.count("WATCHDOG=1") >= 2
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0, err
+        assert receive(sock, 0.2)[-1:] == ["STOPPING=1"]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        sock.close()
+    store = Store.open(tmp_path / "data" / "store.db")
+    try:
+        suspended = store.load_suspend()
+        assert suspended is not None and suspended.game_id == "pop"
+    finally:
+        store.close()
