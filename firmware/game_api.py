@@ -66,6 +66,10 @@ class Cartridge:
     description_ja: str = ""
     # Opens a stored record (from the launcher's Records) as a replay; None: no replays.
     replay: Callable[[GameContext, dict[str, Any]], Game] | None = None
+    # True: the game plays against other units over the radio (ctx.versus is its session).
+    versus: bool = False
+    # The options that matter in a versus match (the host chooses, guests see them).
+    versus_options: tuple[str, ...] = ()
 
     def option(self, key: str) -> Option:
         for opt in self.options:
@@ -107,6 +111,9 @@ class GameContext:
         self.options = dict(options)
         self.seed = seed
         self.rng = random.Random(f"{seed}:{cartridge.id}")
+        # The link session of a versus match (firmware.link.session.Session), else None:
+        # `make_seats()` gives local and remote seats, `attach(match)` wires the match up.
+        self.versus: Any = None
 
     @property
     def language(self) -> str:
@@ -143,7 +150,7 @@ class GameContext:
 
     def finish(self, result: GameResult) -> None:
         """Record a finished game: statistics always, the record when given."""
-        self._machine.record_result(self.cartridge.id, result)
+        self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
     def quit(self) -> None:
         """Leave the game for the launcher (a game's own "quit" button), like the pause

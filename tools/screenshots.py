@@ -3,14 +3,15 @@
     .venv/bin/python tools/screenshots.py            # all of them
     .venv/bin/python tools/screenshots.py launcher   # just one
 
-Each movie `docs/movies/NAME.txt` may start with a line `# args: --game reversi --seed 3`
-(arguments for the headless run). The picture shows both screens as on the handheld, at 2x.
+Each movie `docs/movies/NAME.txt` may carry a line `# args: --game reversi --seed 3`: the
+movie format's own arguments, which `twinfold headless --movie` applies (so each picture is
+also `twinfold headless --movie docs/movies/NAME.txt --shots DIR`). The picture shows both
+screens as on the handheld, at 2x.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -46,12 +47,8 @@ def render(name: str) -> Path:
     from firmware.cli import main
 
     movie = MOVIES / f"{name}.txt"
-    args: list[str] = []
-    for line in movie.read_text().splitlines():
-        if line.startswith("# args:"):
-            args = shlex.split(line.split(":", 1)[1])
     with tempfile.TemporaryDirectory() as tmp:
-        rc = main(["headless", "--movie", str(movie), "--shots", tmp, *args])
+        rc = main(["headless", "--movie", str(movie), "--shots", tmp])
         if rc != 0:
             raise SystemExit(f"{name}: headless run failed ({rc})")
         top = pygame.image.load(f"{tmp}/top.png")

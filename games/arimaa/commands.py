@@ -6,10 +6,18 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    aei = sub.add_parser("aei", help="run the Arimaa computer player as an AEI v1 engine")
+    aei = sub.add_parser(
+        "aei",
+        help="run the Arimaa computer player as an AEI v1 engine",
+        description="Speak the Arimaa Engine Interface (AEI v1) on standard input and "
+        "output, so Arimaa GUIs and match controllers can play against the computer player.",
+    )
     aei.set_defaults(handler=_aei)
     turns = sub.add_parser(
-        "arimaa-turns", help="list the distinct legal turns of a recorded Arimaa position"
+        "arimaa-turns",
+        help="list the distinct legal turns of a recorded Arimaa position",
+        description="Read an Arimaa game record (1g ... lines) or a board diagram and list "
+        "every distinct legal turn of the side to move, one per line in Arimaa notation.",
     )
     turns.add_argument("record", help="file with a game record (1g ...) or a board diagram")
     turns.add_argument("--count", action="store_true", help="print only the number of turns")
@@ -23,7 +31,7 @@ def _aei(args: argparse.Namespace) -> int:
 
 
 def _turns(args: argparse.Namespace) -> int:
-    from firmware.cli import CommandError
+    from firmware.cli import CommandError, read_text_input
     from games.arimaa.rules.game import Game, IllegalStep
     from games.arimaa.rules.notation import (
         NotationError,
@@ -32,11 +40,7 @@ def _turns(args: argparse.Namespace) -> int:
         write_turn,
     )
 
-    try:
-        with open(args.record, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise CommandError(f"cannot read {args.record}: {exc.strerror}") from None
+    text = read_text_input(args.record, "record")
     try:
         if "+---" in text:
             pos, _label = parse_diagram(text)

@@ -22,6 +22,8 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # surfaces only: the panels are framebuffers
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from firmware.boot import BootConfig, open_store
+from firmware.boot import boot as firmware_boot
 from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
@@ -56,7 +58,7 @@ class MonotonicClock(Clock):
 @dataclass
 class BootOptions:
     game: str | None = None
-    seed: int = 0
+    seed: int | None = None  # None: a fresh seed for every game start
     options: dict[str, str] = field(default_factory=dict)
     store: Path | None = None
 
@@ -96,20 +98,20 @@ def device_profile(config: DeviceConfig) -> DeviceProfile:
 
 
 def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
-    """The one place the device creates its machine (to be firmware/boot.py's `boot`)."""
+    """The device's machine, through the firmware's one boot path (firmware/boot.py)."""
     profile = device_profile(config)
     log.info(
         "device: profile %s (relative speed %.2f, %s)", profile.name, profile.speed, profile.mode
     )
-    machine = Machine(
-        hal,
-        store,
+    boot_config = BootConfig(
+        log=False,  # the command opened the log already (with its systemd level)
+        game=options.game,
+        options=options.options,
         seed=options.seed,
-        boot_game=options.game,
-        boot_options=options.options,
         touch_profile=TouchFilterConfig.RESISTIVE,
         profile=profile,
     )
+    machine = firmware_boot(hal, boot_config, store=store)
     if store.get_calibration() is None:
         machine.touch.set_calibration(UNCALIBRATED)
     return machine
@@ -221,7 +223,7 @@ def start(
     data_dir = Path(config.system.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     hal = build_hal(config, data_dir, input_source=input_source)
-    store = Store.open(options.store or data_dir / "store.db")
+    store = open_store(options.store or data_dir / "store.db")  # checked, repairs announced
     try:
         machine = boot(hal, store, config, options)
     except BaseException:
