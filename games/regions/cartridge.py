@@ -51,8 +51,10 @@ CARTRIDGE = Cartridge(
     "しよう。かならず とけます。めんを えらぶ、ランダム、じぶんで かく。",
     draw_icon=draw_icon,
     create=_create,
-    players=(1, 1),
+    players=(1, 2),
     replay=_replay,
+    versus=True,  # the race over the link (`ctx.versus`)
+    versus_options=("variant", "goal", "unselectable", "surface", "pattern"),
     options=(
         Option("mode", "Mode", ("solo",), "solo", label_ja="モード",
                choice_labels={"solo": "Solo"}),

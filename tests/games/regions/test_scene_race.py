@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from firmware.game_api import GameContext
 from firmware.match import LocalSeat, Match, Played, RemoteSeat, Seat
 from firmware.testing import machine_from_movie, run, tap_script
 from hal.interfaces import RawInput
@@ -79,10 +80,10 @@ def race_units(
     for seat, session in enumerate(sessions):
         m = machine_from_movie(tmp / str(seat), game="regions", seed=seat, options=options)
         gs = m.game_scene()
-        gs.ctx.versus = session  # what the link stack's versus start does
-        gs.ctx.seed = session.seed
-        gs.ctx.rng = random.Random(f"{session.seed}:regions")
-        gs.restart()
+        # what the link stack's versus start does: the shared seed, the session in ctx
+        ctx = GameContext(m, gs.cartridge, dict(gs.ctx.options), session.seed)
+        ctx.versus = session
+        gs.ctx, gs.game = ctx, gs.cartridge.create(ctx)
         machines.append(m)
     return machines[0], machines[1], sessions[0], sessions[1]
 
