@@ -36,6 +36,12 @@ class Option:
     default: str
     label_ja: str = ""
     choice_labels: dict[str, str] = field(default_factory=dict)  # choice -> shown text
+    # Values beyond `choices` this option also takes from --option (e.g. a puzzle number);
+    # the launcher still offers only `choices`. None: `choices` only.
+    accepts: Callable[[str], bool] | None = None
+
+    def takes(self, value: str) -> bool:
+        return value in self.choices or (self.accepts is not None and self.accepts(value))
 
     def __post_init__(self) -> None:
         if self.default not in self.choices:
@@ -78,9 +84,10 @@ class Cartridge:
             if key not in values:
                 known = ", ".join(values) or "none"
                 raise ValueError(f"{self.id} has no option {key!r} (options: {known})")
-            choices = self.option(key).choices
-            if value not in choices:
-                raise ValueError(f"option {key} must be one of {', '.join(choices)}")
+            opt = self.option(key)
+            if not opt.takes(value):
+                more = " (or another value it accepts)" if opt.accepts is not None else ""
+                raise ValueError(f"option {key} must be one of {', '.join(opt.choices)}{more}")
             values[key] = value
         return values
 
@@ -146,7 +153,9 @@ class GameContext:
         self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
     def quit(self) -> None:
-        """Leave the game for the launcher (a result screen's "back")."""
+        """Leave the game for the launcher (a game's own "quit" button), like the pause
+        menu's Quit: nothing is kept in the suspend slot."""
+        self._machine.discard_suspend()
         self._machine.to_launcher(selected=self.cartridge.id)
 
     def records(self) -> list[dict[str, Any]]:
