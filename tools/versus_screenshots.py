@@ -15,8 +15,10 @@ import os
 import random
 import sys
 import tempfile
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from unittest import mock
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -24,6 +26,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVIES = ROOT / "docs" / "movies" / "versus"
@@ -54,12 +59,12 @@ def side_by_side(pictures: list[pygame.Surface]) -> pygame.Surface:
 def render(names: list[str] | None = None) -> list[Path]:
     """Run both units to the last wanted shot; save the wanted pictures."""
     wanted = {n: SHOTS[n] for n in (names or SHOTS)}
-    with ExitStack() as stack:
-        _seeded_secrets(stack)
+    with seeded_secrets():
         return _run(wanted)
 
 
-def _seeded_secrets(stack: ExitStack) -> None:
+@contextmanager
+def seeded_secrets() -> Iterator[None]:
     """Pairing keys, nonces and unit ids from a seeded generator (the same code every run)."""
     from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
@@ -72,35 +77,43 @@ def _seeded_secrets(stack: ExitStack) -> None:
         def generate() -> X25519PrivateKey:
             return X25519PrivateKey.from_private_bytes(rng.randbytes(32))
 
-    stack.enter_context(mock.patch.object(pairing, "X25519PrivateKey", SeededKey))
-    for module in (pairing, keyring):
-        stack.enter_context(mock.patch.object(module.os, "urandom", rng.randbytes))
+    with ExitStack() as stack:
+        stack.enter_context(mock.patch.object(pairing, "X25519PrivateKey", SeededKey))
+        for module in (pairing, keyring):
+            stack.enter_context(mock.patch.object(module.os, "urandom", rng.randbytes))
+        yield
 
 
-def _run(wanted: dict[str, tuple[int, tuple[str, ...]]]) -> list[Path]:
+def play(data: Path, last: int) -> Iterator[tuple[int, dict[str, Machine]]]:
+    """Both units on one lossless medium, each playing its movie; yields after every tick
+    (0..last) with the units by role ("host", "guest")."""
     from firmware.testing import machine_from_movie
-    from hal.backends.headless import MemoryDisplay
     from hal.link.memory import MemoryMedium
-    from tools.screenshots import compose
 
     pygame.init()
     clock = {"t": 0.0}
     medium = MemoryMedium(None, lambda: clock["t"])
+    machines: dict[str, Machine] = {}
+    for role, name in UNITS:
+        movie = (MOVIES / f"{role}.txt").read_text()
+        machine = machine_from_movie(data / name, movie, link=medium.attach(), link_name=name)
+        machine.to_launcher()
+        machines[role] = machine
+    for tick in range(last + 1):
+        clock["t"] = tick / 60
+        for machine in machines.values():
+            machine.step()
+        yield tick, machines
+
+
+def _run(wanted: dict[str, tuple[int, tuple[str, ...]]]) -> list[Path]:
+    from hal.backends.headless import MemoryDisplay
+    from tools.screenshots import compose
+
     saved: list[Path] = []
+    last = max(tick for tick, _ in wanted.values())
     with tempfile.TemporaryDirectory() as tmp:
-        machines = {}
-        for role, name in UNITS:
-            movie = (MOVIES / f"{role}.txt").read_text()
-            machine = machine_from_movie(
-                Path(tmp) / name, movie, link=medium.attach(), link_name=name, seed=1
-            )
-            machine.to_launcher()
-            machines[role] = machine
-        last = max(tick for tick, _ in wanted.values())
-        for tick in range(last + 1):
-            clock["t"] = tick / 60
-            for machine in machines.values():
-                machine.step()
+        for tick, machines in play(Path(tmp), last):
             for shot, (at, roles) in wanted.items():
                 if at != tick:
                     continue
