@@ -39,6 +39,9 @@ from hal.backends.device.radio import open_radio
 from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
 from hal.touch import Calibration, TouchFilterConfig
 
+# The resistive panel's filters; a tap shorter than a frame is held long enough to pass them.
+TOUCH_PROFILE = TouchFilterConfig.RESISTIVE
+
 log = logging.getLogger("twinfold")
 
 # Until Settings > Calibrate has been run, the whole 12-bit ADC range spans the screen, so
@@ -77,7 +80,8 @@ def build_hal(
     hal = Hal(
         name="device",
         display=display,
-        input=input_source or EvdevInput(config.input),
+        input=input_source
+        or EvdevInput(config.input, touch_frames=TOUCH_PROFILE.settle_samples + 1),
         clock=clock or MonotonicClock(),
         data_dir=data_dir,
         link=open_radio(config.radio),
@@ -108,7 +112,7 @@ def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> 
         game=options.game,
         options=options.options,
         seed=options.seed,
-        touch_profile=TouchFilterConfig.RESISTIVE,
+        touch_profile=TOUCH_PROFILE,
         profile=profile,
     )
     machine = firmware_boot(hal, boot_config, store=store)
