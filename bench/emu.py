@@ -26,7 +26,7 @@ from emulator.app import App
 from emulator.display import WindowDisplay
 from emulator.layout import Layout
 from firmware.cli import build_parser
-from hal.backends.headless import SimClock
+from hal.clock import SimClock
 from hal.interfaces import SCREEN_SIZE
 
 FRAMES = 600
@@ -65,7 +65,7 @@ def bench_present() -> None:
 
 def bench_app(game: str | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        argv = ["emu", "--store", str(Path(tmp) / "store.db"), "--scale", "2"]
+        argv = ["emu", "--store", str(Path(tmp) / "store.db"), "--scale", "2", "--seed", "0"]
         if game:
             argv += ["--game", game]
         app = App(build_parser().parse_args(argv), clock=SimClock())

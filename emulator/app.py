@@ -14,6 +14,7 @@ import datetime as dt
 import json
 import logging
 import os
+import secrets
 import signal
 import sys
 import time
@@ -28,20 +29,21 @@ import pygame
 from emulator.audio import make_audio
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
-from emulator.layout import Layout, LayoutError, fit_scale
-from firmware.cli import CommandError, movie_argument
+from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
+from emulator.quiet import captured_stderr
+from firmware.boot import BootConfig, boot, start_logging
+from firmware.cli import STDOUT, CommandError, movie_argument
+from firmware.commands import apply_movie_args, profile_of
 from firmware.game_api import Cartridge
-from firmware.logs import setup_logging
 from firmware.loop import FixedStepLoop
-from firmware.machine import Machine
+from firmware.machine import SEED_LIMIT, Machine
 from firmware.movie import Movie, MoviePlayer, MovieRecorder
-from firmware.storage import Store, StoreError
+from hal.clock import MonotonicClock
 from hal.interfaces import Clock, Hal, InputSource, RawInput
 
 log = logging.getLogger("twinfold")
 
 FAST_FORWARD_SPEED = 4
-DEFAULT_GAP = 8  # window pixels between the panels unless --gap says otherwise
 STATUS_SECONDS = 3.0
 QUIT_CONFIRM_SECONDS = 2.0
 STATE_SLOTS = 4
@@ -61,17 +63,6 @@ def default_data_dir() -> Path:
 
 def timestamp() -> str:
     return dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")[:-3]
-
-
-class MonotonicClock(Clock):
-    """Wall time for the real window: never goes backwards, sleeps for real."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
 
 
 class SessionInput(InputSource):
@@ -151,8 +142,6 @@ class App:
     ) -> None:
         self.args = args
         self.cartridges = cartridges
-        if getattr(args, "link", None):
-            raise CommandError("--link comes with the radio link stack, which is not built yet")
         store_path = Path(args.store) if args.store else None
         if data_dir is None:
             data_dir = store_path.parent if store_path is not None else default_data_dir()
@@ -162,31 +151,40 @@ class App:
         except OSError as exc:
             raise CommandError(f"cannot create the data directory {data_dir}: {exc}") from None
         self.movie = movie_argument(args.movie) if args.movie else None
+        if self.movie is not None:
+            apply_movie_args(args, self.movie, args.movie)
         if args.record:
-            folder = Path(args.record).resolve().parent
-            if not folder.is_dir() or not os.access(folder, os.W_OK):
-                raise CommandError(f"cannot write the movie {args.record}: no writable folder")
+            self._check_record_path(Path(args.record), force=bool(getattr(args, "force", False)))
         try:
             self.keymap = load_keymap(data_dir)
         except KeymapError as exc:
             raise CommandError(str(exc)) from None
+        # A recording must replay exactly, so a session that records pins its seed.
+        self.seed: int | None = args.seed
+        # A desktop has a spare core: computer players search in a worker process there.
+        spare = (os.cpu_count() or 1) > 1
+        self.profile = profile_of(args, "desktop-worker" if spare else "desktop")
+        if args.record and self.seed is None:
+            self.seed = secrets.randbelow(SEED_LIMIT)
         self.clock = clock or MonotonicClock()
+        self.log_path = start_logging(data_dir)
         _open_video()
         pygame.joystick.init()
         layout = self._initial_layout()
         try:
-            self.log_path = setup_logging(data_dir)
-        except OSError as exc:
-            raise CommandError(f"cannot write the log in {data_dir}: {exc}") from None
-        try:
-            self.store = Store.open(store_path or data_dir / "store.db")
-        except StoreError as exc:
-            raise CommandError(str(exc)) from None
-        try:
-            self.display = WindowDisplay(layout)
+            with captured_stderr("the video library"):
+                self.display = WindowDisplay(layout)
         except pygame.error as exc:
-            self.store.close()
             raise CommandError(f"cannot open a window: {exc}") from None
+        self.link = None
+        if getattr(args, "link", None):  # the radio: air://CHANNEL?... or a serial port
+            from hal.link.serial_link import LinkError, SerialLink
+
+            try:
+                self.link = SerialLink.open(args.link)
+            except LinkError as exc:
+                pygame.display.quit()
+                raise CommandError(str(exc)) from None
         self.live = EmuInput(self.keymap, self.display.geometry)
         self.input = SessionInput(self.live)
         self.hal = Hal(
@@ -196,14 +194,18 @@ class App:
             clock=self.clock,
             data_dir=data_dir,
         )
-        audio = make_audio()
+        if self.link is not None:
+            self.hal.link = self.link
+        with captured_stderr("the audio library"):
+            audio = make_audio()
         if audio is not None:
             self.hal.audio = audio
         try:
             self.machine = self._boot()
         except CommandError:
-            self.store.close()
+            pygame.display.quit()
             raise
+        self.store = self.machine.store
         if args.swap:
             self.machine.settings.swap = True
         self.timed = TimedMachine(self)
@@ -236,20 +238,43 @@ class App:
         except LayoutError as exc:
             raise CommandError(str(exc)) from None
 
+    def boot_config(self) -> BootConfig:
+        args = self.args
+        return BootConfig(
+            store_path=Path(args.store) if args.store else None,
+            log_dir=self.data_dir,
+            game=args.game,
+            options=dict(args.option),
+            seed=self.seed,
+            cartridges=self.cartridges,
+            profile=self.profile,
+        )
+
     def _boot(self) -> Machine:
-        """A freshly powered-on machine (boot options, seed and movie from the arguments)."""
+        """A freshly powered-on machine (boot options, seed and movie from the arguments);
+        the first boot opens the store and the log, a reset reuses them."""
         self.input.play(self.movie)
-        try:
-            return Machine(
-                self.hal,
-                self.store,
-                seed=self.args.seed,
-                cartridges=self.cartridges,
-                boot_game=self.args.game,
-                boot_options=dict(self.args.option),
+        store = getattr(self, "store", None)
+        machine = boot(self.hal, self.boot_config(), store=store)
+        name = getattr(self.args, "name", None)
+        if name and machine.link is not None:
+            machine.link.rename(name)
+        return machine
+
+    @staticmethod
+    def _check_record_path(path: Path, *, force: bool) -> None:
+        """Refuse, before the window opens, a --record path that would lose or not keep data."""
+        if str(path) == STDOUT:
+            return
+        if path.is_dir():
+            raise CommandError(f"cannot record to {path}: it is a folder")
+        if path.exists() and not force:
+            raise CommandError(
+                f"{path} exists; pass --force to replace it, or choose another file name"
             )
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
+        folder = path.resolve().parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise CommandError(f"cannot write the movie {path}: no writable folder")
 
     # ------------------------------------------------------------------ running
     def run(self, frames: int | None = None) -> int:
@@ -297,7 +322,11 @@ class App:
         if self.input.recorder is not None:
             self.stop_recording()
         self.machine.suspend_game()
+        if self.machine.link is not None:
+            self.machine.link.shutdown()  # a versus partner is told at once
         self.store.close()
+        if self.link is not None:
+            self.link.close()
         pygame.display.quit()
 
     # ------------------------------------------------------------------ hotkeys
@@ -421,7 +450,10 @@ class App:
             self.set_layout(self.display.layout.with_swap(swap))
 
     def start_recording(self, path: Path, *, reset: bool = True) -> None:
-        """Record from power-on: movies replay from boot, so recording starts with a reset."""
+        """Record from power-on: movies replay from boot, so recording starts with a reset
+        (with a pinned seed, which the movie's `# args:` line keeps)."""
+        if self.seed is None:
+            self.seed = secrets.randbelow(SEED_LIMIT)
         if reset:
             self.reset()
         self.input.recorder = MovieRecorder()
@@ -434,8 +466,12 @@ class App:
         self.record_path = None
         if recorder is None or path is None:
             return None
-        header, _, events = recorder.movie().to_text().partition("\n")
-        text = f"{header}\n# {self.replay_hint(path)}\n{events}"
+        movie = replace(recorder.movie(), args=self.movie_args())
+        text = movie.to_text(comment=self.replay_hint(path))
+        if str(path) == STDOUT:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(path.name + ".tmp")
@@ -449,15 +485,24 @@ class App:
         log.info("movie saved to %s", path)
         return path
 
-    def replay_hint(self, path: Path) -> str:
-        """The command that replays a recording of this session (written into the movie)."""
-        parts = ["twinfold headless"]
+    def movie_args(self) -> tuple[str, ...]:
+        """The arguments that reproduce this session (a recording's `# args:` line)."""
+        args: list[str] = []
         if self.args.game:
-            parts.append(f"--game {self.args.game}")
-        parts.append(f"--seed {self.args.seed}")
-        parts += [f"--option {key}={value}" for key, value in self.args.option]
-        parts.append(f"--movie {path.name}")
-        return "recorded by twinfold emu; replay: " + " ".join(parts)
+            args += ["--game", self.args.game]
+        if self.seed is not None:
+            args += ["--seed", str(self.seed)]
+        for key, value in self.args.option:
+            args += ["--option", f"{key}={value}"]
+        args += ["--profile", self.profile.name]
+        return tuple(args)
+
+    def replay_hint(self, path: Path) -> str:
+        """How to replay a recording of this session (a comment in the movie)."""
+        return (
+            f"recorded by twinfold emu; replay: twinfold headless --movie {path.name} "
+            f"(or twinfold emu --movie {path.name})"
+        )
 
     def slot_path(self, slot: int) -> Path:
         return self.data_dir / "states" / f"slot-{slot}.json"
@@ -548,7 +593,8 @@ def _open_video() -> None:
     for (SDL_VIDEODRIVER, as the tests do), say so instead of running where nobody can see.
     """
     try:
-        pygame.display.init()
+        with captured_stderr("the video library"):
+            pygame.display.init()
     except pygame.error as exc:
         raise CommandError(f"cannot open a window: {exc}") from None
     driver = pygame.display.get_driver()
@@ -563,7 +609,6 @@ def _open_video() -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     """The `emu` command's handler (also `python -m emulator`)."""
     app = App(args)
-    setup_logging(app.data_dir)
 
     def terminate(signum: int, frame: object) -> None:
         app.live.quit_requested = True  # SIGTERM: shut down cleanly, like closing the window

@@ -25,6 +25,7 @@ import pygame
 
 from emulator.layout import Geometry
 from hal.interfaces import Button, InputSource, RawInput, RawTouch
+from hal.latch import InputLatch
 
 KEYMAP_FILE = "keymap.json"
 SYSTEM_KEYS = ("LID", "POWER")  # lid toggles per press; power is held like a button
@@ -348,10 +349,16 @@ class EmuInput(InputSource):
         self._pad_hats: dict[tuple[int, int], tuple[int, int]] = {}
         self._pad_axes: dict[tuple[int, int], float] = {}
         self._pads: dict[int, Any] = {}  # instance id -> pygame Joystick (kept open)
+        self.latch = InputLatch()  # clicks and taps shorter than a frame still count
 
     # ---------------------------------------------------------------------- events
     def handle(self, event: pygame.event.Event) -> list[tuple[str, bool]]:
         """Update the state from one event; return hotkey actions as (action, pressed)."""
+        actions = self._handle(event)
+        self.latch.observe(self.held(), self.touch(), self.power_pressed())
+        return actions
+
+    def _handle(self, event: pygame.event.Event) -> list[tuple[str, bool]]:
         t = event.type
         if t == pygame.QUIT:
             self.quit_requested = True
@@ -409,6 +416,7 @@ class EmuInput(InputSource):
         """Forget every held key and the mouse button (the window lost focus)."""
         self._keys_down.clear()
         self._mouse_down = False
+        self.latch.forget()
         released = [(action, False) for action in self._hotkeys_down.values()]
         self._hotkeys_down.clear()
         return released
@@ -471,10 +479,11 @@ class EmuInput(InputSource):
         return any(self.keymap.keys.get(k) == "POWER" for k in self._keys_down)
 
     def poll(self, tick: int) -> RawInput:
+        held, touch, power = self.latch.report(self.held(), self.touch(), self.power_pressed())
         return RawInput(
-            held=self.held(),
-            touch=self.touch(),
+            held=held,
+            touch=touch,
             lid_closed=self.lid_closed,
-            power_pressed=self.power_pressed(),
+            power_pressed=power,
             quit_requested=self.quit_requested,
         )

@@ -2,6 +2,7 @@
 device backend's one-panel mode); this module keeps the emulator's import path."""
 
 from hal.layout import (
+    DEFAULT_GAP,
     LAYOUTS,
     MAX_GAP,
     MAX_SCALE,
@@ -16,6 +17,7 @@ from hal.layout import (
 )
 
 __all__ = [
+    "DEFAULT_GAP",
     "LAYOUTS",
     "MAX_GAP",
     "MAX_SCALE",

@@ -1,94 +1,172 @@
-"""The firmware's own subcommands: `emu`, `headless`, `device` (P-4)."""
+"""The firmware's own subcommand, `headless`, and what every booting command shares: the
+boot arguments (`--game`, `--seed`, `--option`, `--store`) and a movie's own `# args:` line
+(P-4). Backends register theirs through the `twinfold.commands` entry points: `emu`
+(emulator/commands.py) and `device` (hal/backends/device/commands.py)."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
+
+from firmware.cli import CommandError, OneLineParser, count_argument, seed_argument
+from firmware.match.profiles import PROFILES, DeviceProfile
 
 if TYPE_CHECKING:
-    from firmware.cli import OneLineParser
+    from firmware.movie import Movie
+
+FRAMES_MAX = 1_000_000  # about 4.6 hours of handheld time: more is a typo
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError("seed must be between 0 and 2**63-1")
-    return value
+def profile_of(args: argparse.Namespace, default: str = "desktop") -> DeviceProfile:
+    """The device profile the arguments name (`--profile`), else `default`."""
+    return PROFILES[getattr(args, "profile", None) or default]
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {value}")
-    return value
-
-
-def _option(text: str) -> tuple[str, str]:
+def option_argument(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
-    if not sep or not key:
+    if not sep or not key.strip():
         raise argparse.ArgumentTypeError(f"options are KEY=VALUE, not {text!r}")
     return key.strip(), value.strip()
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def add_boot_arguments(parser: argparse.ArgumentParser, store_default: str) -> None:
+    """The arguments every command that boots the firmware takes."""
     parser.add_argument("--game", metavar="ID", help="boot straight into this game")
-    parser.add_argument("--seed", type=_seed, default=0, help="seed for all randomness")
+    parser.add_argument(
+        "--seed",
+        type=seed_argument,
+        default=None,
+        metavar="N",
+        help="pin the seed of every game start (0..2**63-1; default: a fresh seed per start)",
+    )
     parser.add_argument(
         "--option",
-        type=_option,
+        type=option_argument,
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a game option (repeatable)",
+        help="a game option (repeatable; needs --game)",
     )
     parser.add_argument(
-        "--store",
-        metavar="FILE",
-        help="the SQLite store to use (headless default: a fresh temporary one)",
+        "--store", metavar="FILE", help=f"the SQLite store to use (default: {store_default})"
+    )
+    parser.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default=None,
+        help="device profile for computer players: in-loop slices or a worker process, and "
+        "the unit's speed (default: desktop; the emulator uses desktop-worker on a machine "
+        "with a spare core)",
+    )
+
+
+def frames_argument(parser: argparse.ArgumentParser, what: str, default: str) -> None:
+    parser.add_argument(
+        "--frames",
+        type=count_argument(1, FRAMES_MAX),
+        metavar="N",
+        help=f"{what}, 1..{FRAMES_MAX} (default: {default})",
+    )
+
+
+def apply_movie_args(args: argparse.Namespace, movie: Movie, path: str) -> None:
+    """Fill `--game`, `--seed`, `--option` from the movie's `# args:` line where the command
+    line left them out (the command line wins; a different --game drops the movie's options)."""
+    if not movie.args:
+        return
+    parser = _ArgsLineParser(prog=f"{path}: the '# args:' line", add_help=False)
+    parser.add_argument("--game")
+    parser.add_argument("--seed", type=seed_argument)
+    parser.add_argument("--option", type=option_argument, action="append", default=[])
+    parser.add_argument("--profile", choices=sorted(PROFILES))
+    given, extra = parser.parse_known_args(list(movie.args))
+    if extra:
+        raise CommandError(
+            f"{path}: the '# args:' line may hold only --game, --seed, --option and "
+            f"--profile, not {' '.join(extra)}"
+        )
+    if getattr(args, "profile", None) is None:
+        args.profile = given.profile
+    if args.game is None or args.game == given.game:
+        args.option = [*given.option, *args.option]  # later ones win
+        args.game = given.game
+    if args.seed is None:
+        args.seed = given.seed
+
+
+class _ArgsLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CommandError(f"{self.prog}: {message}")
+
+
+def radio_name_argument(text: str) -> str:
+    """A radio name: what other units list, 1..12 printable characters starting with a
+    letter or digit (P-FW-2)."""
+    from firmware.settings import RADIO_NAME_MAX
+
+    name = text.strip()
+    if (
+        not 1 <= len(name) <= RADIO_NAME_MAX
+        or not name.isprintable()
+        or not name[0].isalnum()
+    ):
+        raise argparse.ArgumentTypeError(
+            f"a radio name is 1 to {RADIO_NAME_MAX} printable characters starting with a "
+            f"letter or digit, not {text!r}"
+        )
+    return name
+
+
+def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) -> None:
+    """The radio (issue 11): `--link URL`, `--name NAME`; with `versus` (headless) also
+    `--versus host|join` and `--accept-pairing` for scripted play and tests."""
+    parser.add_argument(
+        "--link",
+        metavar="URL",
+        help="the radio: the simulated air://CHANNEL?baud=9600&loss=0.1&... or a serial port "
+        "such as /dev/ttyUSB0 (default: radio off)",
+    )
+    parser.add_argument(
+        "--name",
+        metavar="NAME",
+        type=radio_name_argument,
+        default=None,
+        help="radio name, 1..12 characters (default: the stored one)",
+    )
+    if not versus:
+        return
+    parser.add_argument(
+        "--versus",
+        choices=("host", "join"),
+        help="boot straight into hosting or joining a versus game of --game (with its "
+        "--options); join takes the first host offering it",
+    )
+    parser.add_argument(
+        "--accept-pairing",
+        action="store_true",
+        help="confirm the pairing code without input (scripted runs)",
     )
 
 
 def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
-    emu = sub.add_parser("emu", help="open the emulator window")
-    _common(emu)
-    emu.add_argument(
-        "--layout", choices=("vertical", "horizontal", "hybrid", "single"), default="vertical"
+    headless = sub.add_parser(
+        "headless",
+        help="run the firmware without a window",
+        description="Run the firmware headless: play an input movie, run N frames, write "
+        "the screens as PNG and the state as JSON. Runs are exact: the same seed and movie "
+        "give the same frames.",
     )
-    emu.add_argument("--scale", type=_positive, default=None, help="integer scale (default: fit)")
-    emu.add_argument("--gap", type=int, default=None, help="pixels between the screens")
-    emu.add_argument("--swap", action="store_true", help="start with the screens swapped")
-    emu.add_argument("--movie", metavar="FILE", help="play this input movie")
-    emu.add_argument("--record", metavar="FILE", help="record an input movie to FILE")
-    emu.add_argument("--link", metavar="SPEC", help="radio link (comes with the link stack)")
-    emu.add_argument("--frames", type=_positive, help="quit after this many frames")
-    emu.set_defaults(handler=_emu)
-
-    headless = sub.add_parser("headless", help="run the firmware without a window")
-    _common(headless)
-    headless.add_argument("--movie", metavar="FILE", help="input movie to play")
+    add_boot_arguments(headless, "a fresh temporary one")
     headless.add_argument(
-        "--frames", type=_positive, help="frames to run (default: to the movie's end, or 1)"
+        "--movie", metavar="FILE", help="input movie to play (its '# args:' line applies)"
     )
+    frames_argument(headless, "frames to run", "to the movie's end, or 1")
     headless.add_argument("--shots", metavar="DIR", help="write top.png and bottom.png here")
-    headless.add_argument("--dump", metavar="FILE", help="write the final state as JSON")
+    headless.add_argument(
+        "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
+    )
+    add_link_arguments(headless, versus=True)
     headless.set_defaults(handler=_headless)
-
-    # Until backends register through entry points, the device backend is wired in here.
-    from hal.backends.device.commands import register as register_device
-
-    register_device(sub)
-
-
-def _emu(args: argparse.Namespace) -> int:
-    from emulator.app import run_from_args
-
-    return run_from_args(args)
 
 
 def _headless(args: argparse.Namespace) -> int:

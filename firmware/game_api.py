@@ -36,6 +36,12 @@ class Option:
     default: str
     label_ja: str = ""
     choice_labels: dict[str, str] = field(default_factory=dict)  # choice -> shown text
+    # Values beyond `choices` this option also takes from --option (e.g. a puzzle number);
+    # the launcher still offers only `choices`. None: `choices` only.
+    accepts: Callable[[str], bool] | None = None
+
+    def takes(self, value: str) -> bool:
+        return value in self.choices or (self.accepts is not None and self.accepts(value))
 
     def __post_init__(self) -> None:
         if self.default not in self.choices:
@@ -60,6 +66,10 @@ class Cartridge:
     description_ja: str = ""
     # Opens a stored record (from the launcher's Records) as a replay; None: no replays.
     replay: Callable[[GameContext, dict[str, Any]], Game] | None = None
+    # True: the game plays against other units over the radio (ctx.versus is its session).
+    versus: bool = False
+    # The options that matter in a versus match (the host chooses, guests see them).
+    versus_options: tuple[str, ...] = ()
 
     def option(self, key: str) -> Option:
         for opt in self.options:
@@ -74,9 +84,10 @@ class Cartridge:
             if key not in values:
                 known = ", ".join(values) or "none"
                 raise ValueError(f"{self.id} has no option {key!r} (options: {known})")
-            choices = self.option(key).choices
-            if value not in choices:
-                raise ValueError(f"option {key} must be one of {', '.join(choices)}")
+            opt = self.option(key)
+            if not opt.takes(value):
+                more = " (or another value it accepts)" if opt.accepts is not None else ""
+                raise ValueError(f"option {key} must be one of {', '.join(opt.choices)}{more}")
             values[key] = value
         return values
 
@@ -100,6 +111,9 @@ class GameContext:
         self.options = dict(options)
         self.seed = seed
         self.rng = random.Random(f"{seed}:{cartridge.id}")
+        # The link session of a versus match (firmware.link.session.Session), else None:
+        # `make_seats()` gives local and remote seats, `attach(match)` wires the match up.
+        self.versus: Any = None
 
     @property
     def language(self) -> str:
@@ -136,7 +150,13 @@ class GameContext:
 
     def finish(self, result: GameResult) -> None:
         """Record a finished game: statistics always, the record when given."""
-        self._machine.record_result(self.cartridge.id, result)
+        self._machine.record_result(self.cartridge.id, result, seed=self.seed)
+
+    def quit(self) -> None:
+        """Leave the game for the launcher (a game's own "quit" button), like the pause
+        menu's Quit: nothing is kept in the suspend slot."""
+        self._machine.discard_suspend()
+        self._machine.to_launcher(selected=self.cartridge.id)
 
     def load_data(self, key: str, default: Any = None) -> Any:
         """The game's own stored value under `key` (remembered choices, running totals...),

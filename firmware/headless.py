@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -14,12 +15,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from firmware.cli import CommandError, movie_argument
-from firmware.logs import setup_logging
+from firmware.boot import BootConfig, boot
+from firmware.cli import CommandError, movie_argument, writable_output, write_text_output
+from firmware.commands import apply_movie_args
 from firmware.machine import Machine
+from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
-from firmware.storage import Store
 from hal.backends.headless import headless_hal
+from hal.interfaces import ByteLink
 
 
 def movie_length(movie: Movie) -> int:
@@ -34,14 +37,65 @@ def build_machine(
     store_path: Path | None = None,
     movie: Movie | None = None,
     game: str | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     options: dict[str, str] | None = None,
+    log: bool = False,
+    profile: DeviceProfile | None = None,
+    link: ByteLink | None = None,
+    link_name: str = "",
 ) -> Machine:
-    """A headless machine, fed by `movie` (if any). Raises ValueError for a bad game/option."""
-    store = Store.open(store_path or data_dir / "store.db")
+    """A headless machine, fed by `movie` (if any), booted through `firmware.boot`; `link`
+    is its radio (`link_name` overrides the stored radio name).
+
+    Raises BootError (a one-line CommandError) for a bad store, game or option.
+    """
     player = MoviePlayer(movie) if movie is not None else None
     hal = headless_hal(data_dir, player.input_at if player is not None else None)
-    return Machine(hal, store, seed=seed, boot_game=game, boot_options=options or {})
+    if link is not None:
+        hal.link = link
+    config = BootConfig(
+        store_path=store_path,
+        log=log,
+        game=game,
+        options=options or {},
+        seed=seed,
+        profile=profile,
+    )
+    machine = boot(hal, config)
+    if link_name and machine.link is not None:
+        machine.link.rename(link_name)
+    return machine
+
+
+def open_link(args: argparse.Namespace) -> ByteLink | None:
+    """`--link URL` as the radio (None without one); a bad URL or port is one line."""
+    if not getattr(args, "link", None):
+        if getattr(args, "versus", None):
+            raise CommandError("--versus needs --link and --game")
+        return None
+    if getattr(args, "versus", None) and not args.game:
+        raise CommandError("--versus needs --link and --game")
+    from hal.link.serial_link import LinkError, SerialLink
+
+    try:
+        return SerialLink.open(args.link)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def start_versus_from_args(machine: Machine, args: argparse.Namespace) -> None:
+    """`--versus host|join`: straight into hosting or joining a versus game of `--game`."""
+    from firmware.scenes.versus import LobbyScene, start_versus
+
+    if machine.link is None:
+        return
+    machine.link.auto_accept = bool(getattr(args, "accept_pairing", False))
+    try:
+        start_versus(machine, args.versus, args.game, dict(args.option))
+    except (KeyError, ValueError) as exc:
+        raise CommandError(str(exc).strip("'\"")) from None
+    if isinstance(machine.scene, LobbyScene):
+        machine.scene.auto_join = args.versus == "join"
 
 
 def save_shots(machine: Machine, directory: Path) -> None:
@@ -50,32 +104,69 @@ def save_shots(machine: Machine, directory: Path) -> None:
     pygame.image.save(machine.bottom, str(directory / "bottom.png"))
 
 
+def check_shots_folder(path: str) -> None:
+    """Refuse a --shots path that cannot become a folder, before running any frame."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise CommandError(f"cannot write screenshots into {path}: it is a file, not a folder")
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise CommandError(f"cannot write screenshots into {path}: {parent} is a file")
+            if not os.access(parent, os.W_OK):
+                raise CommandError(f"cannot write screenshots into {path}: permission denied")
+            break
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     movie = movie_argument(args.movie) if args.movie else None
+    if movie is not None:
+        apply_movie_args(args, movie, args.movie)
+    if args.dump:
+        writable_output(args.dump, "state dump")
+    if args.shots:
+        check_shots_folder(args.shots)
     frames = args.frames or (movie_length(movie) if movie is not None else 1)
+    link = open_link(args)
+    versus = getattr(args, "versus", None)
     with tempfile.TemporaryDirectory(prefix="twinfold-") as tmp:
-        setup_logging(Path(args.store).parent if args.store else Path(tmp))
+        store_path = Path(args.store) if args.store else None
+        machine = build_machine(
+            Path(tmp),
+            store_path=store_path,
+            movie=movie,
+            game=None if versus else args.game,
+            seed=args.seed,
+            options={} if versus else dict(args.option),
+            log=True,
+            profile=PROFILES[getattr(args, "profile", None) or "desktop"],
+            link=link,
+            link_name=getattr(args, "name", "") or "",
+        )
         try:
-            machine = build_machine(
-                Path(tmp),
-                store_path=Path(args.store) if args.store else None,
-                movie=movie,
-                game=args.game,
-                seed=args.seed,
-                options=dict(args.option),
-            )
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        for _ in range(frames):
-            machine.step()
-            machine.render()
-            machine.present()
-        try:
-            if args.shots:
-                save_shots(machine, Path(args.shots))
+            if versus:
+                start_versus_from_args(machine, args)
+            start = time.monotonic()
+            for n in range(frames):
+                if link is not None:  # with a link, the real 60 Hz pace (the partner's is)
+                    delay = start + n / 60 - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                machine.step()
+                machine.render()
+                machine.present()
+            try:
+                if args.shots:
+                    save_shots(machine, Path(args.shots))
+            except (OSError, pygame.error) as exc:
+                raise CommandError(f"cannot write screenshots into {args.shots}: {exc}") from None
             if args.dump:
-                Path(args.dump).write_text(json.dumps(machine.dump(), indent=1) + "\n")
-        except OSError as exc:
-            raise CommandError(f"cannot write output: {exc}") from None
-        machine.store.close()
+                text = json.dumps(machine.dump(), indent=1) + "\n"
+                write_text_output(args.dump, text, "state dump")
+        finally:
+            if machine.link is not None:
+                machine.link.shutdown()
+            machine.store.close()
+            if link is not None:
+                link.close()  # type: ignore[attr-defined]
     return 0

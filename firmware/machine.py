@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import logging
+import secrets
 import traceback
 from typing import Any
 
@@ -24,10 +25,12 @@ from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Scene
 from firmware.settings import Settings
 from firmware.storage import Store
-from hal.interfaces import SCREEN_SIZE, Hal, RawInput
+from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
 log = logging.getLogger("twinfold")
+
+SEED_LIMIT = 2**63  # seeds are 0 .. 2**63-1 everywhere (--seed, stored seeds)
 
 
 def settle_heap() -> None:
@@ -47,17 +50,18 @@ class Machine:
         hal: Hal,
         store: Store,
         *,
-        seed: int = 0,
+        seed: int | None = 0,
         cartridges: dict[str, Cartridge] | None = None,
         boot_game: str | None = None,
         boot_options: dict[str, str] | None = None,
         touch_profile: TouchFilterConfig | None = None,
         profile: DeviceProfile | None = None,
         show_boot: bool = True,
+        link_name: str = "",
     ) -> None:
         self.hal = hal
         self.store = store
-        self.seed = seed
+        self.seed = seed  # None: each game start draws a fresh seed (see `game_seed`)
         self.tick = 0
         self.top = pygame.Surface(SCREEN_SIZE)
         self.bottom = pygame.Surface(SCREEN_SIZE)
@@ -76,6 +80,11 @@ class Machine:
         self.last_error: str | None = None
         self.notice: str | None = store.notice
         self._suspend_stored = store.load_suspend() is not None
+        self.link: Any = None  # firmware.link.service.LinkService when the radio is on
+        if not isinstance(hal.link, NoLink):
+            from firmware.link.service import LinkService
+
+            self.link = LinkService(self, hal.link, link_name)
         from firmware.scenes import boot, launcher
 
         if boot_game is not None:
@@ -138,6 +147,7 @@ class Machine:
         from firmware.scenes.launcher import LauncherScene
 
         stop_workers()  # a computer still searching for the game left behind stops at once
+        self._leave_versus()
         self.scenes = [LauncherScene(self, selected=selected)]
         self.cursor.reset()
 
@@ -149,17 +159,42 @@ class Machine:
                 return scene
         return None
 
+    def game_seed(self) -> int:
+        """The seed for a game starting now: the pinned one (`--seed`), else a fresh one.
+
+        A fresh seed comes from the operating system, so two starts differ; it is kept in
+        the game's context, its suspend data and its record, so resumes and replays are exact.
+        """
+        if self.seed is not None:
+            return self.seed
+        return secrets.randbelow(SEED_LIMIT)
+
+    def new_context(
+        self, cartridge: Cartridge, options: dict[str, str], seed: int | None = None
+    ) -> GameContext:
+        """A game's context with its seed (`seed`: a stored one, for resumes and replays)."""
+        return GameContext(self, cartridge, options, self.game_seed() if seed is None else seed)
+
     def start_game(
-        self, game_id: str, options: dict[str, str], state: dict[str, Any] | None = None
+        self,
+        game_id: str,
+        options: dict[str, str],
+        state: dict[str, Any] | None = None,
+        seed: int | None = None,
+        versus: Any = None,
     ) -> None:
-        """Start (or, with `state`, resume) a game on top of the launcher."""
+        """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;
+        `versus` (a link session) makes it a match against other units, on its shared seed."""
         from firmware.scenes.game_scene import GameScene
 
         cartridge = self.cartridges.get(game_id)
         if cartridge is None:
             raise ValueError(f"no game {game_id!r} (games: {', '.join(sorted(self.cartridges))})")
+        if seed is not None and not (isinstance(seed, int) and 0 <= seed < SEED_LIMIT):
+            raise ValueError(f"the stored seed {seed!r} is not valid")
         resolved = cartridge.resolve_options(options)
-        ctx = GameContext(self, cartridge, resolved, self.seed)
+        ctx = self.new_context(cartridge, resolved, versus.seed if versus is not None else seed)
+        ctx.versus = versus
         game = cartridge.create(ctx)
         if state is not None:
             game.load_state(state)
@@ -167,10 +202,21 @@ class Machine:
         self.push(GameScene(self, cartridge, ctx, game))
         settle_heap()
 
+    def _leave_versus(self) -> None:
+        """Leaving a running versus game (quit, save and quit, a crash) abandons its session,
+        so the partner is told at once instead of waiting for a move that never comes."""
+        game = self.game_scene()
+        if self.link is not None and game is not None and game.ctx.versus is not None:
+            session = self.link.session
+            if game.ctx.versus is session and not session.agreed:
+                session.abandon()
+            self.link.end_session()
+
     def suspend_game(self) -> bool:
-        """Save the running game to the store's suspend slot; True if there was one."""
+        """Save the running game to the store's suspend slot; True if there was one.
+        A versus game is not stored: it cannot continue without its partner (lockstep)."""
         scene = self.game_scene()
-        if scene is None:
+        if scene is None or scene.ctx.versus is not None:
             return False
         try:
             state = scene.game.save_state()
@@ -190,6 +236,7 @@ class Machine:
         return {
             "game": scene.cartridge.id,
             "options": dict(scene.ctx.options),
+            "seed": scene.ctx.seed,
             "state": scene.game.save_state(),
         }
 
@@ -199,7 +246,13 @@ class Machine:
             game_id, options, state = slot["game"], slot["options"], slot["state"]
         except (KeyError, TypeError):
             raise ValueError("not a Twinfold state slot") from None
-        self.start_game(game_id, options, state)
+        game = self.game_scene()
+        if game is not None and game.ctx.versus is not None:
+            raise ValueError(
+                "save states cannot be loaded during a link match (the partner's unit would"
+                " disagree)"
+            )
+        self.start_game(game_id, options, state, seed=slot.get("seed"))
 
     def discard_suspend(self) -> None:
         """Forget the suspended game (writing to the store only when there is one)."""
@@ -207,16 +260,19 @@ class Machine:
             self.store.clear_suspend()
             self._suspend_stored = False
 
-    def record_result(self, game_id: str, result: GameResult) -> None:
+    def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
         if result.record is not None:
-            self.store.add_record(
-                game_id, {"summary": result.summary, "outcome": result.outcome, **result.record}
-            )
+            header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
+            if seed is not None:
+                header["seed"] = seed
+            self.store.add_record(game_id, {**header, **result.record})
         self.discard_suspend()
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
+        if self.link is not None:  # every tick: also paused, closed or asleep
+            self.link.tick(self.tick)
         raw = self.hal.input.poll(self.tick)
         was_off = self.lid_closed or self.asleep
         self._system_switches(raw)
@@ -238,6 +294,10 @@ class Machine:
             if not scene.uses_dpad and self.cursor.engaged(inp):
                 inp = self.cursor.filter(inp, self._hotspots(scene))
             self._guard(scene, scene.update, inp)
+            if self.link is not None:
+                from firmware.scenes.versus import watch
+
+                watch(self)
         self.tick += 1
 
     def _system_switches(self, raw: RawInput) -> None:
@@ -310,6 +370,7 @@ class Machine:
         hotspots = self._hotspots(scene)
         return {
             "frame": self.tick,
+            "seed": game.ctx.seed if game is not None else self.seed,
             "scene": scene.name,
             "hotspots": {name: [r.x, r.y, r.w, r.h] for name, r in hotspots.items()},
             "game": game.game.dump() if game is not None else scene.dump(),
@@ -318,6 +379,7 @@ class Machine:
             "asleep": self.asleep,
             "settings": self.settings.to_json(),
             "notice": self.notice,
+            **({"link": self.link.dump()} if self.link is not None else {}),
         }
 
     def frame_hash(self) -> str:

@@ -11,7 +11,12 @@ Format (UTF-8, one event per line, platform.md §5):
     40 tap 200 40        # touch for 3 frames, then release
 
 The first line must be the header `# twinfold movie 1`. `#` starts a comment anywhere; blank
-lines are ignored. `FRAME` is a decimal frame number counted from 0 at boot; frames never go
+lines are ignored. A comment line `# args: --game reversi --seed 3 --option mode=two` carries
+the command-line arguments the movie was made with (`--game`, `--seed`, `--option`; quoted as
+in a shell); `headless` and `emu` use them unless the command line says otherwise, and the
+emulator's recorder writes the line.
+
+`FRAME` is a decimal frame number counted from 0 at boot; frames never go
 backwards (several events may share a frame and apply in file order). Events apply at the
 start of their frame and the state holds until changed. Verbs:
 
@@ -32,12 +37,14 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from hal.interfaces import SCREEN_H, SCREEN_W, Button, RawInput, RawTouch
 
 HEADER = "# twinfold movie 1"
+ARGS_PREFIX = "# args:"
 TAP_FRAMES = 3
 MAX_FRAME = 10**9  # about 190 days at 60 Hz: anything larger is a typo
 
@@ -102,6 +109,9 @@ def _check_pressure(p: float, line: int | None) -> None:
 
 
 def _parse_int(token: str, what: str, line: int) -> int:
+    if re.fullmatch(r"-[0-9]+", token):
+        why = "frames count from 0 at boot" if what == "frame" else "it must be 0 or more"
+        raise MovieError(f"{what} {token} is negative: {why}", line)
     if not _INT.fullmatch(token):
         raise MovieError(f"{what} must be a whole number, got {token!r}", line)
     return int(token)
@@ -158,9 +168,10 @@ def _parse_event(tokens: list[str], line: int) -> MovieEvent:
 
 @dataclass(frozen=True, slots=True)
 class Movie:
-    """A parsed movie: its events in order (frames non-decreasing)."""
+    """A parsed movie: its events in order (frames non-decreasing) and its `# args:`."""
 
     events: tuple[MovieEvent, ...] = ()
+    args: tuple[str, ...] = ()  # command-line arguments to replay it with
 
     def __post_init__(self) -> None:
         previous = 0
@@ -190,8 +201,15 @@ class Movie:
         """The last frame at which an event (or a tap's release) changes the input; 0 if none."""
         return MoviePlayer(self).last_frame
 
-    def to_text(self) -> str:
-        return "".join(f"{line}\n" for line in [HEADER, *(ev.to_text() for ev in self.events)])
+    def to_text(self, comment: str = "") -> str:
+        """The movie as text; `comment` (one line) goes after the header and the args."""
+        lines = [HEADER]
+        if self.args:
+            lines.append(f"{ARGS_PREFIX} {shlex.join(self.args)}")
+        if comment:
+            lines.append(f"# {comment}")
+        lines += [ev.to_text() for ev in self.events]
+        return "".join(f"{line}\n" for line in lines)
 
 
 def parse_movie(text: str) -> Movie:
@@ -205,8 +223,16 @@ def parse_movie(text: str) -> Movie:
             raise MovieError(f"unsupported movie version: {first!r} (expected {HEADER!r})", 1)
         raise MovieError(f"a movie starts with the line {HEADER!r}", 1)
     events: list[MovieEvent] = []
+    args: list[str] = []
     previous = 0
     for number, raw in enumerate(lines[1:], start=2):
+        if raw.strip().startswith(ARGS_PREFIX):
+            try:
+                args += shlex.split(raw.strip()[len(ARGS_PREFIX) :])
+            except ValueError as exc:
+                reason = f"the {ARGS_PREFIX!r} line cannot be read: {exc}"
+                raise MovieError(reason, number) from None
+            continue
         body = raw.split("#", 1)[0].strip()
         if not body:
             continue
@@ -218,7 +244,7 @@ def parse_movie(text: str) -> Movie:
             )
         previous = event.frame
         events.append(event)
-    return Movie(tuple(events))
+    return Movie(tuple(events), tuple(args))
 
 
 def load_movie(path: str) -> Movie:
@@ -239,34 +265,65 @@ class MoviePlayer:
         self._frames: list[int] = [0]
         self._states: list[RawInput] = [RawInput()]
         state = RawInput()
-        release_at: int | None = None  # pending release of the latest tap
+        release_at: int | None = None  # pending stylus release (a tap, a one-frame touch)
+        # Buttons pressed and released in the same frame: held for that frame, up after it
+        # (a press shorter than a frame still counts, as on every backend: hal.latch).
+        pending: dict[Button, int] = {}
+        frame = 0
+        pressed_now: set[Button] = set()
+        touched_now = False
         for ev in movie.events:
-            if release_at is not None and release_at <= ev.frame:
-                state = self._set(release_at, replace(state, touch=None))
-                release_at = None
+            if ev.frame != frame:
+                frame, pressed_now, touched_now = ev.frame, set(), False
+            state, release_at = self._flush(state, pending, release_at, ev.frame)
             held = set(state.held)
-            # Movie.__post_init__ guarantees each verb's fields (the asserts say which).
-            if ev.verb == "press":
-                assert ev.button is not None
-                held.add(ev.button)
+            # Movie.__post_init__ guarantees each verb's fields.
+            button = ev.button
+            if ev.verb == "press" and button is not None:
+                pending.pop(button, None)
+                if button not in held:
+                    pressed_now.add(button)
+                held.add(button)
                 state = replace(state, held=frozenset(held))
-            elif ev.verb == "release":
-                held.discard(ev.button)
-                state = replace(state, held=frozenset(held))
+            elif ev.verb == "release" and button is not None:
+                if button in pressed_now:
+                    pending[button] = ev.frame + 1
+                else:
+                    held.discard(button)
+                    state = replace(state, held=frozenset(held))
             elif ev.verb in ("touch", "tap"):
                 assert ev.x is not None and ev.y is not None
+                touched_now = touched_now or state.touch is None
                 state = replace(state, touch=RawTouch(ev.x, ev.y, ev.pressure))
                 release_at = ev.frame + TAP_FRAMES if ev.verb == "tap" else None
             elif ev.verb == "untouch":
-                state = replace(state, touch=None)
-                release_at = None
+                if touched_now and state.touch is not None:
+                    release_at = ev.frame + 1
+                else:
+                    state = replace(state, touch=None)
+                    release_at = None
             elif ev.verb == "lid":
                 state = replace(state, lid_closed=bool(ev.on))
             elif ev.verb == "power":
                 state = replace(state, power_pressed=bool(ev.on))
             state = self._set(ev.frame, state)
-        if release_at is not None:
-            self._set(release_at, replace(state, touch=None))
+        self._flush(state, pending, release_at, MAX_FRAME + TAP_FRAMES + 1)
+
+    def _flush(
+        self, state: RawInput, pending: dict[Button, int], release_at: int | None, upto: int
+    ) -> tuple[RawInput, int | None]:
+        """Apply the pending releases due at or before frame `upto`, in frame order."""
+        due: list[tuple[int, Button | None]] = [(at, b) for b, at in pending.items() if at <= upto]
+        if release_at is not None and release_at <= upto:
+            due.append((release_at, None))
+            release_at = None
+        for at, button in sorted(due, key=lambda item: item[0]):
+            if button is None:
+                state = self._set(at, replace(state, touch=None))
+            else:
+                del pending[button]
+                state = self._set(at, replace(state, held=state.held - {button}))
+        return state, release_at
 
     def _set(self, frame: int, state: RawInput) -> RawInput:
         if self._frames[-1] == frame:

@@ -1,4 +1,4 @@
-"""User settings (P-FW-2) kept in the store: language, volume, screen swap."""
+"""User settings (P-FW-2) kept in the store: language, volume, screen swap, radio name."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 LANGUAGES = ("en", "ja")
 MAX_VOLUME = 10
+RADIO_NAME_MAX = 12
 
 
 @dataclass
@@ -14,6 +15,7 @@ class Settings:
     language: str = "en"
     volume: int = 7
     swap: bool = False
+    radio_name: str = ""  # how this unit appears to others on the radio; "" = from its id
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
@@ -28,6 +30,9 @@ class Settings:
             s.volume = vol
         if isinstance(data.get("swap"), bool):
             s.swap = data["swap"]
+        name = data.get("radio_name")
+        if isinstance(name, str) and len(name) <= RADIO_NAME_MAX and name.isprintable():
+            s.radio_name = name
         return s
 
     def to_json(self) -> dict[str, Any]:

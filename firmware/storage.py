@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -43,9 +44,15 @@ MIGRATIONS: list[tuple[str, ...]] = [
         " id INTEGER PRIMARY KEY CHECK (id = 1), game_id TEXT NOT NULL,"
         " state TEXT NOT NULL, meta TEXT NOT NULL, saved_at REAL NOT NULL)",
     ),
+    (  # issue 11: radio pairings (P-LINK-2, P-FW-2)
+        "CREATE TABLE pairings (peer TEXT PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL,"
+        " epoch INTEGER NOT NULL, paired_at REAL NOT NULL)",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-TABLES = frozenset({"schema_version", "settings", "calibration", "stats", "records", "suspend"})
+TABLES = frozenset(
+    {"schema_version", "settings", "calibration", "stats", "records", "suspend", "pairings"}
+)
 
 # SQLite primary result codes that mean "this file is not a sound database of ours". Others
 # (busy, locked, permissions, disk full, I/O) are about the environment: never set aside.
@@ -63,6 +70,8 @@ DEFAULT_STATS: dict[str, JsonValue] = {
 }
 OUTCOMES = ("win", "loss", "draw")
 
+
+log = logging.getLogger("twinfold")
 
 class StoreError(Exception):
     """The store cannot be used (locked, unwritable, ...); the message says why."""
@@ -244,6 +253,8 @@ class Store:
                 f"The saved data was damaged ({exc}) and has been set aside as "
                 f"{aside.name}; settings and records start afresh."
             )
+            # never silent: the log (and, through the console handler, stderr) says so too
+            log.warning("store %s: %s", p, notice)
             try:
                 conn = cls._open_checked(str(p), timeout)
             except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
@@ -528,6 +539,35 @@ class Store:
     def delete_record(self, record_id: int) -> None:
         with self._write() as conn:
             conn.execute("DELETE FROM records WHERE id = ?", (record_id,))
+
+    # ---- radio pairings (peer id and key as hex) ---------------------------------------
+
+    def list_pairings(self) -> list[dict[str, Any]]:
+        """Paired units, oldest first: {"peer", "name", "key", "epoch", "paired_at"}."""
+        rows = self._read(
+            "SELECT peer, name, key, epoch, paired_at FROM pairings ORDER BY paired_at, peer"
+        )
+        return [
+            {"peer": p, "name": n, "key": k, "epoch": e, "paired_at": t} for p, n, k, e, t in rows
+        ]
+
+    def save_pairing(self, peer: str, name: str, key: str, epoch: int = -1) -> None:
+        """Add or replace one pairing in one transaction."""
+        _check_key(peer, "peer id")
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO pairings (peer, name, key, epoch, paired_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (peer, str(name), str(key), int(epoch), self._now()),
+            )
+
+    def set_pairing_epoch(self, peer: str, epoch: int) -> None:
+        with self._write() as conn:
+            conn.execute("UPDATE pairings SET epoch = ? WHERE peer = ?", (int(epoch), peer))
+
+    def forget_pairing(self, peer: str) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM pairings WHERE peer = ?", (peer,))
 
     # ---- the suspended game --------------------------------------------------------------
 

@@ -74,7 +74,12 @@ class TouchPoint:
 
 
 class InputSource(ABC):
-    """Buttons, touch, lid and power, sampled once per tick."""
+    """Buttons, touch, lid and power, sampled once per tick.
+
+    A backend whose devices deliver events (pygame, evdev) must not lose presses shorter
+    than a frame: it feeds every state change to a `hal.latch.InputLatch` and reports what
+    the latch says (a press and release between two polls is held for one tick).
+    """
 
     @abstractmethod
     def poll(self, tick: int) -> RawInput: ...
@@ -111,6 +116,16 @@ class ByteLink(ABC):
     @abstractmethod
     def read(self) -> bytes:
         """Bytes received since the last call (possibly none); never blocks."""
+
+    def out_waiting(self) -> int:
+        """Bytes written but not yet on the air (the link stack holds back while the radio's
+        buffer is full, so a slow radio never builds up seconds of latency)."""
+        return 0
+
+    def receiving(self) -> bool:
+        """True while another unit's transmission is arriving (carrier sense: the stack
+        waits for it to end before it starts its own). False where it cannot be known."""
+        return False
 
 
 class NoLink(ByteLink):

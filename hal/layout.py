@@ -34,6 +34,7 @@ Focus = Literal["top", "bottom"]
 
 MAX_SCALE = 8
 MAX_GAP = 256
+DEFAULT_GAP = 8  # window pixels between the panels unless --gap says otherwise
 
 
 class LayoutError(ValueError):

@@ -81,7 +81,7 @@ def make_audio() -> SynthAudio | None:
         frequency, size, _ = opened
         if frequency != RATE or size != -16:
             pygame.mixer.quit()
-            log.warning("audio: the mixer offers %s Hz / %s bits; staying silent", frequency, size)
+            log.info("audio: the mixer offers %s Hz / %s bits; staying silent", frequency, size)
             return None
         return SynthAudio()
     except (pygame.error, TypeError, ValueError) as exc:

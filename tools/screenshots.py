@@ -3,14 +3,17 @@
     .venv/bin/python tools/screenshots.py            # all of them
     .venv/bin/python tools/screenshots.py launcher   # just one
 
-Each movie `docs/movies/NAME.txt` may start with a line `# args: --game reversi --seed 3`
-(arguments for the headless run). The picture shows both screens as on the handheld, at 2x.
+Each movie `docs/movies/NAME.txt` may carry a line `# args: --game reversi --seed 3`: the
+movie format's own arguments, which `twinfold headless --movie` applies (so each picture is
+also `twinfold headless --movie docs/movies/NAME.txt --shots DIR`). The picture shows both
+screens as on the handheld, at 2x. The Versus pictures need two units on one radio medium:
+`tools/versus_screenshots.py` draws them (all of them, or by name: `versus-pairing`), from
+the two movies in docs/movies/versus/.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -46,12 +49,8 @@ def render(name: str) -> Path:
     from firmware.cli import main
 
     movie = MOVIES / f"{name}.txt"
-    args: list[str] = []
-    for line in movie.read_text().splitlines():
-        if line.startswith("# args:"):
-            args = shlex.split(line.split(":", 1)[1])
     with tempfile.TemporaryDirectory() as tmp:
-        rc = main(["headless", "--movie", str(movie), "--shots", tmp, *args])
+        rc = main(["headless", "--movie", str(movie), "--shots", tmp])
         if rc != 0:
             raise SystemExit(f"{name}: headless run failed ({rc})")
         top = pygame.image.load(f"{tmp}/top.png")
@@ -63,9 +62,17 @@ def render(name: str) -> Path:
 
 
 def main(names: list[str]) -> int:
-    names = names or sorted(p.stem for p in MOVIES.glob("*.txt"))
-    for name in names:
+    from tools import versus_screenshots
+
+    versus = [n for n in names if n in versus_screenshots.SHOTS]
+    single = [n for n in names if n not in versus]
+    if not names:
+        single = sorted(p.stem for p in MOVIES.glob("*.txt"))
+    for name in single:
         print(render(name).relative_to(ROOT))
+    if versus or not names:
+        for out in versus_screenshots.render(versus):
+            print(out.relative_to(ROOT))
     return 0
 
 

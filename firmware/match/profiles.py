@@ -7,7 +7,8 @@ well under its 8 ms bar there. A profile scales that by the unit's speed and pic
 - `sliced`: the search runs inside the frame loop, `budget` units per tick (single core;
   headless runs and tests, deterministic by construction);
 - `worker`: the search runs in a worker process on a spare core while the loop keeps
-  drawing; the budget is then what a whole core does per tick, less a safety margin.
+  drawing; the budget is then what most of a core does per tick (`WORKER_UNITS_PER_TICK`
+  scaled by speed), whatever the game.
 
 Either way the move is applied at the tick its work fixes (`ceil(units / budget)` after the
 request, at least a short pause), so a seed and a movie give the same frames in both modes
@@ -19,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MODES = ("sliced", "worker")
-WORKER_FACTOR = 2.5  # a whole core's 16.7 ms per tick with a margin, against ~5 ms in-loop
+# A worker has a whole core: per tick, 16.7 ms less a margin for a loaded machine, in units
+# of about a microsecond of the development machine, whatever the game.
+WORKER_UNITS_PER_TICK = 12_000
 
 
 @dataclass(frozen=True)
@@ -33,20 +36,22 @@ class DeviceProfile:
             raise ValueError(f"profile mode must be one of {', '.join(MODES)}")
 
     def budget(self, units_per_tick: int) -> int:
-        """Work units per tick for a player tuned to `units_per_tick` on the desktop."""
-        factor = WORKER_FACTOR if self.mode == "worker" else 1.0
-        return max(1, int(units_per_tick * self.speed * factor))
+        """Work units per tick: in the loop, the player's own slice (`units_per_tick`, tuned
+        on the desktop) scaled by speed; in a worker, most of a core's tick."""
+        per_tick = WORKER_UNITS_PER_TICK if self.mode == "worker" else units_per_tick
+        return max(1, int(per_tick * self.speed))
 
 
-# Speeds of the Raspberry Pi boards are estimates (pyperformance-style ratios; the device
-# issue documents the method in docs/performance.md) until measured on the hardware.
+# Speeds of the Raspberry Pi boards are estimates until measured on the hardware: clock x
+# per-clock CPython throughput against the development machine's core (the method and the
+# arithmetic are in hal/backends/device/profile.py and docs/performance.md).
 PROFILES: dict[str, DeviceProfile] = {
     "desktop": DeviceProfile("desktop", 1.0, "sliced"),
     "desktop-worker": DeviceProfile("desktop-worker", 1.0, "worker"),
-    "pi5": DeviceProfile("pi5", 0.6, "worker"),
-    "pi4": DeviceProfile("pi4", 0.3, "worker"),
-    "pi3": DeviceProfile("pi3", 0.15, "worker"),
-    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.12, "worker"),
-    "pi-zero-2w-sliced": DeviceProfile("pi-zero-2w-sliced", 0.12, "sliced"),
+    "pi5": DeviceProfile("pi5", 0.45, "worker"),
+    "pi4": DeviceProfile("pi4", 0.2, "worker"),
+    "pi3": DeviceProfile("pi3", 0.11, "worker"),
+    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.08, "worker"),
+    "pi-zero-2w-sliced": DeviceProfile("pi-zero-2w-sliced", 0.08, "sliced"),
 }
 DEFAULT_PROFILE = PROFILES["desktop"]

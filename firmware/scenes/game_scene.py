@@ -40,6 +40,10 @@ class GameScene(Scene):
         thinking = self.game.thinking_ticks()
         if thinking >= THINKING_INDICATOR_TICKS and not self.game.draws_thinking:
             draw_thinking(top, thinking)
+        if self.ctx.versus is not None:
+            from firmware.scenes.versus import draw_link_overlay
+
+            draw_link_overlay(self.machine, top)
 
     def hotspots(self) -> dict[str, pygame.Rect]:
         return self.game.hotspots()
@@ -48,6 +52,8 @@ class GameScene(Scene):
         return self.game.dump()
 
     def restart(self) -> None:
+        """A new game with the same options: a game start, so a fresh seed unless pinned."""
         stop_workers()  # the old game's search ends now; a late answer has nowhere to go
+        self.ctx = self.machine.new_context(self.cartridge, self.ctx.options)
         self.game = self.cartridge.create(self.ctx)
         self.uses_dpad = self.game.uses_dpad

@@ -58,7 +58,15 @@ class LauncherScene(Scene):
             spots["button:play"] = pygame.Rect(152, 160, 94, 26)
         if self.pages > 1:
             spots["button:page"] = pygame.Rect(200, 2, 50, 13)
+        if self._versus_ok():
+            spots["button:versus"] = pygame.Rect(130, 2, 62, 14)
         return spots
+
+    def _versus_ok(self) -> bool:
+        """Versus is offered for games that support it while the radio is on."""
+        if self.selected is None or self.machine.link is None:
+            return False
+        return self.machine.cartridges[self.selected].versus
 
     def update(self, inp: InputState) -> None:
         self.t += 1
@@ -87,6 +95,10 @@ class LauncherScene(Scene):
             self.machine.push(RecordsScene(self.machine, self.selected))
         elif name == "button:page":
             self._turn_page()
+        elif name == "button:versus" and self.selected is not None:
+            from firmware.scenes.versus import VersusMenuScene
+
+            self.machine.push(VersusMenuScene(self.machine, self.selected))
 
     def _turn_page(self) -> None:
         self.page = (self.page + 1) % self.pages
@@ -148,6 +160,8 @@ class LauncherScene(Scene):
         tr = self.machine.tr
         widgets.button(bottom, spots["button:settings"], tr("Settings", "せってい"))
         widgets.button(bottom, spots["button:records"], tr("Records", "きろく"))
+        if "button:versus" in spots:
+            widgets.button(bottom, spots["button:versus"], tr("Versus", "たいせん"), face=pal.TEAL)
         if "button:play" in spots:
             widgets.button(
                 bottom, spots["button:play"], tr("Play ▶", "あそぶ ▶"), face=pal.ACCENT_LO

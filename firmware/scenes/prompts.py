@@ -45,8 +45,9 @@ class ResumeScene(MenuScene):
 
     def resume(self) -> None:
         options = self.meta.get("options", {}) if isinstance(self.meta, dict) else {}
+        seed = self.meta.get("seed") if isinstance(self.meta, dict) else None
         try:
-            self.machine.start_game(self.game_id, dict(options), self.state)
+            self.machine.start_game(self.game_id, dict(options), self.state, seed=seed)
         except (ValueError, KeyError, TypeError) as exc:
             self.machine.discard_suspend()
             self.machine.pop()

@@ -55,11 +55,14 @@ class RecordsScene(Scene):
         replay = getattr(cart, "replay", None)
         if cart is None or replay is None:
             return
-        from firmware.game_api import GameContext
         from firmware.scenes.game_scene import GameScene
 
-        ctx = GameContext(self.machine, cart, cart.resolve_options({}), self.machine.seed)
-        self.machine.push(GameScene(self.machine, cart, ctx, replay(ctx, self.records[index])))
+        record = self.records[index]
+        seed = record.get("seed") if isinstance(record, dict) else None
+        if not (isinstance(seed, int) and seed >= 0):
+            seed = None  # a record from before seeds were stored: any seed will do
+        ctx = self.machine.new_context(cart, cart.resolve_options({}), seed)
+        self.machine.push(GameScene(self.machine, cart, ctx, replay(ctx, record)))
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.machine.tr

@@ -1,4 +1,5 @@
-"""Settings (P-FW-2): calibration, button test, screen swap, language, volume, statistics."""
+"""Settings (P-FW-2): calibration, button test, screen swap, language, volume, radio name,
+paired devices, statistics."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.gfx.text import japanese_available
 from firmware.scenes.menu import MenuItem, MenuScene
+from firmware.scenes.radio import current_name
 from firmware.settings import LANGUAGES, MAX_VOLUME
 
 if TYPE_CHECKING:
@@ -52,6 +54,12 @@ class SettingsScene(MenuScene):
                 value=lambda: "■" * s.volume + "·" * (MAX_VOLUME - s.volume),
                 on_step=self.step_volume,
             ),
+            MenuItem(
+                "radio-name",
+                lambda: tr("Radio name", "むせんの なまえ") + ": " + current_name(machine),
+                self.radio_name,
+            ),
+            MenuItem("paired", lambda: tr("Paired devices", "ペアの ほんたい"), self.paired),
             MenuItem("reset", lambda: tr("Reset statistics", "せいせきをけす"), self.reset_stats),
             MenuItem("back", lambda: tr("Back", "もどる"), machine.pop, face=pal.ACCENT_LO),
         ]
@@ -65,6 +73,16 @@ class SettingsScene(MenuScene):
         from firmware.scenes.buttontest import ButtonTestScene
 
         self.machine.push(ButtonTestScene(self.machine))
+
+    def radio_name(self) -> None:
+        from firmware.scenes.radio import RadioNameScene
+
+        self.machine.push(RadioNameScene(self.machine))
+
+    def paired(self) -> None:
+        from firmware.scenes.radio import PairedScene
+
+        self.machine.push(PairedScene(self.machine))
 
     def toggle_swap(self, _delta: int) -> None:
         self.machine.settings.swap = not self.machine.settings.swap
@@ -117,6 +135,11 @@ class SettingsScene(MenuScene):
             ),
             (tr("Language", "ことば"), "日本語" if s.language == "ja" else "English"),
             (tr("Volume", "おと"), f"{s.volume}/{MAX_VOLUME}"),
+            (tr("Radio name", "むせんの なまえ"), current_name(self.machine)),
+            (
+                tr("Paired units", "ペアの ほんたい"),
+                str(len(self.machine.store.list_pairings())),
+            ),
             (
                 tr("Touch", "タッチ"),
                 tr("calibrated", "ちょうせいずみ")

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from firmware.cli import count_argument, seed_argument
+
+GAMES_MAX = 100_000
+TARGET_RANGE = (10, 100_000)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser(
@@ -11,12 +16,38 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play Panel Link games between computer levels and print win rates",
         description="Play seeded Panel Link games between two computer levels (1-4).",
     )
-    sim.add_argument("--games", type=int, required=True, help="number of games (1-100000)")
-    sim.add_argument("--levels", default="4,1", help="two levels A,B (default 4,1)")
-    sim.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    sim.add_argument("--target", type=int, default=None, help="target score (default 300)")
+    sim.add_argument(
+        "--games",
+        type=count_argument(1, GAMES_MAX),
+        required=True,
+        metavar="N",
+        help=f"number of games (1..{GAMES_MAX})",
+    )
+    sim.add_argument("--levels", default="4,1", help="two levels A,B, each 1..4 (default 4,1)")
+    sim.add_argument(
+        "--seed",
+        type=seed_argument,
+        default=0,
+        metavar="N",
+        help="seed of the first game; game i uses seed+i (0..2**63-1, default 0)",
+    )
+    sim.add_argument(
+        "--target",
+        type=count_argument(*TARGET_RANGE),
+        default=None,
+        metavar="POINTS",
+        help=f"target score ({TARGET_RANGE[0]}..{TARGET_RANGE[1]}, default 300)",
+    )
     sim.add_argument("--removal", action="store_true", help="cards forming yaku leave the field")
-    sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    sim.add_argument(
+        "--json", action="store_true", help="print the statistics as JSON (no progress display)"
+    )
+    sim.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: on a terminal, not with --json)",
+    )
     sim.set_defaults(handler=_run_sim)
 
 
@@ -37,17 +68,25 @@ def _parse_levels(text: str) -> tuple[int, int]:
 def _run_sim(args: argparse.Namespace) -> int:
     import json
 
-    from firmware.cli import CommandError
+    from firmware.cli import SEED_LIMIT, CommandError
+    from firmware.progress import progress, wanted
     from games.panels.ai.match import simulate
     from games.panels.rules.game import DEFAULT_TARGET
 
-    if not 1 <= args.games <= 100_000:
-        raise CommandError(f"--games must be 1-100000: {args.games}")
     levels = _parse_levels(args.levels)
     target = DEFAULT_TARGET if args.target is None else args.target
-    if not 10 <= target <= 100_000:
-        raise CommandError(f"--target must be 10-100000: {target}")
-    result = simulate(args.games, levels, seed=args.seed, target=target, removal=args.removal)
+    if args.seed + args.games > SEED_LIMIT:
+        raise CommandError(f"--seed {args.seed} leaves no room for {args.games} game seeds")
+    show = wanted(args.progress, json_output=args.json)
+    with progress(args.games, "games", show=show) as update:
+        result = simulate(
+            args.games,
+            levels,
+            seed=args.seed,
+            target=target,
+            removal=args.removal,
+            progress=update,
+        )
     data = result.to_json()
     if args.json:
         print(json.dumps(data))

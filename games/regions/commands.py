@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from firmware.cli import count_argument, seed_argument
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     gen = sub.add_parser(
@@ -14,14 +16,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and write it as JSON and/or a PNG picture of the lower screen.",
     )
     src = gen.add_mutually_exclusive_group(required=True)
-    src.add_argument("--crossings", type=int, metavar="N", help="random surface, N = 3..15")
+    src.add_argument(
+        "--crossings", type=count_argument(3, 15), metavar="N", help="random surface, N = 3..15"
+    )
     src.add_argument(
         "--from-catalogue", metavar="NAME", help="a catalogue surface ('list' lists them)"
     )
     src.add_argument("--from-json", metavar="FILE", help="re-read a surface file")
-    gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    gen.add_argument("--json", metavar="FILE", help="write the surface as JSON here ('-': stdout)")
-    gen.add_argument("--png", metavar="FILE", help="write a picture here")
+    gen.add_argument(
+        "--seed",
+        type=seed_argument,
+        default=0,
+        metavar="N",
+        help="seed of a random surface (0..2**63-1, default 0)",
+    )
+    gen.add_argument(
+        "--json", metavar="FILE", help="write the surface as JSON here ('-': standard output)"
+    )
+    gen.add_argument(
+        "--png",
+        metavar="FILE",
+        help="write a PNG picture here, whatever the file is called ('-': standard output)",
+    )
     gen.set_defaults(handler=_generate)
 
 
@@ -29,7 +45,13 @@ def _generate(args: argparse.Namespace) -> int:
     import json
     import random
 
-    from firmware.cli import CommandError
+    from firmware.cli import (
+        STDOUT,
+        CommandError,
+        read_text_input,
+        writable_output,
+        write_text_output,
+    )
     from games.regions.rules import catalogue, export
     from games.regions.rules.generate import GenerationError, random_surface
     from games.regions.rules.layout import DrawingError
@@ -37,6 +59,12 @@ def _generate(args: argparse.Namespace) -> int:
     from games.regions.rules.solver import Unsolvable
     from games.regions.rules.surface import Surface
 
+    if args.json == STDOUT and args.png == STDOUT:
+        raise CommandError("--json and --png cannot both go to standard output ('-')")
+    if args.json:
+        writable_output(args.json, "surface")
+    if args.png:
+        writable_output(args.png, "picture")
     name = ""
     try:
         if args.crossings is not None:
@@ -58,12 +86,11 @@ def _generate(args: argparse.Namespace) -> int:
             name = entry.name
         else:
             try:
-                with open(args.from_json, encoding="utf-8") as fh:
-                    data = json.load(fh)
-            except OSError as exc:
-                raise CommandError(f"cannot read {args.from_json}: {exc.strerror}") from None
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                data = json.loads(read_text_input(args.from_json, "surface file"))
+            except json.JSONDecodeError as exc:
                 raise CommandError(f"{args.from_json} is not valid JSON: {exc}") from None
+            if not isinstance(data, dict):
+                raise CommandError(f"{args.from_json} is not a surface file (not an object)")
             surface, drawing = export.from_json(data)
             name = str(data.get("name", ""))
         Board(surface)  # proves every start pattern solvable before anything is written
@@ -72,25 +99,15 @@ def _generate(args: argparse.Namespace) -> int:
     if not args.json and not args.png:
         raise CommandError("nothing to write: give --json FILE and/or --png FILE")
     text = json.dumps(export.to_json(surface, drawing, name), indent=1)
-    if args.json == "-":
-        print(text)
-    elif args.json:
-        _write(args.json, text)
+    if args.json:
+        write_text_output(args.json, text + "\n", "surface")
     if args.png:
+        import sys
+
         from games.regions.render import render_png
 
         try:
-            render_png(surface, drawing, args.png)
+            render_png(surface, drawing, sys.stdout.buffer if args.png == STDOUT else args.png)
         except Exception as exc:  # pygame reports unwritable paths and formats this way
             raise CommandError(f"cannot write {args.png}: {exc}") from None
     return 0
-
-
-def _write(path: str, text: str) -> None:
-    from firmware.cli import CommandError
-
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
-    except OSError as exc:
-        raise CommandError(f"cannot write {path}: {exc.strerror}") from None

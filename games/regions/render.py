@@ -9,6 +9,7 @@ import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from games.regions.rules.layout import Drawing
 from games.regions.rules.surface import Surface
@@ -33,9 +34,13 @@ SCALE = 3
 
 
 def render_png(
-    surface: Surface, drawing: Drawing, path: str | Path, cells: Sequence[int] | None = None
+    surface: Surface,
+    drawing: Drawing,
+    path: str | Path | BinaryIO,
+    cells: Sequence[int] | None = None,
 ) -> None:
-    """Write the drawing as a PNG (scaled up 3x, anti-aliased), cells coloured by state."""
+    """Write the drawing as a PNG (scaled up 3x, anti-aliased), cells coloured by state,
+    to a file (always PNG, whatever its name) or an open binary stream."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -76,7 +81,11 @@ def render_png(
         pygame.gfxdraw.aacircle(image, c[0], c[1], rad + SCALE, LINE)
         pygame.gfxdraw.filled_circle(image, c[0], c[1], rad, HIDDEN if hidden else POINT)
         pygame.gfxdraw.aacircle(image, c[0], c[1], rad, HIDDEN if hidden else POINT)
-    pygame.image.save(image, str(path))
+    if isinstance(path, (str, Path)):
+        with open(path, "wb") as out:  # PNG whatever the name (pygame would go by the suffix)
+            pygame.image.save(image, out, "surface.png")
+    else:
+        pygame.image.save(image, path, "surface.png")
 
 
 def _mix(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:

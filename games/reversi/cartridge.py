@@ -65,4 +65,5 @@ CARTRIDGE = Cartridge(
         ),
     ),
     replay=_replay,
+    versus=True,
 )

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import argparse
 
+from firmware.cli import count_argument, seed_argument
+
+GAMES_MAX = 10_000_000
+SEATS_HELP = "four of simpleton, cool, hitman, coward, brute (comma-separated, seat 1 first)"
+SEED_HELP = "seed of the deal and the computers' choices (0..2**63-1, default 0)"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser(
@@ -16,40 +22,54 @@ def register(sub: argparse._SubParsersAction) -> None:
         "personalities and print, per seat, wins, average cards killed, average kills "
         "made and average finishing place.",
     )
-    sim.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
     sim.add_argument(
-        "--seats",
+        "--games",
+        type=count_argument(1, GAMES_MAX),
         required=True,
-        metavar="P,P,P,P",
-        help="four of simpleton, cool, hitman, coward, brute (comma-separated)",
+        metavar="N",
+        help=f"games to play (1..{GAMES_MAX})",
     )
-    sim.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (default 0)")
+    sim.add_argument("--seats", required=True, metavar="P,P,P,P", help=SEATS_HELP)
+    sim.add_argument("--seed", type=seed_argument, default=0, metavar="N", help=SEED_HELP)
     _option_argument(sim)
-    sim.add_argument("--json", action="store_true", help="print the figures as JSON")
+    sim.add_argument(
+        "--json", action="store_true", help="print the figures as JSON (no progress display)"
+    )
     sim.add_argument(
         "--progress",
         choices=("auto", "always", "never"),
         default="auto",
-        help="progress bar on stderr (auto: on a terminal, or on long runs)",
+        help="progress bar on stderr (auto: on a terminal, not with --json)",
     )
     sim.set_defaults(handler=_sim)
 
     game = sub.add_parser(
         "sevens-game",
         help="Killing Sevens: play one game between computers and print what happens",
+        description="Play one seeded game between four computer personalities and print "
+        "every play, kill and what the players say.",
     )
-    game.add_argument("--seats", required=True, metavar="P,P,P,P")
-    game.add_argument("--seed", type=int, default=0, metavar="S")
+    game.add_argument("--seats", required=True, metavar="P,P,P,P", help=SEATS_HELP)
+    game.add_argument("--seed", type=seed_argument, default=0, metavar="N", help=SEED_HELP)
     _option_argument(game)
     game.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the lines")
-    game.add_argument("--save", metavar="FILE", help="save the game record (JSON) to FILE")
+    game.add_argument(
+        "--save",
+        metavar="FILE",
+        help="save the game record (JSON) to FILE, checked before the game is played "
+        "('-': print only the record, on standard output)",
+    )
     game.set_defaults(handler=_game)
 
     rep = sub.add_parser(
         "sevens-replay",
         help="Killing Sevens: check a saved game record and print its result",
+        description="Replay a game record saved by sevens-game --save move by move under the "
+        "rules, and print whether it is valid and how the game ended.",
     )
-    rep.add_argument("record", metavar="FILE")
+    rep.add_argument(
+        "record", metavar="FILE", help="a game record saved by sevens-game --save (JSON)"
+    )
     rep.add_argument("--json", action="store_true", help="print the final state as JSON")
     rep.set_defaults(handler=_replay)
 

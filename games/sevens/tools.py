@@ -1,22 +1,19 @@
-"""Handlers of the Killing Sevens commands (see commands.py): argument checking, output,
-and a small standard-library progress bar on stderr."""
+"""Handlers of the Killing Sevens commands (see commands.py): argument checking and output
+(the progress display is the shared one, firmware.progress)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
-from firmware.cli import CommandError
+from firmware.cli import STDOUT, CommandError, read_text_input, writable_output
 from games.sevens.ai.personalities import NAMES_EN, PERSONALITIES
 from games.sevens.rules.options import MAX_KILL_CHOICES, Options
 
 if TYPE_CHECKING:
     from games.sevens.rules.game import Game
 
-LONG_RUN = 200  # games from which a run counts as long (progress shown even off a terminal)
 _BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True}
 _BOOL_WORDS.update({"off": False, "false": False, "no": False, "0": False})
 _OPTION_NAMES = {
@@ -62,56 +59,14 @@ def parse_seats(text: str) -> list[str]:
     return seats
 
 
-class ProgressBar:
-    """A one-line bar redrawn in place on a terminal; on other streams, a line per 10%."""
-
-    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream
-        self.width = width
-        self.tty = stream.isatty()
-        self.start = time.monotonic()
-        self.last_draw = 0.0
-        self.last_tenth = 0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if self.tty:
-            if done < self.total and now - self.last_draw < 0.1:
-                return
-            self.last_draw = now
-            filled = self.width * done // self.total
-            bar = "#" * filled + "-" * (self.width - filled)
-            eta = ""
-            if 0 < done < self.total:
-                left = (now - self.start) / done * (self.total - done)
-                eta = f" ~{left:.0f}s left"
-            self.stream.write(f"\r[{bar}] {done}/{self.total}{eta}\033[K")
-            if done == self.total:
-                self.stream.write("\n")
-        else:
-            tenth = 10 * done // self.total
-            if tenth == self.last_tenth:
-                return
-            self.last_tenth = tenth
-            self.stream.write(f"{done}/{self.total} games ({tenth * 10}%)\n")
-        self.stream.flush()
-
-
 def run_sim(args: argparse.Namespace) -> int:
+    from firmware.progress import progress, wanted
     from games.sevens.simulator import simulate
 
-    if args.games < 1:
-        raise CommandError("--games must be at least 1")
-    if args.games > 10_000_000:
-        raise CommandError("--games must be at most 10000000")
     seats = parse_seats(args.seats)
     options = parse_options(args.option)
-    show = args.progress == "always" or (
-        args.progress == "auto" and (sys.stderr.isatty() or args.games >= LONG_RUN)
-    )
-    bar = ProgressBar(args.games, sys.stderr) if show else None
-    result = simulate(args.games, seats, args.seed, options, bar.update if bar else None)
+    with progress(args.games, "games", show=wanted(args.progress, json_output=args.json)) as bar:
+        result = simulate(args.games, seats, args.seed, options, bar)
     data = result.to_json()
     if args.json:
         print(json.dumps(data))
@@ -141,11 +96,17 @@ def run_game(args: argparse.Namespace) -> int:
 
     from games.sevens.ai.voices import Narrator
     from games.sevens.record_files import save_record
+    from games.sevens.rules.record import record_of
     from games.sevens.simulator import play_game
 
     seats = parse_seats(args.seats)
     options = parse_options(args.option)
+    if args.save:
+        writable_output(args.save, "record")  # before the game, not after it
     game = play_game(seats, args.seed, 0, options)
+    if args.save == STDOUT:  # the record is the output: nothing else on stdout
+        print(json.dumps(record_of(game, seats), ensure_ascii=False, indent=1))
+        return 0
     narrator = Narrator(seats, random.Random(f"sevens-voice:{args.seed}"))
     names = [NAMES_EN[s] for s in seats]
     for group in action_groups(game.events):
@@ -208,6 +169,17 @@ def _result_text(game: Game, names: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _seat_names(path: str) -> list[str]:
+    """The players' names: their personalities where the record names them."""
+    try:
+        seats = json.loads(read_text_input(path, "record")).get("seats")
+    except (CommandError, ValueError, AttributeError):
+        seats = None
+    if isinstance(seats, list) and len(seats) == 4 and all(s in NAMES_EN for s in seats):
+        return [f"{NAMES_EN[s]} (seat {i + 1})" for i, s in enumerate(seats)]
+    return [f"Player {i + 1}" for i in range(4)]
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from games.sevens.record_files import load_record
     from games.sevens.rules.record import RecordError
@@ -219,8 +191,11 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(game.to_json(), ensure_ascii=False))
         return 0
-    names = [f"Player {s + 1}" for s in range(4)]
-    status = "finished" if game.over else f"in progress (player {game.current + 1} to move)"
+    names = _seat_names(args.record)
+    if game.over or game.current is None:
+        status = "finished"
+    else:
+        status = f"in progress ({names[game.current]} to move)"
     print(f"record replays correctly: {len(game.events)} events, game {status}")
     if game.over:
         print(_result_text(game, names))

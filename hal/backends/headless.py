@@ -7,24 +7,10 @@ from pathlib import Path
 
 import pygame
 
-from hal.interfaces import SCREEN_SIZE, Clock, Display, Hal, InputSource, RawInput
+from hal.clock import SimClock
+from hal.interfaces import SCREEN_SIZE, Display, Hal, InputSource, RawInput
 
-
-class SimClock(Clock):
-    """Time that moves only when told to: sleeping advances it, so nothing ever waits."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.t = start
-
-    def now(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            self.t += seconds
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
+__all__ = ["MemoryDisplay", "ScriptedInput", "SimClock", "headless_hal"]
 
 
 class MemoryDisplay(Display):

@@ -203,6 +203,32 @@ def test_keys_reach_the_game_as_buttons_and_hotkeys_do_not(app: App) -> None:
     assert app.overlay and app.display.hud and "FPS" in app.display.hud[0]
 
 
+def test_click_and_key_tap_within_one_frame_reach_the_game(app: App) -> None:
+    """Issue 17: a press and release that both arrive before the next tick still count."""
+    run(app, 2)
+    geo = app.display.geometry
+    pos = geo.to_window(40, 60)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    pygame.event.post(key_event(pygame.KEYDOWN, "x"))
+    pygame.event.post(key_event(pygame.KEYUP, "x"))
+    run(app, 3)
+    tap, after = probe(app).seen[-3], probe(app).seen[-2]
+    assert tap.touch_down and tap.touch is not None and (tap.touch.x, tap.touch.y) == (40, 60)
+    assert tap.pressed == {Button.A}
+    assert after.touch_up and after.released == {Button.A}
+    assert probe(app).seen[-1].touch is None and probe(app).seen[-1].held == frozenset()
+
+
+def test_five_instant_clicks_are_five_touches(app: App) -> None:
+    pos = app.display.geometry.to_window(10, 10)
+    for _ in range(5):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+        run(app, 2)
+    assert sum(inp.touch_down for inp in probe(app).seen) == 5
+
+
 def test_pause_and_frame_advance(app: App) -> None:
     run(app, 5)
     press(app, "p")
@@ -282,9 +308,13 @@ def test_recording_starts_at_power_on_and_replays_headless(app: App, tmp_path: P
     movie = load_movie(str(movies[0]))
     text = movies[0].read_text()
     assert "press A" in text and "touch 90 60" in text and " 91 62" in text
-    assert text.splitlines()[1].endswith(
-        f"twinfold headless --game probe --seed 0 --movie {movies[0].name}"
-    )
+    # the movie carries its arguments: the game, the seed the recording pinned and the
+    # device profile (which paces computer players)
+    assert app.seed is not None
+    profile = app.profile.name
+    assert movie.args == ("--game", "probe", "--seed", str(app.seed), "--profile", profile)
+    assert text.splitlines()[1] == f"# args: --game probe --seed {app.seed} --profile {profile}"
+    assert f"replay: twinfold headless --movie {movies[0].name}" in text.splitlines()[2]
     # replay on the headless backend from boot: the game sees the same inputs
     player = MoviePlayer(movie)
     store = Store.open(tmp_path / "replay.db")
@@ -307,6 +337,28 @@ def test_record_flag_writes_the_movie_on_quit(tmp_path: Path) -> None:
     app.shutdown()
     movie = load_movie(str(target))
     assert any(ev.verb == "press" and ev.button is Button.B for ev in movie.events)
+
+
+def test_record_refuses_an_existing_file_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 17: --record never replaces a movie without a word."""
+    target = tmp_path / "keep.movie"
+    target.write_text("# twinfold movie 1\n0 press A\n")
+    argv = ["emu", "--store", str(tmp_path / "s.db"), "--frames", "3", "--record", str(target)]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "exists" in err[0] and "--force" in err[0]
+    assert target.read_text() == "# twinfold movie 1\n0 press A\n"  # untouched
+    assert cli_main([*argv, "--force"]) == 0
+    assert target.read_text().startswith("# twinfold movie 1\n# args: --seed ")
+
+
+def test_record_to_standard_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["emu", "--store", str(tmp_path / "s.db"), "--frames", "3", "--record", "-"]
+    assert cli_main([*argv, "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# twinfold movie 1\n# args: --seed 5 --profile desktop")
 
 
 def test_movie_playback_drives_the_game_then_hands_over(tmp_path: Path) -> None:
@@ -511,8 +563,9 @@ def test_without_a_desktop_the_emulator_says_so(tmp_path: Path) -> None:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "XDG_RUNTIME_DIR")
     }
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
     result = subprocess.run(
         [sys.executable, "-m", "emulator", "--frames", "5", "--store", str(tmp_path / "s.db")],
         env=env,
@@ -522,3 +575,32 @@ def test_without_a_desktop_the_emulator_says_so(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "no desktop" in result.stderr and "Traceback" not in result.stderr
+    # only Twinfold's own line: SDL's XDG_RUNTIME_DIR complaint goes to the log
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+
+
+def test_damaged_store_is_announced_on_stderr_and_logged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "store.db"
+    store.write_bytes(b"garbage, not SQLite" * 200)
+    assert cli_main(["emu", "--store", str(store), "--frames", "2", "--scale", "1"]) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "store.db.damaged-1" in lines[0]
+    assert "store.db.damaged-1" in (tmp_path / "twinfold.log").read_text()
+
+
+def test_movie_args_line_boots_the_emulator_and_the_command_line_wins(tmp_path: Path) -> None:
+    movie = tmp_path / "m.movie"
+    movie.write_text("# twinfold movie 1\n# args: --game probe --seed 9\n2 press A\n3 release A\n")
+    app = make_app(tmp_path, "--movie", str(movie))
+    try:
+        assert app.machine.game_scene() is not None
+        assert app.machine.dump()["seed"] == 9
+    finally:
+        app.shutdown()
+    app = make_app(tmp_path, "--movie", str(movie), "--seed", "4")
+    try:
+        assert app.machine.dump()["seed"] == 4
+    finally:
+        app.shutdown()

@@ -105,6 +105,9 @@ def emu_env(display: str) -> dict[str, str]:
     env["SDL_VIDEODRIVER"] = "x11"
     env["SDL_AUDIODRIVER"] = "dummy"
     env.pop("WAYLAND_DISPLAY", None)
+    # run this checkout's code, not whatever the venv's editable install points at
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return env
 
 
@@ -259,3 +262,88 @@ def test_window_is_crisp_and_quits_cleanly_on_sigterm(xdisplay: str, tmp_path: P
             proc.kill()
             proc.wait()
         errfile.close()
+
+
+def test_an_instant_click_reaches_the_firmware(xdisplay: str, tmp_path: Path) -> None:
+    """Issue 17: `xdotool click 1` (press and release at once, as tap-to-click sends them)
+    must become a touch. The emulator records what the firmware saw into a movie."""
+    if shutil.which("xdotool") is None:
+        pytest.skip("xdotool is not installed (Debian: apt-get install xdotool)")
+    movie = tmp_path / "click.txt"
+    errfile = (tmp_path / "stderr.txt").open("w")
+    proc = subprocess.Popen(
+        [
+            *twinfold_command(),
+            "emu",
+            "--frames",
+            "100000",
+            "--scale",
+            "1",
+            "--gap",
+            "8",
+            "--store",
+            str(tmp_path / "s.db"),
+            "--record",
+            str(movie),
+        ],
+        env=emu_env(xdisplay),
+        stdout=subprocess.DEVNULL,
+        stderr=errfile,
+    )
+    expected = (SCREEN_W, 2 * SCREEN_H + 8)
+    try:
+        rect = None
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            shot = grab_screen(xdisplay)
+            if shot is None:
+                pytest.skip("libX11 is not available to find the window")
+            rect = window_rect(shot)
+            if rect is not None and rect.size == expected:
+                break
+        assert rect is not None and rect.size == expected, f"no emulator window ({rect})"
+        x, y = 100, 50  # a lower-screen pixel
+        env = emu_env(xdisplay)
+        pos = [str(rect.x + x), str(rect.y + SCREEN_H + 8 + y)]
+        subprocess.run(["xdotool", "mousemove", *pos], env=env, check=True, timeout=30)
+        time.sleep(0.5)
+        subprocess.run(["xdotool", "click", "1"], env=env, check=True, timeout=30)
+        time.sleep(2.0)  # let the emulator run a few frames after the click (a busy machine)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=WAIT_SECONDS)
+        err = (tmp_path / "stderr.txt").read_text()
+        assert proc.returncode == 0, err[-2000:]
+        events = [
+            line.split("#")[0].split()
+            for line in movie.read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+        touches = [e for e in events if e[1] in ("touch", "tap")]
+        assert len(touches) == 1, events
+        assert touches[0][2:4] == [str(x), str(y)]
+        if touches[0][1] == "touch":  # a one-frame touch: lifted at the next frame
+            lifts = [e for e in events if e[1] == "untouch"]
+            assert lifts and int(lifts[0][0]) == int(touches[0][0]) + 1, events
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        errfile.close()
+
+
+def test_no_host_library_noise_on_stderr(xdisplay: str, tmp_path: Path) -> None:
+    """Issue 17: without a sound card ALSA prints eight lines while the mixer opens; the
+    user sees none of them (they go to the log)."""
+    env = emu_env(xdisplay)
+    env.pop("SDL_AUDIODRIVER", None)  # the real audio path, as a user has it
+    env.pop("XDG_RUNTIME_DIR", None)
+    result = subprocess.run(
+        [*twinfold_command(), "emu", "--frames", "30", "--store", str(tmp_path / "s.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=WAIT_SECONDS,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.loop import DT, FixedStepLoop
-from hal.backends.headless import SimClock
+from hal.clock import SimClock
 
 
 class CostlyMachine:

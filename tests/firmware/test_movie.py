@@ -14,7 +14,7 @@ from firmware.movie import (
     load_movie,
     parse_movie,
 )
-from hal.interfaces import Button, RawInput, RawTouch
+from hal.interfaces import Button, RawInput, RawTouch, TouchPoint
 
 SPEC_EXAMPLE = """# twinfold movie 1
 0 press A
@@ -79,12 +79,44 @@ def test_every_verb():
 
 
 def test_state_holds_and_events_share_frames_in_order():
+    movie = parse_movie(f"{HEADER}\n5 press B\n5 press X\n7 release X\n")
+    got = frames(movie, 12)
+    assert [g.held for g in got[4:9]] == [
+        frozenset(),
+        frozenset({Button.B, Button.X}),
+        frozenset({Button.B, Button.X}),
+        frozenset({Button.B}),
+        frozenset({Button.B}),
+    ]
+
+
+def test_press_and_release_in_one_frame_is_a_one_frame_press():
+    """A press shorter than a frame still reaches the game (issue 17, as hal.latch does)."""
     movie = parse_movie(f"{HEADER}\n5 press B\n5 release B\n5 press X\n9 touch 1 2\n9 untouch\n")
     got = frames(movie, 12)
-    assert all(
-        g.held == (frozenset({Button.X}) if f >= 5 else frozenset()) for f, g in enumerate(got)
-    )
-    assert all(g.touch is None for g in got)
+    assert [Button.B in g.held for g in got[4:8]] == [False, True, False, False]
+    assert all(Button.X in g.held for g in got[5:])
+    assert [g.touch for g in got[8:11]] == [None, RawTouch(1, 2), None]
+
+
+def test_release_and_press_in_one_frame_keeps_holding():
+    movie = parse_movie(f"{HEADER}\n2 press A\n6 release A\n6 press A\n")
+    assert all(Button.A in g.held for g in frames(movie, 10)[2:])
+
+
+def test_one_frame_press_reaches_the_game_as_pressed_and_released():
+    from firmware.input import InputTracker
+
+    movie = parse_movie(f"{HEADER}\n3 press A\n3 release A\n3 touch 10 20\n3 untouch\n")
+    tracker = InputTracker()
+    states = [
+        tracker.next(f, raw, None if raw.touch is None else TouchPoint(10, 20))
+        for f, raw in enumerate(frames(movie, 6))
+    ]
+    assert [Button.A in s.pressed for s in states] == [False, False, False, True, False, False]
+    assert [Button.A in s.released for s in states] == [False, False, False, False, True, False]
+    assert [s.touch_down for s in states] == [False, False, False, True, False, False]
+    assert [s.touch_up for s in states] == [False, False, False, False, True, False]
 
 
 def test_later_touch_takes_over_from_a_tap():
@@ -130,7 +162,7 @@ def test_comments_blank_lines_and_whitespace():
         ("0 touch 10", 2, "missing arguments"),
         ("0 touch 256 10", 2, "outside the lower screen"),
         ("0 touch 10 192", 2, "outside the lower screen"),
-        ("0 touch -1 10", 2, "X must be a whole number"),
+        ("0 touch -1 10", 2, "X -1 is negative"),
         ("0 touch 1.5 10", 2, "X must be a whole number"),
         ("0 touch 10 10 1.5", 2, "outside 0..1"),
         ("0 touch 10 10 nan", 2, "pressure must be a number"),
@@ -142,7 +174,7 @@ def test_comments_blank_lines_and_whitespace():
         ("0 lid", 2, "missing arguments"),
         ("0 power on", 2, "'press' or 'release'"),
         ("x press A", 2, "frame must be a whole number"),
-        ("-3 press A", 2, "frame must be a whole number"),
+        ("-3 press A", 2, "frame -3 is negative: frames count from 0"),
         ("٣ press A", 2, "frame must be a whole number"),
         ("7", 2, "missing verb"),
         ("99999999999 press A", 2, "too large"),
@@ -362,3 +394,16 @@ def test_parser_only_ever_raises_movie_error(lines):
 def test_arbitrary_text_never_crashes_the_parser(text):
     with contextlib.suppress(MovieError):
         parse_movie(HEADER + "\n" + text)
+
+
+def test_args_line_is_carried_and_round_trips():
+    text = f"{HEADER}\n# args: --game reversi --seed 3 --option 'mode=two'\n0 press A\n"
+    movie = parse_movie(text)
+    assert movie.args == ("--game", "reversi", "--seed", "3", "--option", "mode=two")
+    assert parse_movie(movie.to_text()) == movie
+    assert movie.to_text().splitlines()[1] == "# args: --game reversi --seed 3 --option mode=two"
+
+
+def test_unreadable_args_line_names_its_line():
+    with pytest.raises(MovieError, match="line 3: the '# args:' line cannot be read"):
+        parse_movie(f"{HEADER}\n0 press A\n# args: --game 'reversi\n")

@@ -342,8 +342,9 @@ def test_migrations_run_in_order_and_keep_data(tmp_path, monkeypatch):
     path = tmp_path / "store.db"
     with Store.open(path) as s:
         s.set_setting("kept", [1, 2])
+    shipped = len(storage.MIGRATIONS)
     extra = (
-        "CREATE TABLE pairings (peer TEXT PRIMARY KEY, key TEXT NOT NULL)",
+        "CREATE TABLE example_extra (peer TEXT PRIMARY KEY, key TEXT NOT NULL)",
         "INSERT INTO settings (key, value) VALUES ('migrated', 'true')",
     )
     monkeypatch.setattr(storage, "MIGRATIONS", [*storage.MIGRATIONS, extra])
@@ -352,8 +353,22 @@ def test_migrations_run_in_order_and_keep_data(tmp_path, monkeypatch):
         assert s.notice is None
         assert s.get_setting("kept") == [1, 2] and s.get_setting("migrated") is True
     conn = sqlite3.connect(path)
-    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+    assert conn.execute("SELECT version FROM schema_version").fetchall() == [(shipped + 1,)]
     conn.close()
+
+
+def test_pairings_persist_and_can_be_forgotten(tmp_path):
+    path = tmp_path / "store.db"
+    with Store.open(path) as s:
+        s.save_pairing("0a0b0c0d", "Ken", "ab" * 32)
+        s.save_pairing("01020304", "Mio", "cd" * 32)
+        s.set_pairing_epoch("0a0b0c0d", 7)
+    with Store.open(path) as s:
+        rows = {r["peer"]: r for r in s.list_pairings()}
+        assert rows["0a0b0c0d"]["name"] == "Ken" and rows["0a0b0c0d"]["epoch"] == 7
+        assert rows["01020304"]["key"] == "cd" * 32 and rows["01020304"]["epoch"] == -1
+        s.forget_pairing("0a0b0c0d")
+        assert [r["peer"] for r in s.list_pairings()] == ["01020304"]
 
 
 def test_in_memory_store_works():

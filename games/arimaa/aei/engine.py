@@ -285,8 +285,11 @@ def _root3(game: Game, limits: Limits) -> tuple:
     return boards, side, limits, forbidden
 
 
-def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Run an AEI session on the given streams until `quit` or end of input."""
+def serve(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run an AEI session on the given streams (default: the process's standard streams,
+    looked up at call time) until `quit` or end of input."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out_stream = stdout if stdout is not None else sys.stdout
     lines: queue.Queue[str | None] = queue.Queue()
 
     def read() -> None:
@@ -297,8 +300,8 @@ def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     threading.Thread(target=read, daemon=True).start()
 
     def send(text: str) -> None:
-        stdout.write(text + "\n")
-        stdout.flush()
+        out_stream.write(text + "\n")
+        out_stream.flush()
 
     engine = AeiEngine(send)
     while True:

@@ -9,6 +9,8 @@ pending and a rabbit on the goal rank is a goal.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
+
 from ..rules.board import GOAL_RANK, GOLD, NEIGHBOURS
 from ..rules.steps import Boards, _apply, expand, occupancy
 
@@ -32,10 +34,13 @@ def find_goal(
     pull_sq: int = -1,
     pull_kind: int = 0,
     budget: int = 0,
+    work: list[int] | None = None,
 ) -> list[tuple[int, int]] | None:
     """Steps that end the turn with a rabbit of `side` on its goal rank, or None.
 
-    With `budget` > 0 the search gives up (None) after visiting that many states; 0 = exact."""
+    With `budget` > 0 the search gives up (None) after visiting that many states; 0 = exact.
+    `work`, when given, has the number of states expanded added to its first item (the
+    searcher slices its time by it)."""
     if push_sq < 0 and boards[6 * side] & GOAL_RANK[side]:
         return []
     if steps_left <= 0 or rabbit_distance(boards, side) > steps_left:
@@ -45,6 +50,9 @@ def find_goal(
         return _dfs(boards, side, steps_left, push_sq, push_kind, pull_sq, pull_kind, seen)
     except _OutOfBudget:
         return None
+    finally:
+        if work is not None:
+            work[0] += seen.expanded
 
 
 class _OutOfBudget(Exception):
@@ -113,6 +121,57 @@ def _dfs(boards, side, steps_left, ps, pk, ls, lk, seen) -> list[tuple[int, int]
             continue
         seen.add(key)
         rest = _dfs(new, side, left, *child[3:7], seen)
+        if rest is not None:
+            return [(child[0], child[1]), *rest]
+    return None
+
+
+class _Counted(_Seen):
+    """Visited states, each expansion also counted into a shared work counter."""
+
+    def __init__(self, work: list[int]) -> None:
+        super().__init__(0)
+        self.work = work
+
+    def charge(self) -> None:
+        self.expanded += 1
+        self.work[0] += 1
+
+
+def find_goal_sliced(
+    boards: Boards, side: int, work: list[int], used_up: Callable[[], bool]
+) -> Generator[None, None, list[tuple[int, int]] | None]:
+    """`find_goal(boards, side)` (exact, whole turn) as a generator: every state expanded is
+    added to `work[0]`, and it yields whenever `used_up()` says the caller's slice is spent,
+    so a frame loop never stalls on a deep goal search. Same answer as `find_goal`."""
+    if boards[6 * side] & GOAL_RANK[side]:
+        return []
+    if rabbit_distance(boards, side) > 4:
+        return None
+    seen = _Counted(work)
+    return (yield from _dfs_sliced(boards, side, 4, -1, 0, -1, 0, seen, used_up))
+
+
+def _dfs_sliced(boards, side, steps_left, ps, pk, ls, lk, seen, used_up):  # type: ignore[no-untyped-def]
+    """`_dfs` with a pause point after each expansion (same order, same answer)."""
+    goal = GOAL_RANK[side]
+    seen.charge()
+    if used_up():
+        yield
+    if ps < 0 and rabbit_distance(boards, side) == steps_left:
+        return _rabbit_run(boards, side, steps_left)
+    for child in expand(boards, side, steps_left, ps, pk, ls, lk):
+        new = child[2]
+        if child[3] < 0 and new[6 * side] & goal:
+            return [(child[0], child[1])]
+        left = steps_left - 1
+        if left <= 0 or rabbit_distance(new, side) > left:
+            continue
+        key = (new, left, *child[3:7])
+        if key in seen:
+            continue
+        seen.add(key)
+        rest = yield from _dfs_sliced(new, side, left, *child[3:7], seen, used_up)
         if rest is not None:
             return [(child[0], child[1]), *rest]
     return None

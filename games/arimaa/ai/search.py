@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..rules.board import GOAL_RANK
 from ..rules.steps import Boards, expand
 from .evaluate import WIN, evaluate
-from .goal import find_goal
+from .goal import find_goal, find_goal_sliced
 
 _rng = random.Random(20070128)
 ZOBRIST = tuple(tuple(_rng.getrandbits(64) for _ in range(64)) for _ in range(12))
@@ -42,6 +42,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 TT_LIMIT = 300_000
 #: States one goal check inside the tree may visit (the root check is exact and unbounded).
 GOAL_BUDGET = 60
+#: Goal-check states that cost about as much as one search node (slicing only).
+GOAL_STATES_PER_UNIT = 4
 
 
 def zobrist(boards: Boards) -> int:
@@ -98,14 +100,21 @@ class Searcher:
         self._iter_best: list[tuple[int, int]] | None = None
         self._goal_cache: dict[tuple[Boards, int], bool] = {}
         self._pause_at = 0
+        self._goal_work = [0]  # states expanded by goal checks, for slicing only
         self._gen = self._run()
 
     # ---- driving --------------------------------------------------------------------------
+    @property
+    def work(self) -> int:
+        """Nodes plus goal-check states: what `think`'s budget counts, so a slice stays short
+        even where goal checks dominate. The node limit alone decides the result."""
+        return self.nodes + self._goal_work[0] // GOAL_STATES_PER_UNIT
+
     def think(self, budget_nodes: int = 2_000) -> bool:
-        """Search about `budget_nodes` more nodes; True once the search has finished."""
+        """Search about `budget_nodes` more work units (`work`); True once finished."""
         if self.done:
             return True
-        self._pause_at = self.nodes + max(1, budget_nodes)
+        self._pause_at = self.work + max(1, budget_nodes)
         try:
             next(self._gen)
         except StopIteration:
@@ -143,7 +152,9 @@ class Searcher:
 
     # ---- the search -----------------------------------------------------------------------
     def _run(self) -> Generator[None, None, None]:
-        goal = find_goal(self.boards, self.side)
+        goal = yield from find_goal_sliced(
+            self.boards, self.side, self._goal_work, lambda: self.work >= self._pause_at
+        )
         if goal:
             self.best_steps, self.score, self.depth_done = goal, WIN, 4
             return
@@ -185,7 +196,7 @@ class Searcher:
         key = (boards, side)
         hit = self._goal_cache.get(key)
         if hit is None:
-            hit = find_goal(boards, side, budget=GOAL_BUDGET) is not None
+            hit = find_goal(boards, side, budget=GOAL_BUDGET, work=self._goal_work) is not None
             if len(self._goal_cache) > TT_LIMIT:
                 self._goal_cache.clear()
             self._goal_cache[key] = hit
@@ -215,7 +226,7 @@ class Searcher:
         turn_start: Boards,
     ) -> Generator[None, None, int]:
         self.nodes += 1
-        if self.nodes >= self._pause_at:
+        if self.work >= self._pause_at:
             yield
         if self.limits.nodes and self.nodes > self.limits.nodes:
             raise _Abort

@@ -277,8 +277,8 @@ class Game:
         self.repetitions[(self.position.boards, self.position.side)] += 1
         self._settle_clock(mover)
         self.result = self._end_check(mover)
+        self._start_turn()  # also after the last turn: no steps left "in progress" to save
         if self.result is None:
-            self._start_turn()
             self._check_turn_limit()
         return self.result
 
@@ -404,6 +404,22 @@ class Game:
         return self.result
 
     # ---- serialisation ---------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy, cheap enough for a tick (no replay, unlike `from_json`): the
+        scene builds a turn on a copy and the match adapter checks actions on one."""
+        twin = Game.__new__(Game)
+        twin.time_control = self.time_control
+        twin.start = self.start
+        twin.clock = None if self.clock is None else Clock.from_json(self.clock.to_json())
+        twin.setups = [dict(s) for s in self.setups]
+        twin.turns = [list(t) for t in self.turns]
+        twin.position = self.position
+        twin.repetitions = Counter(self.repetitions)
+        twin.result = self.result
+        twin._states = list(self._states)
+        twin._steps = list(self._steps)
+        return twin
+
     def to_json(self) -> dict[str, Any]:
         return {
             "start": None if self.start is None else self.start.to_json(),

@@ -9,6 +9,7 @@ reproducible exactly.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +73,9 @@ def simulate(
     seed: int = 0,
     target: int = DEFAULT_TARGET,
     removal: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> SimResult:
+    """Play `games` seeded games; `progress(done)` after each (for a progress display)."""
     result = SimResult(games, [LevelStats(levels[0]), LevelStats(levels[1])])
     for g in range(games):
         seats = [0, 1] if g % 2 == 0 else [1, 0]  # seats[s] = which listed level sits at s
@@ -87,4 +90,6 @@ def simulate(
                 stats.wins += 1
             elif state.winner is None:
                 stats.draws += 1
+        if progress is not None:
+            progress(g + 1)
     return result

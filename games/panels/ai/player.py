@@ -24,6 +24,7 @@ Levels:
 from __future__ import annotations
 
 import random
+from collections.abc import Generator
 
 from games.panels.rules import items as it
 from games.panels.rules.actions import Action, Determine, Pass, Place, Rotate, Select, UseItem
@@ -37,10 +38,28 @@ LOOKAHEAD_WIDTH = 8  # level 4: candidates re-ranked by the next turn's best poi
 LOOKAHEAD_WEIGHT = 0.5  # the opponent may block it, so a planned yaku counts half
 
 Candidate = tuple[int, int, int]  # stock index, square index, clockwise turns
+# Work is yielded in units of about a microsecond of the development machine (issue 18):
+EVAL_UNITS = 7  # one candidate placement evaluated (yaku found, position weighed)
+LIST_UNITS = 270  # the candidate list of a whole stock (worst case: an empty 8x8 field)
+Work = Generator[int, None, float]
 
 
 def choose_turn(state: GameState, level: int, rng: random.Random) -> list[Action]:
     """The actions of the current player's whole turn, ending in Determine (or a Pass)."""
+    steps = plan_turn(state, level, rng)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return list(done.value)
+
+
+def plan_turn(
+    state: GameState, level: int, rng: random.Random
+) -> Generator[int, None, list[Action]]:
+    """`choose_turn` as work: it yields the units of every step (a candidate evaluated, a
+    candidate list made), so a caller can spread the thinking over ticks (the match layer's
+    computer seat); the result does not depend on how it is sliced. `state` is unchanged."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}: {level}")
     if state.over:
@@ -49,12 +68,12 @@ def choose_turn(state: GameState, level: int, rng: random.Random) -> list[Action
     actions: list[Action] = []
     work = state
     if level >= 4 and state.players[player].items and not state.item_used:
-        item = _choose_item(state, player)
+        item = yield from _choose_item(state, player)
         if item is not None:
             actions.append(item)
             work = state.copy()
             work.apply(item)
-    move = _choose_placement(work, player, level, rng)
+    move = yield from _choose_placement(work, player, level, rng)
     if move is None:
         return [*actions, Pass(player)]
     stock, square, turns = move
@@ -78,22 +97,26 @@ def _candidates(state: GameState, player: int) -> list[Candidate]:
 
 def _choose_placement(
     state: GameState, player: int, level: int, rng: random.Random
-) -> Candidate | None:
+) -> Generator[int, None, Candidate | None]:
     cands = _candidates(state, player)
+    yield LIST_UNITS
     if not cands:
         return None
     if level == 1:
         return rng.choice(cands)
-    scored = [(_value(state, player, cand, positional=level >= 3), cand) for cand in cands]
+    scored = []
+    for cand in cands:
+        scored.append((_value(state, player, cand, positional=level >= 3), cand))
+        yield EVAL_UNITS
     if level >= 4:
-        scored = _look_ahead(state, player, scored)
+        scored = yield from _look_ahead(state, player, scored)
     best_value = max(value for value, _ in scored)
     return rng.choice([cand for value, cand in scored if value >= best_value - 1e-9])
 
 
 def _look_ahead(
     state: GameState, player: int, scored: list[tuple[float, Candidate]]
-) -> list[tuple[float, Candidate]]:
+) -> Generator[int, None, list[tuple[float, Candidate]]]:
     """Re-rank the best LOOKAHEAD_WIDTH candidates by what the rest of the stock can score
     next turn on the field they leave (the one unknown draw is ignored)."""
     ranked = sorted(scored, key=lambda vc: -vc[0])[:LOOKAHEAD_WIDTH]
@@ -107,7 +130,12 @@ def _look_ahead(
         trial.field.cells[square] = trial.players[player].stock[stock].rotated(turns)
         del trial.players[player].stock[stock]
         trial.players[player].turns += 1  # next turn: adjacency rules apply
-        follow = [_points(trial, player, c)[0] for c in _candidates(trial, player)]
+        follow = []
+        later = _candidates(trial, player)
+        yield LIST_UNITS
+        for c in later:
+            follow.append(_points(trial, player, c)[0])
+            yield EVAL_UNITS
         out.append((value + LOOKAHEAD_WEIGHT * max(follow, default=0), cand))
     return out
 
@@ -196,14 +224,19 @@ def _group_size(state: GameState, index: int, owner: int) -> int:
     return len(seen)
 
 
-def _best_value(state: GameState, player: int) -> float:
-    values = [_value(state, player, c, positional=True) for c in _candidates(state, player)]
+def _best_value(state: GameState, player: int) -> Work:
+    values = []
+    cands = _candidates(state, player)
+    yield LIST_UNITS
+    for c in cands:
+        values.append(_value(state, player, c, positional=True))
+        yield EVAL_UNITS
     return max(values, default=-100.0)
 
 
-def _choose_item(state: GameState, player: int) -> UseItem | None:
+def _choose_item(state: GameState, player: int) -> Generator[int, None, UseItem | None]:
     """The item use that most improves the best placement value, if any is worth it."""
-    base = _best_value(state, player)
+    base = yield from _best_value(state, player)
     options: list[UseItem] = []
     me = state.players[player]
     fld = state.field
@@ -239,7 +272,7 @@ def _choose_item(state: GameState, player: int) -> UseItem | None:
             continue
         trial = state.copy()
         trial.apply(option)
-        gain = _best_value(trial, player) - base
+        gain = (yield from _best_value(trial, player)) - base
         if gain > best_gain:
             best, best_gain = option, gain
     return best

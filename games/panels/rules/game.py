@@ -62,6 +62,7 @@ class GameConfig:
     removal: bool = False  # the seed's optional rule: cards that formed a yaku leave the field
     shape: str | None = None  # None: chosen from the seed
     first_player: int = 0
+    items: bool = True  # False: no items are earned (the handheld's "items off" option)
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -85,6 +86,7 @@ class GameConfig:
             "removal": self.removal,
             "shape": self.shape,
             "first_player": self.first_player,
+            "items": self.items,
         }
 
     @classmethod
@@ -101,6 +103,7 @@ class GameConfig:
             removal=bool(data.get("removal", False)),
             shape=data.get("shape"),
             first_player=_as_int(data.get("first_player", 0), "first_player"),
+            items=bool(data.get("items", True)),
         )
 
 
@@ -401,7 +404,8 @@ class GameState:
                 "points": gained,
             }
         ]
-        if any(y.cards >= it.EARN_MIN_GROUP or y.kind == "perfect" for y in found):
+        earned = any(y.cards >= it.EARN_MIN_GROUP or y.kind == "perfect" for y in found)
+        if earned and self.config.items:
             kind = item_at(self.config.seed, self.item_index, it.ITEM_KINDS)
             self.item_index += 1
             kept = len(me.items) < it.ITEM_CAPACITY

@@ -33,8 +33,9 @@ def position(
     removal: bool = False,
     turns: int = 3,
     seed: int = 7,
+    items: bool = True,
 ) -> GameState:
     """Player 0 to move (turn number `turns`, so not a first turn by default), 2 players."""
     players = [PlayerState(stock=list(stock), turns=turns), PlayerState(turns=turns)]
-    config = GameConfig(seed=seed, target=target, removal=removal)
+    config = GameConfig(seed=seed, target=target, removal=removal, items=items)
     return GameState(config, field_of(rows, cards), players, 0)

@@ -31,7 +31,12 @@ MAX_CROSSINGS = 15
 
 
 class CurveError(ValueError):
-    """A drawn curve that cannot be used as a surface (the message says why and where)."""
+    """A drawn curve that cannot be used as a surface (the message says why and where;
+    `at` is the offending place in screen coordinates, for marking it, when there is one)."""
+
+    def __init__(self, message: str, at: Point | None = None) -> None:
+        super().__init__(message)
+        self.at = at
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,9 @@ def _clean(raw: Sequence[Sequence[float]]) -> list[Point]:
         raise CurveError("the curve is too short (draw a closed loop)")
     gap = hypot(pts[0][0] - pts[-1][0], pts[0][1] - pts[-1][1])
     if gap > CLOSE_GAP:
-        raise CurveError(f"the curve is not closed: its end is {gap:.0f} px from its start")
+        raise CurveError(
+            f"the curve is not closed: its end is {gap:.0f} px from its start", at=pts[-1]
+        )
     if gap == 0:
         pts.pop()
     if len(pts) < 3:
@@ -118,17 +125,18 @@ def find_crossings(pts: Sequence[Point]) -> list[Crossing]:
             if (u == 0 and not _passes(a, b, pts[j - 1], pts[(j + 1) % m])) or (
                 t == 0 and not _passes(c, d, pts[i - 1], pts[(i + 1) % m])
             ):
-                raise CurveError(f"the curve touches itself without crossing near {_fmt(at)}")
+                raise CurveError(f"the curve touches itself without crossing near {_fmt(at)}", at)
             angle = abs(atan2(b[1] - a[1], b[0] - a[0]) - atan2(d[1] - c[1], d[0] - c[0])) % pi
             angle = degrees(min(angle, pi - angle))
             if angle < MIN_ANGLE:
                 raise CurveError(
-                    f"the curve grazes itself near {_fmt(at)} (crossing at {angle:.0f} degrees)"
+                    f"the curve grazes itself near {_fmt(at)} (crossing at {angle:.0f} degrees)",
+                    at,
                 )
             found.append(Crossing(at, i + t, j + u))
     for spot, _i, _j in near_pairs:
         if all(hypot(spot[0] - x.at[0], spot[1] - x.at[1]) > 3 * TOUCH_GAP for x in found):
-            raise CurveError(f"the curve touches itself without crossing near {_fmt(spot)}")
+            raise CurveError(f"the curve touches itself without crossing near {_fmt(spot)}", spot)
     _check_spacing(found)
     return found
 
@@ -151,12 +159,13 @@ def _check_spacing(found: list[Crossing]) -> None:
                 and hypot(found[z].at[0] - p[0], found[z].at[1] - p[1]) < MIN_CROSSING_GAP
             ]
             if third:
-                raise CurveError(f"three strands meet near {_fmt(p)} (a triple point)")
+                raise CurveError(f"three strands meet near {_fmt(p)} (a triple point)", p)
             if _same_pair(found[x], found[y]):
-                raise CurveError(f"the curve touches itself near {_fmt(p)} (a tangency)")
+                raise CurveError(f"the curve touches itself near {_fmt(p)} (a tangency)", p)
             raise CurveError(
                 f"two crossings near {_fmt(p)} are too close together "
-                f"({hypot(p[0] - q[0], p[1] - q[1]):.0f} px; at least {MIN_CROSSING_GAP:.0f})"
+                f"({hypot(p[0] - q[0], p[1] - q[1]):.0f} px; at least {MIN_CROSSING_GAP:.0f})",
+                p,
             )
 
 

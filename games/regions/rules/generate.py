@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from games.regions.rules.catalogue import PD_CODES
-from games.regions.rules.layout import Drawing, DrawingError, draw
+from games.regions.rules.layout import SCREEN, Drawing, DrawingError, draw
 from games.regions.rules.shadow import Shadow, add_bigon, from_pd, rot
 from games.regions.rules.surface import Surface
 
@@ -55,11 +55,14 @@ def random_shadow(n: int, rng: random.Random) -> Shadow:
     return sh
 
 
-def random_surface(n: int, rng: random.Random) -> tuple[Surface, Drawing]:
+def random_surface(
+    n: int, rng: random.Random, rect: tuple[float, float, float, float] = SCREEN
+) -> tuple[Surface, Drawing]:
     """A random surface with n game regions together with its drawing.
 
     Shadows with a face of more than MAX_FACE_SIDES sides (a point with that many lines,
     which leaves only thin wedges around it on a 256x192 screen) are skipped before drawing.
+    `rect` is where on the lower screen the surface is drawn (the whole screen by default).
     """
     drawn = 0
     for _ in range(MAX_SHADOWS):
@@ -67,7 +70,7 @@ def random_surface(n: int, rng: random.Random) -> tuple[Surface, Drawing]:
         if max(surface.degree) > MAX_FACE_SIDES:
             continue
         try:
-            return surface, draw(surface, attempts=2)
+            return surface, draw(surface, rect, attempts=2)
         except DrawingError:
             drawn += 1
             if drawn >= MAX_TRIES:

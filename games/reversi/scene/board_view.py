@@ -178,3 +178,9 @@ def draw_result(surf: pygame.Surface, tr: Tr, winner: str, score: dict[str, int]
     text.draw(surf, line, (x, y), pal.TEXT)
     surf.blit(sprites.small_disc("white", 9), (x + w + 4, y - 1))
     widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
+
+
+def draw_versus_slot(surf: pygame.Surface, rect: pygame.Rect, label: str) -> None:
+    """An inert plate where a button would be in single-unit play (versus)."""
+    widgets.bevel_rect(surf, rect, pal.PANEL_LO, radius=3, depth=1)
+    text.draw(surf, label, (rect.centerx, rect.centery - 4), pal.TEXT_DIM, align="center")

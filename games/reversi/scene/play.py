@@ -40,6 +40,7 @@ from games.reversi.scene.board_view import (
     draw_buttons,
     draw_replay_buttons,
     draw_result,
+    draw_versus_slot,
 )
 from games.reversi.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
@@ -82,6 +83,9 @@ class ReversiScene(Game):
         self.human = (
             opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
         )
+        self.versus = ctx.versus  # a link session: one colour here, the other on a partner
+        if self.versus is not None:
+            self.mode, self.human = "versus", SEAT_COLORS[self.versus.seat or 0]
         self._frames: dict[str, tuple[object, pygame.Surface]] = {}  # slot -> (key, picture)
         self.replay: ReplayCursor[str] | None = None
         self.record: GameRecord | None = None
@@ -94,6 +98,8 @@ class ReversiScene(Game):
     # ------------------------------------------------------------------ state changes
     def _seats(self) -> list[Seat[str]]:
         """Local seats for the people at this unit; a computer seat against the computer."""
+        if self.versus is not None:
+            return self.versus.make_seats()
         seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
         if self.mode == "cpu":
             player = ReversiComputer(self.level, self.ai_seed)
@@ -104,6 +110,8 @@ class ReversiScene(Game):
         """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
         self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
         self._match: Match[str] = Match(ReversiRules(), self._seats())
+        if self.versus is not None:
+            self.versus.attach(self._match)
         self.hint_level = 0
         self.preview: str | None = None
         self.anim: FlipAnimation | None = None
@@ -175,7 +183,7 @@ class ReversiScene(Game):
         """A quiet line for the message area (shown, not dumped): whose turn against the
         computer, or the preview's reminder that a second tap plays."""
         if self.preview is None:
-            if self.mode == "cpu" and self.human_to_move() and self.anim is None:
+            if self.mode in ("cpu", "versus") and self.human_to_move() and self.anim is None:
                 return self.ctx.tr("Your turn", "あなたのばん")
             return ""
         return self.ctx.tr(
@@ -199,9 +207,10 @@ class ReversiScene(Game):
                 return {}
             return {f"button:{name}": rect for name, rect in layout.REPLAY_RECTS.items()}
         if self.game.over and self.anim is None:
-            return {"button:play-again": layout.PLAY_AGAIN_RECT}
+            return {} if self.versus is not None else {"button:play-again": layout.PLAY_AGAIN_RECT}
         spots = {f"square:{sq}": rect for sq, rect in layout.SQUARE_RECTS.items()}
-        spots["button:restart"] = layout.RESTART_RECT
+        if self.versus is None:  # a versus match is not restarted alone
+            spots["button:restart"] = layout.RESTART_RECT
         spots["button:hint"] = layout.HINT_RECT
         return spots
 
@@ -210,6 +219,8 @@ class ReversiScene(Game):
             self._update_replay(inp)
             return
         name = hit(self.hotspots(), inp)
+        if self.versus is not None and name in ("button:play-again", "button:restart"):
+            name = None  # a versus match is not restarted alone (quit from the pause menu)
         if name == "button:play-again" or name == "button:restart":
             self.match.cancel()
             self._reset()
@@ -243,24 +254,25 @@ class ReversiScene(Game):
         if self.anim is not None:
             return
         if self.game.over:
-            if not self.reported:
+            # in versus, record only the result both units agree on (same final digest)
+            if not self.reported and (self.versus is None or self.versus.agreed):
                 self._report()
         else:
             self._show(self.match.step())  # a computer's slice, or a remote move arriving
 
     def _report(self) -> None:
         self.reported = True
-        names = tx.player_names(lambda en, ja: en, self.mode, self.human, self.level_name)
+        names = self._names(lambda en, ja: en)
         score, winner = self.game.score(), self.game.winner
         outcome = None
-        if self.mode == "cpu":
+        if self.mode in ("cpu", "versus"):
             outcome = "draw" if winner == "draw" else "win" if winner == self.human else "loss"
         record = GameRecord.from_game(self.game, names["black"], names["white"]).to_json()
         summary = f"{names['black']} {score['black']}-{score['white']} {names['white']}"
         self.ctx.finish(
             GameResult(
                 outcome,
-                score[self.human] if self.mode == "cpu" else None,
+                score[self.human] if self.mode in ("cpu", "versus") else None,
                 summary,
                 record,
             )
@@ -316,10 +328,14 @@ class ReversiScene(Game):
         color, tail = self.message()
         return tail if color is None else tx.color_name(self.ctx.tr, color) + tail
 
-    def _names(self) -> dict[str, str]:
+    def _names(self, tr: tx.Tr | None = None) -> dict[str, str]:
+        tr = tr or self.ctx.tr
         if self.record is not None:
             return {"black": self.record.black, "white": self.record.white}
-        return tx.player_names(self.ctx.tr, self.mode, self.human, self.level_name)
+        if self.versus is not None:
+            me = self.versus.radio.name
+            return {self.human: me, other(self.human): self.versus.partner_name() or "?"}
+        return tx.player_names(tr, self.mode, self.human, self.level_name)
 
     def _move_list(self) -> list[tuple[str, str]]:
         game = self.record.game if self.record is not None else self.game
@@ -406,8 +422,14 @@ class ReversiScene(Game):
                 draw_replay_buttons(bottom, self.replay.at_start, self.replay.at_end)
             return
         draw_buttons(bottom, tr, self.hint_name)
+        if self.versus is not None:  # no restart in versus: the slot names the match instead
+            draw_versus_slot(bottom, layout.RESTART_RECT, tr("Versus", "たいせん"))
         if self.game.over and self.anim is None:
             draw_result(bottom, tr, self.game.winner or "draw", self.game.score())
+            if self.versus is not None:  # leaving goes through the pause menu (START)
+                draw_versus_slot(
+                    bottom, layout.PLAY_AGAIN_RECT, tr("START: menu", "START: メニュー")
+                )
 
     # ------------------------------------------------------------------- persistence
     def dump(self) -> dict[str, Any]:
@@ -425,6 +447,8 @@ class ReversiScene(Game):
             "message": self.message_text(),
             "moves": s["moves"],
         }
+        if self.versus is not None:
+            out["seat"] = self.human
         if self.is_replay:
             out["replay"] = {
                 "index": self.replay.index if self.replay else 0,

@@ -22,6 +22,8 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # surfaces only: the panels are framebuffers
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from firmware.boot import BootConfig, open_store
+from firmware.boot import boot as firmware_boot
 from firmware.loop import FixedStepLoop
 from firmware.machine import Machine
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
@@ -32,10 +34,13 @@ from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
-from hal.backends.device.profile import detect_profile, relative_speed
+from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
 from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
 from hal.touch import Calibration, TouchFilterConfig
+
+# The resistive panel's filters; a tap shorter than a frame is held long enough to pass them.
+TOUCH_PROFILE = TouchFilterConfig.RESISTIVE
 
 log = logging.getLogger("twinfold")
 
@@ -56,7 +61,7 @@ class MonotonicClock(Clock):
 @dataclass
 class BootOptions:
     game: str | None = None
-    seed: int = 0
+    seed: int | None = None  # None: a fresh seed for every game start
     options: dict[str, str] = field(default_factory=dict)
     store: Path | None = None
 
@@ -75,7 +80,8 @@ def build_hal(
     hal = Hal(
         name="device",
         display=display,
-        input=input_source or EvdevInput(config.input),
+        input=input_source
+        or EvdevInput(config.input, touch_frames=TOUCH_PROFILE.settle_samples + 1),
         clock=clock or MonotonicClock(),
         data_dir=data_dir,
         link=open_radio(config.radio),
@@ -90,28 +96,26 @@ def build_hal(
 
 
 def device_profile(config: DeviceConfig) -> DeviceProfile:
-    """The match layer's profile for this board: its mode from the match layer's table, its
-    speed from `profile.RELATIVE_SPEED` (the estimate documented there)."""
+    """The match layer's profile for this board (speed estimate and search mode)."""
     name = detect_profile(config.system.profile, config.system.model_file)
-    base = MATCH_PROFILES.get(name, DEFAULT_PROFILE)
-    return DeviceProfile(name, relative_speed(name), base.mode)
+    return MATCH_PROFILES.get(name, DEFAULT_PROFILE)
 
 
 def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
-    """The one place the device creates its machine (to be firmware/boot.py's `boot`)."""
+    """The device's machine, through the firmware's one boot path (firmware/boot.py)."""
     profile = device_profile(config)
     log.info(
         "device: profile %s (relative speed %.2f, %s)", profile.name, profile.speed, profile.mode
     )
-    machine = Machine(
-        hal,
-        store,
+    boot_config = BootConfig(
+        log=False,  # the command opened the log already (with its systemd level)
+        game=options.game,
+        options=options.options,
         seed=options.seed,
-        boot_game=options.game,
-        boot_options=options.options,
-        touch_profile=TouchFilterConfig.RESISTIVE,
+        touch_profile=TOUCH_PROFILE,
         profile=profile,
     )
+    machine = firmware_boot(hal, boot_config, store=store)
     if store.get_calibration() is None:
         machine.touch.set_calibration(UNCALIBRATED)
     return machine
@@ -223,7 +227,7 @@ def start(
     data_dir = Path(config.system.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     hal = build_hal(config, data_dir, input_source=input_source)
-    store = Store.open(options.store or data_dir / "store.db")
+    store = open_store(options.store or data_dir / "store.db")  # checked, repairs announced
     try:
         machine = boot(hal, store, config, options)
     except BaseException:

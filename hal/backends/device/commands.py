@@ -6,6 +6,7 @@ Imports nothing heavy at registration, so `twinfold --help` works without evdev 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
@@ -13,55 +14,30 @@ from pathlib import Path
 from typing import Any
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError("seed must be between 0 and 2**63-1")
-    return value
-
-
-def _option(text: str) -> tuple[str, str]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"options are KEY=VALUE, not {text!r}")
-    return key.strip(), value.strip()
-
-
 def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Registered through the `twinfold.commands` entry point `device` (pyproject.toml)."""
+    from firmware.commands import add_boot_arguments, frames_argument
+
     device = sub.add_parser(
         "device",
         help="run on the Raspberry Pi backend (framebuffer panels, evdev input, serial radio)",
+        description="Run the firmware on the handheld itself: framebuffer panels, evdev "
+        "buttons, lid and touch, the serial radio, the systemd watchdog.",
     )
     device.add_argument(
         "--config", metavar="FILE", help="settings file (default /etc/twinfold/device.toml)"
     )
-    device.add_argument("--frames", type=_positive, help="stop after this many ticks")
-    device.add_argument("--dump", metavar="FILE", help="write the final state as JSON")
-    device.add_argument("--game", metavar="ID", help="boot straight into this game")
-    device.add_argument("--seed", type=_seed, default=None, help="seed for all randomness")
+    frames_argument(device, "stop after this many ticks", "run until shut down")
     device.add_argument(
-        "--option", type=_option, action="append", default=[], metavar="KEY=VALUE",
-        help="a game option (repeatable)",
-    )  # fmt: skip
-    device.add_argument("--store", metavar="FILE", help="the SQLite store (default: data_dir)")
+        "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
+    )
+    add_boot_arguments(device, "store.db in the config's data_dir")
     device.set_defaults(handler=run_from_args)
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    from firmware.cli import CommandError
+    from firmware.boot import BootConfig, check_request
+    from firmware.cli import STDOUT, CommandError, writable_output
     from firmware.logs import setup_logging
     from firmware.storage import StoreError
     from hal.backends.device.app import BootOptions, start
@@ -77,11 +53,17 @@ def run_from_args(args: argparse.Namespace) -> int:
     log = logging.getLogger("twinfold")
     for problem in problems:
         log.warning("config: %s", problem)
+    if args.dump:
+        writable_output(args.dump, "state dump")
     options = BootOptions(
         game=args.game or config.boot.game or None,
         seed=args.seed if args.seed is not None else config.boot.seed,
         options=dict(args.option),
         store=Path(args.store) if args.store else None,
+    )
+    # a bad game, option or store path is refused before any panel or input is opened
+    check_request(
+        BootConfig(game=options.game, options=options.options, store_path=options.store)
     )
     try:
         runner = start(config, options, frames=args.frames)
@@ -95,7 +77,9 @@ def run_from_args(args: argparse.Namespace) -> int:
 
     previous = {sig: signal.signal(sig, terminate) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        runner.run(dump=Path(args.dump) if args.dump else None)
+        runner.run(dump=Path(args.dump) if args.dump and args.dump != STDOUT else None)
+        if args.dump == STDOUT:
+            print(json.dumps(runner.machine.dump(), indent=1))
     except OSError as exc:
         raise CommandError(f"cannot write output: {exc}") from None
     finally:

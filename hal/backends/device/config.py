@@ -113,7 +113,7 @@ class SystemConfig:
 @dataclass(frozen=True)
 class BootConfig:
     game: str = ""
-    seed: int = 0
+    seed: int | None = None  # None: a fresh seed for every game start (firmware.boot)
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,11 @@ Devices are found by name and capabilities: anything that sends a mapped key, th
 non-blocking and grabbed, so its keys never reach the console. Every tick `poll` drains what
 arrived since the last one, so reading never waits.
 
-Nothing that happens between two polls is lost (issue 17): a button pressed and released
-inside one frame is reported held for that frame, and a stylus that touched down and lifted
-inside one frame is reported as a one-frame touch at its last position.
+Nothing that happens between two polls is lost (issue 17): the state after every
+`SYN_REPORT` goes to the platform's `hal.latch.InputLatch`, and `poll` reports what it says.
+A button pressed and released inside one frame is held for that frame; a stylus that touched
+down and lifted inside one frame is a short touch at its first point (held for `touch_frames`
+polls, so it outlasts the resistive filter's settling samples).
 
 Loose cables: a device that fails while reading is dropped (its buttons released, the stylus
 lifted, the lid taken as open) and the directory is scanned again every `rescan_seconds`, so
@@ -35,6 +37,7 @@ from evdev import ecodes
 
 from hal.backends.device.config import InputConfig
 from hal.interfaces import Button, InputSource, RawInput, RawTouch
+from hal.latch import InputLatch
 
 log = logging.getLogger("twinfold")
 
@@ -121,7 +124,10 @@ class EvdevInput(InputSource):
         lister: Callable[[], list[str]] | None = None,
         opener: Callable[[str], EvdevDevice] = open_event_device,
         clock: Callable[[], float] = time.monotonic,
+        touch_frames: int = 1,
     ) -> None:
+        """`touch_frames`: polls a touch shorter than a frame is reported for (see
+        `InputLatch.touch_frames`; the device passes its touch filter's settle_samples + 1)."""
         self.config = config
         self._list = lister or (lambda: list_event_devices(config.scan_dir))
         self._opener = opener
@@ -131,9 +137,8 @@ class EvdevInput(InputSource):
         self.devices: dict[str, _Open] = {}
         self._unwanted: dict[str, tuple[int, int]] = {}  # path -> (inode, ctime) when judged
         self._next_scan = float("-inf")
-        self._latched: set[Button] = set()
+        self._latch = InputLatch(touch_frames=touch_frames)  # edges between two polls
         self._touch: RawTouch | None = None
-        self._touch_latched: RawTouch | None = None  # a touch that began since the last poll
         self._touch_owner: str | None = None
         self.lid_closed = False
         self._lid_owner: str | None = None
@@ -249,8 +254,6 @@ class EvdevInput(InputSource):
         if button is None or value == 2:  # unmapped, or the kernel's autorepeat
             return
         if value:
-            if button not in opened.held:  # a press (the kernel reports transitions only)
-                self._latched.add(button)
             opened.held.add(button)
         else:
             opened.held.discard(button)
@@ -266,8 +269,6 @@ class EvdevInput(InputSource):
             opened.hats[code] = value
             for button, on in ((low, value < 0), (high, value > 0)):
                 if on:
-                    if button not in opened.held:
-                        self._latched.add(button)
                     opened.held.add(button)
                 else:
                     opened.held.discard(button)
@@ -296,12 +297,7 @@ class EvdevInput(InputSource):
         pressure = None
         if pressure_axis is not None and opened.pressure is not None:
             pressure = pressure_axis.fraction(opened.pressure)
-        sample = RawTouch(x_axis.scaled(opened.x), y_axis.scaled(opened.y), pressure)
-        if self._touch is None:
-            self._touch_latched = sample  # it began in this frame: seen even if it ends here
-        elif self._touch_latched is not None:
-            self._touch_latched = sample
-        self._touch = sample
+        self._touch = RawTouch(x_axis.scaled(opened.x), y_axis.scaled(opened.y), pressure)
         self._touch_owner = path
 
     def _resync(self, opened: _Open) -> None:
@@ -335,6 +331,7 @@ class EvdevInput(InputSource):
                             opened.dropping = False
                             self._resync(opened)
                         self._report(path, opened)
+                        self._latch.observe(self._held(), self._touch)
                 elif opened.dropping:
                     continue
                 elif etype == ecodes.EV_KEY:
@@ -349,7 +346,17 @@ class EvdevInput(InputSource):
         except OSError as exc:
             self.drop(path, exc.strerror or str(exc))
             return False
+        finally:
+            # a batch cut off before its SYN_REPORT still counts (a key's edge is never lost)
+            self._latch.observe(self._held(), self._touch)
         return True
+
+    def _held(self) -> frozenset[Button]:
+        """The buttons down on every open device together."""
+        held: set[Button] = set()
+        for opened in self.devices.values():
+            held |= opened.held
+        return frozenset(held)
 
     # ------------------------------------------------------------------ the tick
     def poll(self, tick: int) -> RawInput:
@@ -359,12 +366,7 @@ class EvdevInput(InputSource):
             self.scan()
         for path, opened in list(self.devices.items()):
             self._drain(path, opened)
-        held: set[Button] = set(self._latched)
-        for opened in self.devices.values():
-            held |= opened.held
-        self._latched.clear()
-        touch = self._touch if self._touch is not None else self._touch_latched
-        self._touch_latched = None
+        held, touch, _ = self._latch.report(self._held(), self._touch)
         power = self._power_pulse
         self._power_pulse = False
         down_at = self._power_down_at
@@ -377,7 +379,7 @@ class EvdevInput(InputSource):
             self.shutdown_requested = True
             log.info("input: POWER held %.1f s: shutting down", now - down_at)
         return RawInput(
-            held=frozenset(held),
+            held=held,
             touch=touch,
             lid_closed=self.lid_closed,
             power_pressed=power,

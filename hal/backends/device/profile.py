@@ -23,18 +23,15 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from firmware.match.profiles import PROFILES as MATCH_PROFILES
+
 log = logging.getLogger("twinfold")
 
 PROFILES = ("desktop", "pi-zero-2w", "pi3", "pi4", "pi5")
 
-# Fraction of the development machine's single-thread Python speed (see the module doc).
-RELATIVE_SPEED: dict[str, float] = {
-    "desktop": 1.0,
-    "pi5": 0.45,
-    "pi4": 0.20,
-    "pi3": 0.11,
-    "pi-zero-2w": 0.08,
-}
+# Fraction of the development machine's single-thread Python speed (see the module doc);
+# the one table is the match layer's, so the budgets and this module cannot disagree.
+RELATIVE_SPEED: dict[str, float] = {name: MATCH_PROFILES[name].speed for name in PROFILES}
 
 # Model text (from the device tree) -> profile; the first matching prefix wins.
 _MODELS: tuple[tuple[str, str], ...] = (

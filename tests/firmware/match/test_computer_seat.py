@@ -243,3 +243,20 @@ def test_pause_menu_opens_while_the_computer_thinks(tmp_path: Path) -> None:
     m.hal.input.script = lambda t: RawInput(held=frozenset({Button.START}))  # type: ignore[attr-defined]
     run(m, 1)
     assert m.scene.name == "pause"
+
+
+def test_profile_comes_from_the_command_line_or_the_movie_args_line(tmp_path: Path) -> None:
+    import argparse
+
+    from firmware.commands import apply_movie_args, profile_of
+    from firmware.movie import parse_movie
+
+    text = "# twinfold movie 1\n# args: --game reversi --profile pi-zero-2w\n0 tap 1 1\n"
+    movie = parse_movie(text)
+    args = argparse.Namespace(game=None, seed=None, option=[], profile=None)
+    apply_movie_args(args, movie, "m.txt")
+    assert profile_of(args).name == "pi-zero-2w"
+    args = argparse.Namespace(game=None, seed=None, option=[], profile="desktop")
+    apply_movie_args(args, movie, "m.txt")
+    assert profile_of(args).name == "desktop"  # the command line wins
+    assert profile_of(argparse.Namespace()).name == "desktop"

@@ -117,9 +117,7 @@ def test_bad_json_file_is_a_one_line_error(tmp_path, capsys):
 
 
 def test_argument_parsing_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["regions-gen", "--crossings", "many"])
-    assert exc.value.code == 2
+    assert main(["regions-gen", "--crossings", "many"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
@@ -127,3 +125,13 @@ def test_catalogue_listing(capsys):
     assert main(["regions-gen", "--from-catalogue", "list"]) == 0
     out = capsys.readouterr().out
     assert "8_19" in out and "3_1" in out
+
+
+def test_png_is_png_whatever_the_name_and_dash_is_stdout(tmp_path, capsysbinary):
+    out = tmp_path / "x.txt"
+    assert main(["regions-gen", "--crossings", "3", "--png", str(out)]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    capsysbinary.readouterr()
+    assert main(["regions-gen", "--crossings", "3", "--png", "-"]) == 0
+    assert capsysbinary.readouterr().out.startswith(b"\x89PNG\r\n\x1a\n")
+    assert main(["regions-gen", "--crossings", "3", "--png", "-", "--json", "-"]) == 2

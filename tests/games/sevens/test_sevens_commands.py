@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
-from games.sevens.tools import ProgressBar
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -126,27 +125,15 @@ def test_progress_bar_on_request(capsys) -> None:  # type: ignore[no-untyped-def
     assert err == ""
 
 
-class FakeTty:
-    def __init__(self) -> None:
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return True
-
-    def write(self, s: str) -> None:
-        self.text += s
-
-    def flush(self) -> None:
-        pass
-
-
-def test_progress_bar_draws_in_place_on_a_terminal() -> None:
-    tty = FakeTty()
-    bar = ProgressBar(10, tty)  # type: ignore[arg-type]
-    for i in range(1, 11):
-        bar.update(i)
-    assert tty.text.startswith("\r[")
-    assert tty.text.endswith("10/10\x1b[K\n")
+def test_game_save_checks_the_path_before_playing(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    code, out, err = run(
+        capsys, "sevens-game", "--seats", "cool,hitman,coward,brute", "--save", str(plain / "g")
+    )
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, "sevens-game", "--seats", "cool,hitman,coward,brute", "--save", "-")
+    assert code == 0 and json.loads(out)["events"]
 
 
 def test_game_save_and_replay(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -167,6 +154,7 @@ def test_game_save_and_replay(capsys, tmp_path: Path) -> None:  # type: ignore[n
     assert "Hitman" in out and "result" in out
     code, out, _ = run(capsys, "sevens-replay", str(path))
     assert code == 0 and "replays correctly" in out
+    assert "Hitman (seat 2)" in out and "Player" not in out  # the record names the seats
     code, out, _ = run(capsys, "sevens-replay", str(path), "--json")
     assert json.loads(out)["events"][-1]["type"] == "end"
     data = json.loads(path.read_text())

@@ -7,7 +7,7 @@ import pytest
 from games.panels.rules import items as it
 from games.panels.rules.actions import Determine, Place, Select, UseItem
 from games.panels.rules.cards import RAINBOW
-from games.panels.rules.game import IllegalAction
+from games.panels.rules.game import GameState, IllegalAction
 from games.panels.rules.positions import card as c
 from games.panels.rules.positions import position
 from games.panels.rules.stream import card_at, item_at
@@ -93,6 +93,17 @@ def test_a_three_card_yaku_earns_an_item_from_the_item_stream() -> None:
     assert st.players[0].items == [item_at(7, 0, it.ITEM_KINDS)]
     assert {"event": "item_earned", "item": st.players[0].items[0], "kept": True} in events
     assert st.item_index == 1
+
+
+def test_with_items_off_a_three_card_yaku_earns_nothing() -> None:
+    cards = {(1, 0): c(1, "0100"), (1, 1): c(1, "0101")}
+    st = position(["...", "..."], cards, [c(1, "1001")], items=False)
+    st.apply(Select(0, 0))
+    st.apply(Place(0, (1, 2)))
+    events = st.apply(Determine(0))
+    assert st.players[0].score == 30 and st.players[0].items == [] and st.item_index == 0
+    assert not any(e.get("event") == "item_earned" for e in events)
+    assert GameState.from_json(st.to_json()).config.items is False
 
 
 def test_a_two_card_yaku_without_perfect_earns_nothing_and_full_item_field_keeps_three() -> None:

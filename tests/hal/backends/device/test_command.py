@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from firmware.cli import main
 
 
@@ -57,15 +55,12 @@ def test_an_unknown_game_is_a_one_line_error(tmp_path, framebuffer, capsys):
 
 
 def test_bad_frames_argument(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["device", "--frames", "0"])
-    assert exc.value.code == 2
-    assert "expected a number >= 1" in capsys.readouterr().err
+    assert main(["device", "--frames", "0"]) == 2
+    assert "expected a number 1..1000000" in capsys.readouterr().err
 
 
 def test_help_names_the_options(capsys):
-    with pytest.raises(SystemExit):
-        main(["device", "--help"])
+    assert main(["device", "--help"]) == 0
     out = capsys.readouterr().out
     for option in ("--config", "--frames", "--dump"):
         assert option in out

@@ -5,8 +5,9 @@ from __future__ import annotations
 import serial
 
 from hal.backends.device.config import RadioConfig
-from hal.backends.device.radio import SerialLink, open_radio
+from hal.backends.device.radio import open_radio
 from hal.interfaces import NoLink
+from hal.link.serial_link import SerialLink
 
 
 def test_loopback_port_carries_bytes_without_blocking():
@@ -28,6 +29,7 @@ def test_disabled_or_missing_port_is_no_link(tmp_path, caplog):
 
 class BrokenPort:
     in_waiting = 0
+    timeout = 0
 
     def write(self, data: bytes) -> int:
         raise serial.SerialException("device disconnected")
@@ -35,13 +37,15 @@ class BrokenPort:
     def read(self, n: int) -> bytes:
         raise serial.SerialException("device disconnected")
 
+    def fileno(self) -> int:
+        raise OSError("no descriptor")
+
     def close(self) -> None:
         pass
 
 
-def test_a_port_that_fails_turns_the_radio_off(caplog):
-    link = SerialLink(BrokenPort(), "/dev/ttyUSB0")
-    link.write(b"x")
-    assert link.port is None and "radio is off" in caplog.text
+def test_a_port_that_fails_keeps_the_firmware_running(caplog):
+    link = SerialLink(BrokenPort())
+    link.write(b"x")  # logged and dropped: radio bytes may be lost
+    assert "link write failed" in caplog.text
     assert link.read() == b""
-    link.write(b"more")  # silently dropped now

@@ -1,0 +1,83 @@
+"""The link as the machine sees it: one radio per unit, at most one versus session, ticked
+once per machine tick (also under the pause menu and with the lid closed, so keep-alives
+and retransmissions never stop), plus the `link` object of the state dump."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from firmware.link.keyring import StoreKeyring
+from firmware.link.radio import Radio
+from firmware.link.session import Session, State
+from hal.interfaces import ByteLink
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
+log = logging.getLogger("twinfold.link")
+
+
+def default_name(unit: bytes) -> str:
+    return f"Unit-{unit.hex()[:4].upper()}"
+
+
+class LinkService:
+    def __init__(self, machine: Machine, link: ByteLink, name: str = "") -> None:
+        self.machine = machine
+        keyring = StoreKeyring(machine.store)
+        self.radio = Radio(link, keyring, "")
+        self.radio.name = name or machine.settings.radio_name or default_name(self.radio.id)
+        self.session: Session | None = None
+        self.auto_accept = False  # --accept-pairing: headless scripted runs only
+        self.versus_plan: tuple[str, str, dict[str, str]] | None = None  # (role, game, opts)
+
+    def rename(self, name: str) -> None:
+        self.radio.name = name or default_name(self.radio.id)
+
+    def new_session(self) -> Session:
+        self.end_session()
+        self.session = Session(self.radio)
+        return self.session
+
+    def end_session(self) -> None:
+        if self.session is not None:
+            self.session.close()
+        self.session = None
+
+    def shutdown(self) -> None:
+        """The unit is switching off: abandon a running match and send the goodbye now."""
+        s = self.session
+        if s is not None and not s.agreed and s.state not in (State.IDLE, State.ABANDONED):
+            s.abandon()
+            self.radio.tick(self.machine.tick)
+
+    def tick(self, tick: int) -> None:
+        self.radio.tick(tick)
+        if self.session is not None:
+            self.session.tick()
+        pairing = self.radio.pairing
+        if self.auto_accept and pairing is not None and pairing.code and not pairing.local_yes:
+            pairing.confirm(True)
+
+    def dump(self) -> dict[str, Any]:
+        s = self.session
+        c = self.radio.counters
+        pairing = self.radio.pairing
+        state = "idle" if s is None else s.state.value
+        if (
+            pairing is not None
+            and not pairing.done
+            and (s is None or s.state in (State.HOSTING, State.LOOKING, State.PAIRING))
+        ):
+            state = "pairing"
+        return {
+            "state": state,
+            "role": s.role if s is not None and s.role else None,
+            "partner": (s.partner_name() or None) if s is not None else None,
+            "code": pairing.code if pairing is not None and not pairing.done else None,
+            "rtt_ms": s.rtt_ms() if s is not None else None,
+            "frames": {"sent": c.sent, "received": c.received, "retransmitted": c.retransmitted},
+            "rejected": dict(c.rejected),
+            "name": self.radio.name,
+        }

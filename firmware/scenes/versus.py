@@ -1,0 +1,432 @@
+"""Versus over the radio (issue 11): host or join, the nearby units, the pairing code, the
+lobby until the match starts, and the waiting screen while a partner's link is lost.
+
+Every screen is a set of named hotspots, so the stylus or the D-pad cursor with A drive it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from firmware.input import InputState
+from firmware.link.pairing import Step
+from firmware.link.session import State
+from firmware.scene import Scene, hit
+from firmware.scenes.menu import MenuItem, MenuScene
+from hal.interfaces import Button
+
+
+def _top_message(top: pygame.Surface, title: str, lines: list[str], color=pal.ACCENT) -> None:  # type: ignore[no-untyped-def]
+    widgets.background(top)
+    widgets.panel(top, pygame.Rect(10, 10, 236, 172))
+    text.draw(top, title, (128, 22), color, scale=2, align="center", shadow=pal.OUTLINE)
+    y = 56
+    for line in lines:
+        for row in text.wrap(line, 216):
+            text.draw(top, row, (128, y), pal.TEXT, align="center")
+            y += 13
+
+
+def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
+    """The link-quality indicator: three bars, lit by quality (0 = lost)."""
+    x, y = pos
+    for i in range(3):
+        h = 4 + i * 3
+        color = (pal.OK if bars >= 2 else pal.ACCENT) if i < bars else pal.PANEL_LO
+        if bars == 0:
+            color = pal.DANGER if i == 0 else pal.PANEL_LO
+        surf.fill(pal.OUTLINE, (x + i * 5 - 1, y + 10 - h - 1, 5, h + 2))
+        surf.fill(color, (x + i * 5, y + 10 - h, 3, h))
+
+
+def draw_link_overlay(machine: Any, top: pygame.Surface) -> None:
+    """Partner name and link quality at the top screen's centre during a versus game."""
+    service = machine.link
+    if service is None or service.session is None:
+        return
+    session = service.session
+    if session.state not in (State.PLAYING, State.WAITING, State.OVER):
+        return
+    name = session.partner_name()
+    label = machine.tr(f"vs {name}", f"たいせん {name}")
+    w = text.size(label)[0]
+    box = pygame.Rect(128 - (w + 22) // 2, 36, w + 22, 16)  # top centre, between the names
+    widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
+    text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
+    link_bars(top, (box.right - 17, box.y + 3), session.quality())
+
+
+class VersusMenuScene(MenuScene):
+    """Host a game or join one, for the game selected in the launcher."""
+
+    name = "versus"
+    back_key = "back"
+    top_y = 60
+
+    def __init__(self, machine, game_id: str) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.game_id = game_id
+        tr = machine.tr
+        cart = machine.cartridges[game_id]
+        self.title = tr(f"Versus: {cart.title}", f"たいせん: {cart.title_ja or cart.title}")
+        self.items = [
+            MenuItem(
+                "host", lambda: tr("Host a game", "ゲームをひらく"), self.host, face=pal.ACCENT_LO
+            ),
+            MenuItem("join", lambda: tr("Join a game", "ゲームにはいる"), self.join),
+            MenuItem("back", lambda: tr("Back", "もどる"), machine.pop),
+        ]
+
+    def host(self) -> None:
+        start_versus(self.machine, "host", self.game_id, {})
+
+    def join(self) -> None:
+        start_versus(self.machine, "join", self.game_id, {})
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        tr = self.machine.tr
+        name = self.machine.link.radio.name if self.machine.link else "-"
+        _top_message(
+            top,
+            tr("VERSUS", "たいせん"),
+            [
+                tr("Play against a unit nearby over the radio.", "ちかくの ほんたいと たいせん"),
+                "",
+                tr(f"This unit is called {name}.", f"この ほんたいの なまえ: {name}"),
+            ],
+        )
+
+    def dump(self) -> dict[str, object]:
+        return {"game": self.game_id, **super().dump()}
+
+
+def start_versus(machine: Any, role: str, game_id: str, options: dict[str, str]) -> None:
+    """Begin hosting or looking for a host of `game_id` (the menu, or `--versus`)."""
+    service = machine.link
+    cart = machine.cartridges[game_id]
+    session = service.new_session()
+    if role == "host":
+        resolved = {
+            k: v for k, v in cart.resolve_options(options).items() if k in cart.versus_options
+        }
+        session.host_game(game_id, resolved, seats=max(2, min(4, cart.players[1])))
+    else:
+        session.look(game_id)
+    machine.push(LobbyScene(machine, game_id))
+
+
+class LobbyScene(Scene):
+    """Before the match: the host waits for a guest; a guest picks a nearby host (pairing
+    first if needed). Starts the game once options and the shared seed are agreed."""
+
+    name = "lobby"
+
+    def __init__(self, machine, game_id: str, auto_join: bool = False) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.game_id = game_id
+        self.auto_join = auto_join
+        self.want: bytes | None = None  # the host we are pairing with, to join afterwards
+        self.t = 0
+        self._asked: object = None
+
+    @property
+    def session(self):  # type: ignore[no-untyped-def]
+        return self.machine.link.session
+
+    def _units(self) -> list[Any]:
+        return self.session.hosts()[:4] if self.session.role == "guest" else []
+
+    def hotspots(self) -> dict[str, pygame.Rect]:
+        spots: dict[str, pygame.Rect] = {}
+        if self.session.role == "guest" and self.session.state is State.LOOKING:
+            for i, b in enumerate(self._units()):
+                spots[f"unit:{b.src.hex()}"] = pygame.Rect(16, 34 + i * 30, 224, 26)
+        spots["button:back"] = pygame.Rect(16, 160, 224, 24)
+        return spots
+
+    def update(self, inp: InputState) -> None:
+        self.t += 1
+        session = self.session
+        radio = self.machine.link.radio
+        pairing = radio.pairing
+        if (
+            pairing is not None
+            and pairing.step is Step.CONFIRM
+            and self._asked is not pairing
+            and not self.machine.link.auto_accept
+        ):
+            self._asked = pairing
+            self.machine.push(PairScene(self.machine))
+            return
+        if self.want is not None and self.want in radio.paired() and session.state is State.LOOKING:
+            session.join(self.want)
+            self.want = None
+        if session.ready:
+            self.machine.start_game(self.game_id, dict(session.options), versus=session)
+            return
+        if session.state is State.ABANDONED:
+            self.leave()
+            return
+        if session.role == "guest" and session.state is State.LOOKING and self.auto_join:
+            hosts = self._units()
+            if hosts and self.want is None:
+                self.choose(hosts[0].src)
+        if Button.B in inp.pressed:
+            self.leave()
+            return
+        name = hit(self.hotspots(), inp)
+        if name == "button:back":
+            self.leave()
+        elif name is not None and name.startswith("unit:"):
+            self.machine.play("select")
+            self.choose(bytes.fromhex(name.split(":", 1)[1]))
+
+    def choose(self, host: bytes) -> None:
+        radio = self.machine.link.radio
+        if host in radio.paired():
+            self.session.join(host)
+        else:
+            self.want = host
+            radio.start_pairing(host)
+
+    def leave(self) -> None:
+        self.machine.link.radio.cancel_pairing()
+        self.machine.link.end_session()
+        self.machine.pop()
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        tr = self.machine.tr
+        session = self.session
+        cart = self.machine.cartridges[self.game_id]
+        dots = "." * (1 + (self.t // 20) % 3)
+        radio = self.machine.link.radio
+        if session.role == "host":
+            lines = [
+                tr(f"Hosting {cart.title} as {radio.name}.", f"{cart.title} をひらいています"),
+                tr("Waiting for a player" + dots, "あいてを まっています" + dots),
+            ]
+        elif session.state is State.LOOKING:
+            lines = [tr("Looking for hosts of " + cart.title + dots, "さがしています" + dots)]
+            if radio.pairing is not None and radio.pairing.step is Step.ASKING:
+                lines.append(tr("Asking to pair" + dots, "ペアリング中" + dots))
+            elif radio.pairing is not None and radio.pairing.step is Step.FAILED:
+                lines.append(tr(f"Not paired: {radio.pairing.reason}.", "ペアに なりませんでした"))
+            if session.note:
+                lines.append(tr(f"({session.note})", f"({session.note})"))
+        else:
+            lines = [
+                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
+            ]
+        if session.options:
+            shown = ", ".join(
+                cart.option(k).shown(v)
+                for k, v in session.options.items()
+                if k in {o.key for o in cart.options}
+            )
+            lines += ["", tr("Options: ", "せってい: ") + shown]
+        _top_message(top, tr("VERSUS", "たいせん"), lines)
+        widgets.background(bottom)
+        title = (
+            tr("Nearby units", "ちかくの ほんたい")
+            if session.role == "guest"
+            else tr("Hosting", "ホスト")
+        )
+        widgets.title_bar(bottom, title)
+        spots = self.hotspots()
+        paired = radio.paired()
+        units = self._units()
+        for b in units:
+            rect = spots.get(f"unit:{b.src.hex()}")
+            if rect is None:
+                continue
+            widgets.button(bottom, rect, "")
+            text.draw(bottom, b.name, (rect.x + 8, rect.y + 9), pal.TEXT)
+            note = tr("paired", "ペアずみ") if b.src in paired else tr("new", "はじめて")
+            text.draw(
+                bottom,
+                note,
+                (rect.right - 8, rect.y + 9),
+                pal.OK if b.src in paired else pal.ACCENT,
+                align="right",
+            )
+        if session.role == "guest" and session.state is State.LOOKING and not units:
+            text.draw(
+                bottom,
+                tr("No host found yet" + dots, "みつかりません" + dots),
+                (128, 80),
+                pal.TEXT_DIM,
+                align="center",
+            )
+        if session.role == "host":
+            text.draw(bottom, radio.name, (128, 70), pal.ACCENT, scale=2, align="center")
+        widgets.button(bottom, spots["button:back"], tr("Cancel", "やめる"))
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "role": self.session.role,
+            "state": self.session.state.value,
+            "units": [{"name": b.name, "id": b.src.hex()} for b in self._units()],
+        }
+
+
+class PairScene(MenuScene):
+    """Numeric comparison: both screens show the same 6 digits; both players confirm."""
+
+    name = "pairing"
+    top_y = 96
+    back_key = "no"
+
+    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        tr = machine.tr
+        self.items = [
+            MenuItem(
+                "yes",
+                lambda: tr("Same code: pair", "おなじ: ペアにする"),
+                self.yes,
+                face=pal.ACCENT_LO,
+            ),
+            MenuItem("no", lambda: tr("Different: cancel", "ちがう: やめる"), self.no),
+        ]
+
+    @property
+    def pairing(self):  # type: ignore[no-untyped-def]
+        return self.machine.link.radio.pairing
+
+    def yes(self) -> None:
+        if self.pairing is not None:
+            self.pairing.confirm(True)
+
+    def no(self) -> None:
+        if self.pairing is not None:
+            self.pairing.confirm(False)
+        self.machine.pop()
+
+    def update(self, inp: InputState) -> None:
+        p = self.pairing
+        if p is None or p.step in (Step.PAIRED, Step.FAILED):
+            self.machine.pop()
+            return
+        super().update(inp)
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        tr = self.machine.tr
+        p = self.pairing
+        code = p.code if p is not None and p.code else "------"
+        widgets.background(top)
+        widgets.panel(top, pygame.Rect(10, 10, 236, 172))
+        text.draw(
+            top,
+            tr("PAIRING", "ペアリング"),
+            (128, 22),
+            pal.ACCENT,
+            scale=2,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
+        peer = p.peer_name if p is not None else ""
+        text.draw(top, tr(f"with {peer}", f"{peer} と"), (128, 48), pal.TEXT, align="center")
+        text.draw(
+            top,
+            f"{code[:3]} {code[3:]}",
+            (128, 78),
+            pal.WHITE,
+            scale=4,
+            align="center",
+            shadow=pal.OUTLINE,
+        )
+        msg = tr("Does the other screen show the same code?", "あいての がめんも おなじ ばんごう?")
+        if p is not None and p.local_yes:
+            msg = tr(
+                "Waiting for the other player to confirm...", "あいての かくにんを まっています"
+            )
+        for i, row in enumerate(text.wrap(msg, 216)):
+            text.draw(top, row, (128, 128 + i * 13), pal.TEXT_DIM, align="center")
+
+    def dump(self) -> dict[str, object]:
+        p = self.pairing
+        return {"code": p.code if p is not None else None, **super().dump()}
+
+
+class WaitingScene(MenuScene):
+    """A partner's link is lost: wait (it resumes by itself) or abandon the match."""
+
+    name = "waiting"
+    top_y = 110
+
+    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(machine)
+        self.t = 0
+        tr = machine.tr
+        self.items = [
+            MenuItem(
+                "abandon",
+                lambda: tr("Abandon the game", "ゲームをやめる"),
+                self.abandon,
+                face=pal.DANGER,
+            ),
+        ]
+
+    def abandon(self) -> None:
+        service = self.machine.link
+        if service.session is not None:
+            service.session.abandon()
+        service.end_session()
+        self.machine.to_launcher()
+
+    def update(self, inp: InputState) -> None:
+        self.t += 1
+        session = self.machine.link.session
+        if session is None or session.state is not State.WAITING:
+            self.machine.pop()
+            return
+        super().update(inp)
+
+    def draw_top(self, top: pygame.Surface) -> None:
+        tr = self.machine.tr
+        session = self.machine.link.session
+        name = session.partner_name() if session is not None else ""
+        dots = "." * (1 + (self.t // 20) % 3)
+        _top_message(
+            top,
+            tr("WAITING", "まっています"),
+            [
+                tr(f"The link to {name} is lost" + dots, f"{name} との つうしんが とぎれました"),
+                "",
+                tr("The game goes on by itself when it returns.", "もどれば つづきから"),
+            ],
+            pal.TEAL,
+        )
+        link_bars(top, (120, 150), 0)
+
+    def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
+        widgets.background(bottom)
+        widgets.title_bar(bottom, self.machine.tr("Waiting for partner", "あいてを まっています"))
+
+
+def watch(machine: Any) -> None:
+    """Called every tick: the waiting screen while a partner is lost; leave when abandoned."""
+    service = machine.link
+    if service is None or service.session is None:
+        return
+    session = service.session
+    in_game = machine.game_scene() is not None
+    if not in_game:
+        return
+    if session.state is State.WAITING and not isinstance(machine.scene, WaitingScene):
+        machine.push(WaitingScene(machine))
+    elif session.state is State.ABANDONED:
+        from firmware.scenes.prompts import NoticeScene
+
+        service.end_session()
+        machine.to_launcher()
+        machine.push(
+            NoticeScene(
+                machine, machine.tr("Your partner left the game.", "あいてが ゲームを やめました。")
+            )
+        )

@@ -1,0 +1,62 @@
+"""Arimaa's registration with the firmware: titles, icon, options, play and replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Cartridge, GameContext, Option
+from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
+from games.arimaa.scene import ArimaaScene, sprites
+from games.arimaa.scene.play import SETUP_NAMES
+
+#: Time controls offered: the two presets and a few controls in the standard M/R/P/L/G/T
+#: notation (a game limit of 10 turns each, decided by score, is the last).
+CLOCKS = ("casual", "30s", "0:30/5/100/3/0/0", "1/3/100/6/0/0", "0:30/5/100/3/10t/0")
+
+
+def draw_icon(surf: pygame.Surface) -> None:
+    """32x32: a trap square with a gold elephant and a silver rabbit."""
+    pygame.draw.rect(surf, sprites.LIGHT, (0, 0, 32, 32), border_radius=6)
+    pygame.draw.rect(surf, sprites.TRAP, (16, 16, 14, 14))
+    surf.blit(sprites.piece(0, 5, 16), (2, 2))
+    surf.blit(sprites.piece(1, 0, 14), (16, 16))
+
+
+def _create(ctx: GameContext) -> ArimaaScene:
+    return ArimaaScene(ctx)
+
+
+def _replay(ctx: GameContext, record: dict[str, Any]) -> ArimaaScene:
+    return ArimaaScene(ctx, record=record)
+
+
+CARTRIDGE = Cartridge(
+    id="arimaa",
+    title="Arimaa",
+    title_ja="アリマア",
+    description="Set up your 16 pieces, then take up to four steps a turn: push and pull "
+    "weaker enemies, capture them on the traps, and bring a rabbit to the far row. Against "
+    "the computer (five levels) or two players on one unit.",
+    description_ja="16この駒を並べ、1手に4ステップまで動かす。弱い敵を押したり引いたりして"
+    "わなで取り、ウサギを奥の列へ。コンピューター(5レベル)か ふたりで。",
+    draw_icon=draw_icon,
+    create=_create,
+    players=(1, 2),
+    options=(
+        Option("mode", "Mode", ("cpu", "two"), "cpu", label_ja="モード",
+               choice_labels={"cpu": "vs Computer", "two": "2 Players"}),
+        Option("level", "Level", tuple(str(n) for n in sorted(LEVELS)), str(DEFAULT_LEVEL),
+               label_ja="レベル"),
+        Option("color", "Your side", ("gold", "silver"), "gold", label_ja="あなたの色",
+               choice_labels={"gold": "Gold (first)", "silver": "Silver"}),
+        Option("rotate", "Turn board for Silver", ("on", "off"), "on", label_ja="銀の番で回転"),
+        Option("clock", "Clock", CLOCKS, "casual", label_ja="時計",
+               choice_labels={"casual": "casual (no clock)", "30s": "30 s a turn"}),
+        Option("setup", "Setup", ("choose", *SETUP_NAMES), "choose", label_ja="配置"),
+    ),
+    replay=_replay,
+    versus=True,  # `link` mode: the launcher's versus menu hosts or joins a match
+    versus_options=("clock", "setup"),
+)

@@ -1,0 +1,93 @@
+"""The upper screen: both players (name, clock, claim-29 score, captured pieces), the steps
+of the current turn, the move list in notation and a message line."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import pygame
+
+from firmware.gfx import palette as pal
+from firmware.gfx import text, widgets
+from games.arimaa.scene import sprites
+
+TITLE_RECT = pygame.Rect(0, 0, 256, 15)
+PLAYER_RECTS = (pygame.Rect(3, 18, 123, 66), pygame.Rect(130, 18, 123, 66))
+STEPS_RECT = pygame.Rect(3, 87, 250, 16)
+MOVES_RECT = pygame.Rect(3, 106, 250, 71)
+MESSAGE_Y = 180
+MOVE_ROWS = 6
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    name: str
+    clock: str  # "Res 4:30  Turn 0:27", or "no clock"
+    low_time: bool
+    score: int
+    captured: tuple[int, ...]  # kinds of this side's pieces lost, strongest first
+    to_move: bool
+    thinking: str = ""
+
+
+@dataclass(frozen=True)
+class TopView:
+    title: str
+    right: str
+    players: tuple[PlayerView, PlayerView]
+    steps_label: str
+    steps: str
+    moves: tuple[str, ...]  # record lines, newest last
+    message: str
+    score_label: str
+
+
+@functools.cache
+def _backdrop() -> pygame.Surface:
+    surf = pygame.Surface((256, 192))
+    widgets.background(surf, (34, 30, 28), (40, 35, 32))
+    return surf
+
+
+def draw_top(surf: pygame.Surface, view: TopView) -> None:
+    surf.blit(_backdrop(), (0, 0))
+    widgets.title_bar(surf, view.title, view.right)
+    for side, (rect, player) in enumerate(zip(PLAYER_RECTS, view.players, strict=True)):
+        _player(surf, rect, side, player, view.score_label)
+    widgets.panel(surf, STEPS_RECT, (52, 44, 40))
+    label = text.draw(surf, view.steps_label, (STEPS_RECT.x + 5, STEPS_RECT.y + 4), pal.ACCENT)
+    text.draw(surf, view.steps, (label.right + 6, STEPS_RECT.y + 4), pal.TEXT)
+    widgets.panel(surf, MOVES_RECT, (30, 27, 26))
+    y = MOVES_RECT.y + 4
+    for line in view.moves[-MOVE_ROWS:]:
+        shown = line if text.size(line)[0] <= MOVES_RECT.w - 10 else _clip(line, MOVES_RECT.w - 10)
+        text.draw(surf, shown, (MOVES_RECT.x + 5, y), pal.TEXT)
+        y += 11
+    if view.message:
+        text.draw(surf, view.message, (128, MESSAGE_Y), pal.ACCENT, align="center")
+
+
+def _clip(line: str, width: int) -> str:
+    while line and text.size(line + "..")[0] > width:
+        line = line[:-1]
+    return line + ".."
+
+
+def _player(surf: pygame.Surface, rect: pygame.Rect, side: int, p: PlayerView, score: str
+            ) -> None:
+    face = (70, 60, 30) if side == 0 else (56, 60, 72)
+    widgets.panel(surf, rect, face)
+    if p.to_move:
+        pygame.draw.rect(surf, pal.ACCENT, rect, 1, border_radius=3)
+    surf.blit(sprites.piece(side, 5, 16), (rect.x + 4, rect.y + 4))
+    text.draw(surf, p.name, (rect.x + 24, rect.y + 4), pal.TEXT)
+    if p.thinking:
+        text.draw(surf, p.thinking, (rect.x + 24, rect.y + 13), pal.TEXT_DIM)
+    color = pal.DANGER if p.low_time else pal.TEXT
+    text.draw(surf, p.clock, (rect.x + 5, rect.y + 24), color)
+    text.draw(surf, f"{score} {p.score}", (rect.x + 5, rect.y + 36), pal.TEXT_DIM)
+    x = rect.x + 4
+    y = rect.y + 49
+    for i, kind in enumerate(p.captured):
+        surf.blit(sprites.piece(side, kind, 12), (x + (i % 9) * 13, y + (i // 9) * 0))

@@ -1,0 +1,84 @@
+"""Region Select's registration with the firmware: titles, icon and options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from firmware.game_api import Cartridge, GameContext, Option
+from games.regions.scene import surfaces as srf
+from games.regions.scene.play import RegionsScene
+from games.regions.scene.surface_view import GREY, LINE, POINT, WHITE
+
+
+def draw_icon(surf: pygame.Surface) -> None:
+    """32x32: a trefoil surface in white and grey with its red points."""
+    pygame.draw.rect(surf, GREY, (0, 0, 32, 32), border_radius=6)
+    pts = [(16, 5), (27, 24), (5, 24), (16, 17)]
+    pygame.draw.polygon(surf, WHITE, [pts[0], pts[1], pts[3]])
+    pygame.draw.polygon(surf, WHITE, [pts[1], pts[2], pts[3]])
+    pygame.draw.polygon(surf, GREY, [pts[2], pts[0], pts[3]])
+    for a, b in ((0, 1), (1, 2), (2, 0), (0, 3), (1, 3), (2, 3)):
+        pygame.draw.line(surf, LINE, pts[a], pts[b], 2)
+    for p in pts:
+        pygame.draw.circle(surf, WHITE, p, 3)
+        pygame.draw.circle(surf, POINT, p, 2)
+
+
+def _create(ctx: GameContext) -> RegionsScene:
+    return RegionsScene(ctx)
+
+
+def _replay(ctx: GameContext, record: dict[str, Any]) -> RegionsScene:
+    return RegionsScene(ctx, record=record)
+
+
+def _pattern_number(value: str) -> bool:
+    return value.isdigit() and 1 <= int(value) <= 3**15
+
+
+SURFACES = ("choose", "draw", *srf.catalogue_names(), *(f"random:{n}" for n in srf.RANDOM_SIZES))
+
+CARTRIDGE = Cartridge(
+    id="regions",
+    title="Region Select",
+    title_ja="リージョンセレクト",
+    description="A puzzle from knot theory: tap a point to switch every region around it, "
+    "and turn them all grey. Every puzzle has a solution. Pick a surface, make a random one "
+    "or draw your own curve; hints and the solution are there when you need them.",
+    description_ja="てんを タッチすると まわりの りょういきの いろが かわる。ぜんぶ はいいろに "
+    "しよう。かならず とけます。めんを えらぶ、ランダム、じぶんで かく。",
+    draw_icon=draw_icon,
+    create=_create,
+    players=(1, 2),
+    replay=_replay,
+    versus=True,  # the race over the link (`ctx.versus`)
+    versus_options=("variant", "goal", "unselectable", "surface", "pattern"),
+    options=(
+        Option("mode", "Mode", ("solo",), "solo", label_ja="モード",
+               choice_labels={"solo": "Solo"}),
+        Option(
+            "variant",
+            "Rule",
+            ("classic", "three", "three-random", "cyclic3", "cyclic4"),
+            "classic",
+            label_ja="ルール",
+            choice_labels={
+                "classic": "White/grey",
+                "three": "3 states, alternating",
+                "three-random": "3 states, random",
+                "cyclic3": "Cycle of 3",
+                "cyclic4": "Cycle of 4",
+            },
+        ),
+        Option("goal", "Goal (3 states)", ("A", "B", "C"), "A", label_ja="ゴール(3しょく)"),
+        Option("unselectable", "One point blocked", ("off", "on"), "off",
+               label_ja="えらべない てん"),
+        Option("targets", "Targets", ("normal", "large"), "normal", label_ja="まと",
+               choice_labels={"normal": "Normal", "large": "Large"}),
+        Option("surface", "Surface", SURFACES, "choose", label_ja="めん"),
+        Option("pattern", "Pattern", ("choose", "random"), "choose", label_ja="パターン",
+               accepts=_pattern_number),
+    ),
+)

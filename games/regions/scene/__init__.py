@@ -1,0 +1,1 @@
+"""Region Select on the handheld: choosing, drawing and solving surfaces."""

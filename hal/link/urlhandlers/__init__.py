@@ -1,0 +1,1 @@
+"""pyserial URL handlers of Twinfold (`protocol_handler_packages`): `air://` (protocol_air)."""

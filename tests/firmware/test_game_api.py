@@ -1,0 +1,33 @@
+"""The game API's option checks and a game leaving by its own Quit."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.game_api import Cartridge, Option
+from firmware.testing import machine_from_movie, run
+
+
+def _cartridge(*options: Option) -> Cartridge:
+    return Cartridge("x", "X", "", lambda s: None, lambda ctx: None, options=options)  # type: ignore[arg-type, return-value]
+
+
+def test_free_form_values_pass_only_through_accepts():
+    number = Option("n", "N", ("choose",), "choose", accepts=lambda v: v.isdigit())
+    fixed = Option("m", "M", ("a", "b"), "a")
+    cart = _cartridge(number, fixed)
+    assert cart.resolve_options({"n": "42"}) == {"n": "42", "m": "a"}
+    assert cart.resolve_options({}) == {"n": "choose", "m": "a"}
+    with pytest.raises(ValueError, match="option n must be one of choose"):
+        cart.resolve_options({"n": "x1"})
+    with pytest.raises(ValueError, match=r"option m must be one of a, b$"):
+        cart.resolve_options({"m": "7"})
+
+
+def test_a_game_quits_to_the_launcher(tmp_path):
+    m = machine_from_movie(tmp_path, game="pop")
+    run(m, 2, draw=False)
+    scene = m.game_scene()
+    m.suspend_game()
+    scene.ctx.quit()
+    assert m.scene.name == "launcher" and m.store.load_suspend() is None

@@ -1,0 +1,96 @@
+"""Drive the real firmware (headless) through Region Select: taps, strokes, waits, dumps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from firmware.machine import Machine
+from firmware.testing import machine_from_movie, run, tap_script
+from hal.interfaces import RawInput, RawTouch
+
+
+class Driver:
+    """A headless machine running Region Select, with the inputs a player would give."""
+
+    def __init__(
+        self, tmp: Path, seed: int = 1, draw: bool = True, store: Path | None = None,
+        **options: str,
+    ) -> None:
+        kw: dict[str, Any] = {"game": "regions", "seed": seed, "options": options}
+        if store is not None:
+            kw["store_path"] = store
+        self.m: Machine = machine_from_movie(tmp, **kw)
+        self.draw = draw
+        self.frames(1)
+
+    @property
+    def game(self) -> dict[str, Any]:
+        return self.m.dump()["game"]
+
+    @property
+    def scene(self) -> Any:
+        return self.m.game_scene().game
+
+    def hotspots(self) -> dict[str, list[int]]:
+        return self.m.dump()["hotspots"]
+
+    def frames(self, n: int) -> None:
+        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
+        run(self.m, n, draw=self.draw)
+
+    def settle(self, limit: int = 2000) -> None:
+        """Run until no job, search or animation is under way."""
+        for _ in range(limit):
+            s = self.scene
+            if s.job is None and not s.searching and s.anim is None and s.pending_pattern is None:
+                return
+            self.frames(1)
+        raise AssertionError("the scene never settled")
+
+    def tap_xy(self, x: int, y: int, after: int = 2) -> None:
+        start = self.m.tick
+        self.m.hal.input.script = tap_script({start: (x, y)})  # type: ignore[attr-defined]
+        run(self.m, 3 + after, draw=self.draw)
+        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
+
+    def tap(self, name: str, after: int = 2) -> None:
+        x, y, w, h = self.hotspots()[name]
+        self.tap_xy(x + w // 2, y + h // 2, after)
+
+    def stroke(self, points: list[tuple[int, int]], after: int = 2) -> None:
+        """The stylus held down along `points`, one sample per tick, then lifted."""
+        start = self.m.tick
+        pts = list(points)
+
+        def script(t: int) -> RawInput:
+            i = t - start
+            if 0 <= i < len(pts):
+                return RawInput(touch=RawTouch(*pts[i]))
+            return RawInput()
+
+        self.m.hal.input.script = script  # type: ignore[attr-defined]
+        run(self.m, len(pts) + after, draw=self.draw)
+        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
+
+    def choose_surface(self, name: str) -> None:
+        """Page through the list to a catalogue surface and tap it, then wait for it."""
+        for _ in range(10):
+            if f"choice:surface:{name}" in self.hotspots():
+                self.tap(f"choice:surface:{name}")
+                self.settle()
+                return
+            self.tap("choice:page:next")
+        raise AssertionError(f"{name} is not in the list")
+
+    def select(self, point: int) -> None:
+        """Tap a connecting point at its centre as drawn."""
+        p = self.game["points"][point]
+        self.tap_xy(p["x"], p["y"])
+
+    def shots(self, directory: Path, name: str) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.m.top, str(directory / f"{name}-top.png"))
+        pygame.image.save(self.m.bottom, str(directory / f"{name}-bottom.png"))
