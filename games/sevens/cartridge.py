@@ -92,4 +92,8 @@ CARTRIDGE = Cartridge(
         _flag("extra_turn", "Extra turn", "もう一度手番"),
     ),
     replay=_replay,
+    versus=True,
+    # The rules only (the welcome message is one radio frame); the computers in empty seats
+    # are the first time's Cool, Hitman and Coward, the same on every unit.
+    versus_options=("max_kill", "three_walls", "sevens_first", "extra_turn"),
 )

@@ -22,6 +22,7 @@ from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
+from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.ai.voices import Narrator, Speech
 from games.sevens.match import PASS, SevensComputer, SevensRules
 from games.sevens.rules import Game as Table
@@ -115,13 +116,24 @@ class SevensScene(Game):
         self.replay_names: list[str] = []
         self.replay_actions: list[tuple[int, bytes]] = []
         self.cache = views.Cache()
+        # A link session (firmware/link/session.py) when this is a versus match: one person
+        # per unit, computers in the seats no unit took; None otherwise.
+        self.versus: Any = getattr(ctx, "versus", None)
         mode = ctx.options.get("mode", "cpu")
-        self.setup, ask = from_options(ctx.options, ctx.load_data(SETUP_KEY), mode)
+        stored = ctx.load_data(SETUP_KEY)
+        if self.versus is not None:
+            # every unit builds the same game from the host's options alone; only the
+            # local settings (hint marks, bubble speed) come from this unit's store
+            self.setup, ask = from_options(ctx.options, None, mode)
+            mine, _ = from_options({}, stored, mode)
+            self.setup = replace(self.setup, hints=mine.hints, bubbles=mine.bubbles)
+        else:
+            self.setup, ask = from_options(ctx.options, stored, mode)
         self.draft = self.setup
         if record is not None:
             self.phase = "replay"
             self._open_record(record)
-        elif ask:
+        elif ask and self.versus is None:
             self.phase = "members"
         else:
             self._new_game()
@@ -142,6 +154,8 @@ class SevensScene(Game):
 
     @property
     def mode(self) -> str:
+        if self.versus is not None:
+            return "link"
         return "two" if len(self.humans) > 1 else "cpu"
 
     @property
@@ -200,9 +214,12 @@ class SevensScene(Game):
     # ================================================================== starting games
     def _new_game(self) -> None:
         self.phase = "play"
-        self.ctx.save_data(SETUP_KEY, self.setup.to_json())  # remembered for the next game
         self.games += 1
-        self.members = resolve_members(self.setup, random.Random(f"{self._seed}:members"))
+        if self.versus is not None:
+            self.members = self._versus_members()
+        else:
+            self.ctx.save_data(SETUP_KEY, self.setup.to_json())  # remembered for next time
+            self.members = resolve_members(self.setup, random.Random(f"{self._seed}:members"))
         self._build_match()
         self.talk.clear()
         self.talk.last = None
@@ -215,6 +232,18 @@ class SevensScene(Game):
         self._speak(opening, "open")
         self._check_handoff()  # people passing the unit: the first one is asked for by name
 
+    def _versus_members(self) -> list[str]:
+        """One seat per unit (this unit's person `human`, the others `remote`), computers
+        in the rest: the host's seat options where they name a personality."""
+        session = self.versus
+        units = int(session.seats)
+        rng = random.Random(f"{self._seed}:members")
+        out = ["human" if s == session.seat else "remote" for s in range(units)]
+        for s in range(units, 4):
+            kind = self.setup.seats[s - 1]
+            out.append(kind if kind in PERSONALITIES else rng.choice(PERSONALITIES))
+        return out
+
     @property
     def _seed(self) -> str:
         return f"{self.base}:{self.games}"
@@ -225,9 +254,13 @@ class SevensScene(Game):
     def _match_for(self, seed: str, setup: Setup, members: list[str]) -> Match[str]:
         """A fresh match: the deal of `seed`, a local seat per person, and the computers
         paced by this unit's device profile (`ctx.computer_seat`)."""
-        if len(members) != 4 or members[0] != "human":
-            raise ValueError("a game has four members, seat 0 a person")
+        if len(members) != 4 or "human" not in members:
+            raise ValueError("a game has four members, one of them a person here")
         rules = SevensRules.new(seed, setup.rules)
+        if self.versus is not None:
+            return self._versus_match(rules, members)
+        if members[0] != "human":
+            raise ValueError("seat 0 is a person")
         seats: list[Any] = []
         for s, kind in enumerate(members):
             if kind == "human":
@@ -237,8 +270,24 @@ class SevensScene(Game):
                 seats.append(self.ctx.computer_seat(player))
         return Match(rules, seats)
 
+    def _versus_match(self, rules: SevensRules, members: list[str]) -> Match[str]:
+        """The session's seats: local for this unit, remote for the other units, and the
+        computers: the host runs them (the session forwards their actions to the guests,
+        where they are remote seats)."""
+        session = self.versus
+        session.seats = 4  # the units' seats, then the computers' (see docs/games/sevens.md)
+        seats = session.make_seats()
+        if session.role == "host":
+            for s, kind in enumerate(members):
+                if kind in PERSONALITIES:
+                    seats[s] = self.ctx.computer_seat(SevensComputer(kind, f"{self._seed}:ai:{s}"))
+        match = Match(rules, seats)
+        session.attach(match)
+        return match
+
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
-        narrator = Narrator(self.members, random.Random(f"{self._seed}:voice:{salt}"))
+        kinds = ["human" if k == "remote" else k for k in self.members]
+        narrator = Narrator(kinds, random.Random(f"{self._seed}:voice:{salt}"))
         speeches = [self._personal(s) for s in narrator.react(events)]
         self.talk.say(speeches, self.setup.bubbles, self._ja())
 
@@ -270,6 +319,8 @@ class SevensScene(Game):
             for i, key in enumerate(OPTION_KEYS):
                 spots[f"choice:{key}"] = layout.choice_rect(i)
             spots["button:ok"] = layout.OK_RECT
+        elif self.phase == "over" and self.versus is not None:
+            pass  # a versus match is not restarted alone (quit from the pause menu)
         elif self.phase == "over":
             spots["button:play-again"] = layout.PLAY_AGAIN_RECT
             spots["button:members"] = layout.MEMBERS_RECT
@@ -401,7 +452,8 @@ class SevensScene(Game):
         match = self.match
         assert match is not None
         if match.over:
-            if self.anim is None:
+            # a versus result counts only once every unit reports the same final state
+            if self.anim is None and (self.versus is None or self.versus.agreed):
                 self._finish()
             return
         seat = match.to_move
@@ -412,6 +464,8 @@ class SevensScene(Game):
                 return
             if self.holder is None:
                 self.holder = seat
+        elif self.members[seat] == "remote":
+            pass  # another unit's person: their card comes when it comes
         elif self.anim is not None or self.talk.busy:
             return  # computers wait while a card moves or a line is read
         events = match.step()
@@ -467,10 +521,10 @@ class SevensScene(Game):
         record = record_of(game, names)
         record["members"] = list(self.members)
         outcome = None
-        if self.mode == "cpu":
+        if self.mode in ("cpu", "link"):
             outcome = "win" if winner == self.humans[0] else "loss"
         summary = f"{names[winner]} wins"
-        if self.mode == "cpu":
+        if self.mode in ("cpu", "link"):
             you = self.humans[0]
             place = game.ranking().index(you) + 1
             ordinal = ("1st", "2nd", "3rd", "4th")[place - 1]

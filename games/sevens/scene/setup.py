@@ -162,7 +162,9 @@ def member_names(members: list[str], lang_ja: bool = False) -> list[str]:
     humans = sum(m == "human" for m in members)
     names: list[str] = []
     for seat, kind in enumerate(members):
-        if kind == "human":
+        if kind == "remote":  # a person at another unit (linked play)
+            name = f"プレイヤー{seat + 1}" if lang_ja else f"Player {seat + 1}"
+        elif kind == "human":
             if humans == 1:
                 name = "あなた" if lang_ja else "You"
             else:
