@@ -103,7 +103,7 @@ class ReversiRules:
 # evaluation costs about 14 us, an exact-solve node about 6 us (bench/reversi.py measures).
 MID_NODE_UNITS = 14
 END_NODE_UNITS = 6
-UNITS_PER_TICK = 4_000  # about 4 ms of search per in-loop tick on the development machine
+UNITS_PER_TICK = 2_500  # about 2.5 ms of search per in-loop tick (slices run up to ~2x long)
 
 
 class _ReversiThinker:
