@@ -10,7 +10,7 @@ from firmware.headless import build_machine
 from firmware.machine import Machine
 from firmware.movie import parse_movie
 from hal.backends.headless import ScriptedInput
-from hal.interfaces import RawInput
+from hal.interfaces import Button, RawInput
 
 
 def machine_from_movie(tmp: Path, movie_text: str = "", **kw: Any) -> Machine:
@@ -49,3 +49,63 @@ def tap_script(
         return RawInput()
 
     return script
+
+
+class GameDriver:
+    """A headless machine running one game, with the inputs a player would give: the base of
+    every game's test driver (`tests/games/<id>/<id>_driver.py`), which adds its game's own
+    moves and waits."""
+
+    game_id = ""
+    tap_after = 2  # idle ticks after a tap's release
+
+    def __init__(
+        self,
+        tmp: Path,
+        seed: int = 1,
+        draw: bool = True,
+        store: Path | None = None,
+        **options: str,
+    ) -> None:
+        kw: dict[str, Any] = {"game": self.game_id, "seed": seed, "options": options}
+        if store is not None:
+            kw["store_path"] = store
+        self.m: Machine = machine_from_movie(tmp, **kw)
+        self.draw = draw
+        self.frames(1)
+
+    @property
+    def game(self) -> dict[str, Any]:
+        game: dict[str, Any] = self.m.dump()["game"]
+        return game
+
+    @property
+    def scene(self) -> Any:
+        return self.m.game_scene().game
+
+    def hotspots(self) -> dict[str, list[int]]:
+        spots: dict[str, list[int]] = self.m.dump()["hotspots"]
+        return spots
+
+    def _script(self, script: Callable[[int], RawInput]) -> None:
+        self.m.hal.input.script = script  # type: ignore[attr-defined]
+
+    def frames(self, n: int) -> None:
+        self._script(lambda t: RawInput())
+        run(self.m, n, draw=self.draw)
+
+    def tap_xy(self, x: int, y: int, after: int | None = None) -> None:
+        """Touch down for 3 ticks, then `after` idle ticks."""
+        start = self.m.tick
+        self._script(tap_script({start: (x, y)}))
+        run(self.m, 3 + (self.tap_after if after is None else after), draw=self.draw)
+        self._script(lambda t: RawInput())
+
+    def tap(self, name: str, after: int | None = None) -> None:
+        x, y, w, h = self.hotspots()[name]
+        self.tap_xy(x + w // 2, y + h // 2, after)
+
+    def press(self, button: Button, ticks: int = 2, after: int = 2) -> None:
+        start, held = self.m.tick, frozenset({button})
+        self._script(lambda t: RawInput(held=held if start <= t < start + ticks else frozenset()))
+        run(self.m, ticks + after, draw=self.draw)

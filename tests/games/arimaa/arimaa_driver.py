@@ -6,12 +6,10 @@ from __future__ import annotations
 import hashlib
 import random
 from pathlib import Path
-from typing import Any
 
 import pygame
 
-from firmware.machine import Machine
-from firmware.testing import machine_from_movie, run, tap_script
+from firmware.testing import GameDriver, run
 from games.arimaa.ai.goal import find_goal
 from games.arimaa.rules import Game
 from games.arimaa.rules.board import HOME_RANKS, square_name
@@ -20,25 +18,15 @@ from games.arimaa.rules.randomplay import random_turn
 from hal.interfaces import Button, RawInput, RawTouch
 
 
-class Driver:
+class Driver(GameDriver):
     """A headless machine running Arimaa, with the inputs a player would give."""
+
+    game_id = "arimaa"
+    tap_after = 1
 
     def __init__(self, tmp: Path, seed: int = 1, draw: bool = True, **options: str) -> None:
         options.setdefault("mode", "two")
-        self.m: Machine = machine_from_movie(tmp, game="arimaa", seed=seed, options=options)
-        self.draw = draw
-        self.frames(1)
-
-    @property
-    def game(self) -> dict[str, Any]:
-        return self.m.dump()["game"]
-
-    @property
-    def scene(self) -> Any:
-        return self.m.game_scene().game
-
-    def hotspots(self) -> dict[str, list[int]]:
-        return self.m.dump()["hotspots"]
+        super().__init__(tmp, seed, draw, **options)
 
     def frame_hash(self) -> str:
         self.m.render()
@@ -46,20 +34,6 @@ class Driver:
         h.update(pygame.image.tobytes(self.m.top, "RGB"))
         h.update(pygame.image.tobytes(self.m.bottom, "RGB"))
         return h.hexdigest()
-
-    def frames(self, n: int) -> None:
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-        run(self.m, n, draw=self.draw)
-
-    def tap_xy(self, x: int, y: int, after: int = 1) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = tap_script({start: (x, y)})  # type: ignore[attr-defined]
-        run(self.m, 3 + after, draw=self.draw)
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-
-    def tap(self, name: str, after: int = 1) -> None:
-        x, y, w, h = self.hotspots()[name]
-        self.tap_xy(x + w // 2, y + h // 2, after)
 
     def drag(self, a: str, b: str) -> None:
         """Touch down on hotspot `a`, slide to `b`, lift."""
@@ -75,13 +49,6 @@ class Driver:
 
         self.m.hal.input.script = script  # type: ignore[attr-defined]
         run(self.m, len(points) + 2, draw=self.draw)
-
-    def press(self, button: Button, ticks: int = 2, after: int = 2) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = lambda t: RawInput(  # type: ignore[attr-defined]
-            held=frozenset({button}) if start <= t < start + ticks else frozenset()
-        )
-        run(self.m, ticks + after, draw=self.draw)
 
     def cursor_to(self, name: str) -> None:
         """Walk the firmware's D-pad cursor to hotspot `name`."""

@@ -6,52 +6,18 @@ import random
 from pathlib import Path
 from typing import Any
 
-from firmware.machine import Machine
-from firmware.testing import machine_from_movie, run, tap_script
+from firmware.testing import GameDriver
 from games.panels.rules import Determine, GameState, Pass, Place, Rotate, Select
-from hal.interfaces import Button, RawInput
 
 
-class Driver:
+class Driver(GameDriver):
     """A headless machine running Panel Link, with the inputs a player would give."""
+
+    game_id = "panels"
 
     def __init__(self, tmp: Path, seed: int = 1, draw: bool = False, **options: str) -> None:
         options.setdefault("mode", "two")
-        self.m: Machine = machine_from_movie(tmp, game="panels", seed=seed, options=options)
-        self.draw = draw
-        self.frames(1)
-
-    @property
-    def game(self) -> dict[str, Any]:
-        return self.m.dump()["game"]
-
-    @property
-    def scene(self) -> Any:
-        return self.m.game_scene().game
-
-    def hotspots(self) -> dict[str, list[int]]:
-        return self.m.dump()["hotspots"]
-
-    def frames(self, n: int) -> None:
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-        run(self.m, n, draw=self.draw)
-
-    def tap_xy(self, x: int, y: int, after: int = 2) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = tap_script({start: (x, y)})  # type: ignore[attr-defined]
-        run(self.m, 3 + after, draw=self.draw)
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-
-    def tap(self, name: str, after: int = 2) -> None:
-        x, y, w, h = self.hotspots()[name]
-        self.tap_xy(x + w // 2, y + h // 2, after)
-
-    def press(self, button: Button, ticks: int = 2, after: int = 2) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = lambda t: RawInput(  # type: ignore[attr-defined]
-            held=frozenset({button}) if start <= t < start + ticks else frozenset()
-        )
-        run(self.m, ticks + after, draw=self.draw)
+        super().__init__(tmp, seed, draw, **options)
 
     def settle(self, limit: int = 5000) -> None:
         """Run until nothing moves and a person may act (or the game is over)."""

@@ -3,43 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pygame
 
-from firmware.machine import Machine
-from firmware.testing import machine_from_movie, run, tap_script
+from firmware.testing import GameDriver, run, tap_script
 from hal.interfaces import RawInput, RawTouch
 
 
-class Driver:
+class Driver(GameDriver):
     """A headless machine running Region Select, with the inputs a player would give."""
 
-    def __init__(
-        self, tmp: Path, seed: int = 1, draw: bool = True, store: Path | None = None,
-        **options: str,
-    ) -> None:
-        kw: dict[str, Any] = {"game": "regions", "seed": seed, "options": options}
-        if store is not None:
-            kw["store_path"] = store
-        self.m: Machine = machine_from_movie(tmp, **kw)
-        self.draw = draw
-        self.frames(1)
-
-    @property
-    def game(self) -> dict[str, Any]:
-        return self.m.dump()["game"]
-
-    @property
-    def scene(self) -> Any:
-        return self.m.game_scene().game
-
-    def hotspots(self) -> dict[str, list[int]]:
-        return self.m.dump()["hotspots"]
-
-    def frames(self, n: int) -> None:
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-        run(self.m, n, draw=self.draw)
+    game_id = "regions"
 
     def settle(self, limit: int = 2000) -> None:
         """Run until no job, search or animation is under way."""

@@ -6,10 +6,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from firmware.machine import Machine
-from firmware.testing import machine_from_movie, run, tap_script
+from firmware.testing import GameDriver
 from games.reversi.rules import Game, Position
-from hal.interfaces import Button, RawInput, RawTouch
+from hal.interfaces import RawInput, RawTouch
 
 INITIAL_DUMP = {  # R-REV-STATE's initial state, written out from the spec
     "board": [
@@ -35,54 +34,21 @@ INITIAL_DUMP = {  # R-REV-STATE's initial state, written out from the spec
 }
 
 
-class Driver:
+class Driver(GameDriver):
     """A headless machine running Reversi, with the inputs a player would give."""
+
+    game_id = "reversi"
 
     def __init__(self, tmp: Path, seed: int = 1, draw: bool = True, **options: str) -> None:
         options.setdefault("mode", "two")
-        self.m: Machine = machine_from_movie(tmp, game="reversi", seed=seed, options=options)
-        self.draw = draw
-        self.frames(1)
+        super().__init__(tmp, seed, draw, **options)
 
     # ----------------------------------------------------------------- reading
-    @property
-    def game(self) -> dict[str, Any]:
-        return self.m.dump()["game"]
-
-    @property
-    def scene(self) -> Any:
-        return self.m.game_scene().game
-
-    def hotspots(self) -> dict[str, list[int]]:
-        return self.m.dump()["hotspots"]
-
     def pixel(self, x: int, y: int, screen: str = "bottom") -> tuple[int, int, int]:
         surf = self.m.bottom if screen == "bottom" else self.m.top
         return tuple(surf.get_at((x, y)))[:3]  # type: ignore[return-value]
 
     # ----------------------------------------------------------------- acting
-    def frames(self, n: int) -> None:
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-        run(self.m, n, draw=self.draw)
-
-    def tap_xy(self, x: int, y: int, after: int = 2) -> None:
-        """Touch down for 3 ticks, then `after` idle ticks."""
-        start = self.m.tick
-        self.m.hal.input.script = tap_script({start: (x, y)})  # type: ignore[attr-defined]
-        run(self.m, 3 + after, draw=self.draw)
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-
-    def tap(self, name: str, after: int = 2) -> None:
-        x, y, w, h = self.hotspots()[name]
-        self.tap_xy(x + w // 2, y + h // 2, after)
-
-    def press(self, button: Button, ticks: int = 2, after: int = 2) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = lambda t: RawInput(  # type: ignore[attr-defined]
-            held=frozenset({button}) if start <= t < start + ticks else frozenset()
-        )
-        run(self.m, ticks + after, draw=self.draw)
-
     def settle(self, limit: int = 3000) -> None:
         """Run until nothing moves: no animation and no computer thinking."""
         for _ in range(limit):

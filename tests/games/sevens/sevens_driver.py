@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
-from firmware.machine import Machine
 from firmware.storage import Store
-from firmware.testing import machine_from_movie, run, tap_script
+from firmware.testing import GameDriver
 from games.sevens.rules import Game, card_name, parse_card
 from games.sevens.scene.setup import Setup
-from hal.interfaces import Button, RawInput
 
 COMPUTERS = {"seat1": "cool", "seat2": "hitman", "seat3": "coward"}
 
@@ -29,8 +26,11 @@ def remember(tmp: Path, **settings: object) -> None:
         store.close()
 
 
-class Driver:
+class Driver(GameDriver):
     """A headless machine running Killing Sevens, with the inputs a player would give."""
+
+    game_id = "sevens"
+    tap_after = 1
 
     def __init__(
         self, tmp: Path, seed: int = 1, draw: bool = False, bubbles: str = "fast", **options: str
@@ -38,41 +38,7 @@ class Driver:
         for key, value in COMPUTERS.items():
             options.setdefault(key, value)
         remember(tmp, bubbles=bubbles, hints=options.pop("hints", "on") == "on")
-        self.m: Machine = machine_from_movie(tmp, game="sevens", seed=seed, options=options)
-        self.draw = draw
-        self.frames(1)
-
-    @property
-    def game(self) -> dict[str, Any]:
-        return self.m.dump()["game"]
-
-    @property
-    def scene(self) -> Any:
-        return self.m.game_scene().game
-
-    def hotspots(self) -> dict[str, list[int]]:
-        return self.m.dump()["hotspots"]
-
-    def frames(self, n: int) -> None:
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-        run(self.m, n, draw=self.draw)
-
-    def tap_xy(self, x: int, y: int, after: int = 1) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = tap_script({start: (x, y)})  # type: ignore[attr-defined]
-        run(self.m, 3 + after, draw=self.draw)
-        self.m.hal.input.script = lambda t: RawInput()  # type: ignore[attr-defined]
-
-    def tap(self, name: str, after: int = 1) -> None:
-        x, y, w, h = self.hotspots()[name]
-        self.tap_xy(x + w // 2, y + h // 2, after)
-
-    def press(self, button: Button, ticks: int = 2, after: int = 2) -> None:
-        start = self.m.tick
-        self.m.hal.input.script = lambda t: RawInput(  # type: ignore[attr-defined]
-            held=frozenset({button}) if start <= t < start + ticks else frozenset()
-        )
-        run(self.m, ticks + after, draw=self.draw)
+        super().__init__(tmp, seed, draw, **options)
 
     def until_input(self, limit: int = 5000) -> str:
         """Run until a person must act (their turn, a hand-off or a dialog): returns what."""
