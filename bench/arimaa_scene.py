@@ -20,7 +20,6 @@ seeded games, per level: CPU seconds mean and max, and the estimate for the devi
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import random
@@ -35,52 +34,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from ticktime import GC, Timer, pct  # noqa: E402
 
 WARM_TICKS = 5  # the game's first frames draw the fonts' glyphs once: not timed
-
-
-class GcWatch:
-    """CPU time Python's cyclic garbage collector spends, per tick (gc.callbacks)."""
-
-    def __init__(self) -> None:
-        self.spent = 0.0
-        self._start = 0.0
-        gc.callbacks.append(self._callback)
-
-    def _callback(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._start = time.thread_time()
-        else:
-            self.spent += (time.thread_time() - self._start) * 1000
-
-
-GC = GcWatch()
-
-
-class Timer:
-    def __init__(self) -> None:
-        self.cpu: list[float] = []
-        self.wall: list[float] = []
-        self.gc: list[float] = []
-
-    def add(self, cpu: float, wall: float, gc_ms: float = 0.0) -> None:
-        self.cpu.append(cpu)
-        self.wall.append(wall)
-        self.gc.append(gc_ms)
-
-    def over(self, limit: float) -> str:
-        slow = [i for i, c in enumerate(self.cpu) if c > limit]
-        in_gc = [i for i in slow if self.gc[i] > limit / 2]
-        return (
-            f"{len(slow)} of {len(self.cpu)} ticks over {limit} ms cpu, "
-            f"{len(in_gc)} in a GC pass"
-        )
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def row(name: str, t: Timer) -> str:

@@ -33,13 +33,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from ticktime import pct  # noqa: E402
 
 PROFILES = ("desktop", "desktop-worker", "pi-zero-2w-sliced", "pi-zero-2w")
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
 def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[float]]:

@@ -33,36 +33,17 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from ticktime import GC, pct  # noqa: E402
+from ticktime import Timer as BaseTimer  # noqa: E402
 
 TARGET_P99_MS = 2.0
 TARGET_THINK_MAX_MS = 8.0
 
 
-class GcWatch:
-    """CPU time Python's cyclic garbage collector spends, per tick (gc.callbacks)."""
-
-    def __init__(self) -> None:
-        self.spent = 0.0
-        self._start = 0.0
-        gc.callbacks.append(self._callback)
-
-    def _callback(self, phase: str, info: dict) -> None:
-        if phase == "start":
-            self._start = time.thread_time()
-        else:
-            self.spent += (time.thread_time() - self._start) * 1000
-
-
-GC = GcWatch()
-
-
-class Timer:
+class Timer(BaseTimer):
     """Per-tick CPU and wall times of one machine (and the GC's share of each tick)."""
-
-    def __init__(self) -> None:
-        self.cpu: list[float] = []
-        self.wall: list[float] = []
-        self.gc: list[float] = []
 
     def tick(self, machine, keep: bool = True) -> None:  # type: ignore[no-untyped-def]
         GC.spent = 0.0
@@ -72,22 +53,7 @@ class Timer:
         machine.present()
         c1, w1 = time.thread_time(), time.perf_counter()
         if keep:
-            self.cpu.append((c1 - c0) * 1000)
-            self.wall.append((w1 - w0) * 1000)
-            self.gc.append(GC.spent)
-
-    def over(self, limit: float) -> str:
-        slow = [i for i, c in enumerate(self.cpu) if c > limit]
-        with_gc = [i for i in slow if self.gc[i] > limit / 2]
-        return (
-            f"{len(slow)} of {len(self.cpu)} ticks over {limit} ms cpu, "
-            f"{len(with_gc)} of them in a GC pass"
-        )
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+            self.add((c1 - c0) * 1000, (w1 - w0) * 1000, GC.spent)
 
 
 def row(name: str, t: Timer) -> str:

@@ -1,0 +1,53 @@
+"""Per-tick timing shared by the scene benchmarks: CPU and wall time per tick, the garbage
+collector's share, percentiles."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+
+class GcWatch:
+    """CPU time Python's cyclic garbage collector spends, per tick (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.thread_time()
+        else:
+            self.spent += (time.thread_time() - self._start) * 1000
+
+
+GC = GcWatch()
+
+
+class Timer:
+    """Per-tick CPU and wall milliseconds, and the GC's share of each tick."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self.wall: list[float] = []
+        self.gc: list[float] = []
+
+    def add(self, cpu: float, wall: float, gc_ms: float = 0.0) -> None:
+        self.cpu.append(cpu)
+        self.wall.append(wall)
+        self.gc.append(gc_ms)
+
+    def over(self, limit: float) -> str:
+        slow = [i for i, c in enumerate(self.cpu) if c > limit]
+        in_gc = [i for i in slow if self.gc[i] > limit / 2]
+        return (
+            f"{len(slow)} of {len(self.cpu)} ticks over {limit} ms cpu, "
+            f"{len(in_gc)} of them in a GC pass"
+        )
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of `values`; NaN for none."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
