@@ -10,11 +10,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from firmware.input import InputState
 from firmware.match.driver import Match
 from firmware.match.protocol import Event, MatchRules
 from firmware.match.seats import ReplaySeat, ReplaySource
+from hal.interfaces import Button
 
 A = TypeVar("A")
+
+COMMANDS = ("forward", "back", "first", "last")  # the replay viewer's `button:<command>`s
+
+
+def replay_command(name: str | None, inp: InputState) -> str | None:
+    """What the replay viewer is asked this tick: the tapped `button:<command>`, or L / R
+    (with key repeat) for back / forward."""
+    if Button.L in inp.repeated:
+        return "back"
+    if Button.R in inp.repeated:
+        return "forward"
+    command = name.removeprefix("button:") if name else None
+    return command if command in COMMANDS else None
 
 
 class ReplayCursor(Generic[A]):
@@ -69,3 +84,15 @@ class ReplayCursor(Generic[A]):
             return False
         self.seek(self.index - 1)
         return True
+
+    def go(self, command: str) -> list[Event]:
+        """Carry out a `replay_command`; the events of a step forward, else none."""
+        if command == "forward":
+            return self.forward()
+        if command == "back":
+            self.back()
+        elif command == "first":
+            self.seek(0)
+        elif command == "last":
+            self.seek(self.total)
+        return []

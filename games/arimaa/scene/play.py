@@ -19,7 +19,7 @@ import pygame
 from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
-from firmware.match.replay import ReplayCursor
+from firmware.match.replay import ReplayCursor, replay_command
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
@@ -524,26 +524,13 @@ class ArimaaScene(Game):
                 self.anim = None
         if self.stored is None or self.replay is None:
             return
-        name = hit(self.hotspots(), inp)
-        action = name.removeprefix("button:") if name else None
-        if Button.L in inp.repeated:
-            action = "back"
-        elif Button.R in inp.repeated:
-            action = "forward"
-        replay = self.replay
-        self.anim = None if action else self.anim
-        if action == "forward" and not replay.at_end:
+        command = replay_command(hit(self.hotspots(), inp), inp)
+        if command is not None:
             before = self.game.position.boards
-            events = replay.forward()
+            events = self.replay.go(command)
             steps = [(e["from"], e["to"], -1 if e["captured"] is None else e["captured"][0])
                      for e in events if e["type"] == "step"]
             self.anim = TurnAnimation(before, steps) if steps else None
-        elif action == "back":
-            replay.back()
-        elif action == "first":
-            replay.seek(0)
-        elif action == "last":
-            replay.seek(replay.total)
         self._adopt_replay()
 
     # ------------------------------------------------------------------ texts

@@ -27,6 +27,7 @@ from firmware.match import (
     ReplaySeat,
     ReplaySource,
 )
+from firmware.match.replay import replay_command
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
@@ -592,11 +593,7 @@ class PanelsScene(Game):
     def _replay_input(self, name: str | None, inp: InputState) -> None:
         if self.record_error is not None or self.source is None:
             return
-        action = name.removeprefix("button:") if name else None
-        if Button.R in inp.repeated:
-            action = "forward"
-        elif Button.L in inp.repeated:
-            action = "back"
+        action = replay_command(name, inp)
         if action is None:
             return
         done = self.source.released

@@ -18,6 +18,7 @@ import pygame
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match, ReplayCursor
+from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.regions.match import WAIT, RaceRules, RegionsRules
 from games.regions.rules import threestate as ts
@@ -41,7 +42,6 @@ from games.regions.scene import surfaces as srf
 from games.regions.scene.jobs import Job
 from games.regions.scene.records import Best, best_of
 from games.regions.scene.surface_view import SurfaceView, nearest_point, point_rects
-from hal.interfaces import Button
 
 STATE_VERSION = 1
 ANIM_TICKS = 8
@@ -529,26 +529,14 @@ class RegionsScene(Game):
         replay = self.replay
         if replay is None:
             return
-        name = hit(self.hotspots(), inp)
-        action = name.removeprefix("button:") if name else None
-        if Button.L in inp.repeated:
-            action = "back"
-        elif Button.R in inp.repeated:
-            action = "forward"
-        if action is None:
+        command = replay_command(hit(self.hotspots(), inp), inp)
+        if command is None:
             return
         before = self.puzzle.cells if self.puzzle is not None else ()
         self.anim = None
-        if action == "forward":
-            events = replay.forward()
-            if events:
-                self.anim = (int(events[0]["point"]), before, 0)
-        elif action == "back":
-            replay.back()
-        elif action == "first":
-            replay.seek(0)
-        elif action == "last":
-            replay.seek(replay.total)
+        events = replay.go(command)
+        if events:
+            self.anim = (int(events[0]["point"]), before, 0)
         self.match = replay.match
 
     # -------------------------------------------------------------------- input

@@ -25,6 +25,7 @@ from firmware.match import (
     ReplayCursor,
     Seat,
 )
+from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.reversi.ai import LEVELS
 from games.reversi.match import SEAT_COLORS, ReversiComputer, ReversiRules, seat_of
@@ -43,7 +44,6 @@ from games.reversi.scene.board_view import (
     draw_versus_slot,
 )
 from games.reversi.scene.top_view import TopView, draw_top
-from hal.interfaces import Button
 
 STATE_VERSION = 1
 MIN_THINK_TICKS = 24  # the computer never answers faster than this: its move stays visible
@@ -290,24 +290,11 @@ class ReversiScene(Game):
                 self.anim = None
         if self.replay is None:
             return
-        name = hit(self.hotspots(), inp)
-        action = name.removeprefix("button:") if name else None
-        if Button.L in inp.repeated:
-            action = "back"
-        elif Button.R in inp.repeated:
-            action = "forward"
-        if action is None:
+        command = replay_command(hit(self.hotspots(), inp), inp)
+        if command is None:
             return
         self.anim = None
-        replay = self.replay
-        if action == "forward":
-            self._show(replay.forward())
-        elif action == "back":
-            replay.back()
-        elif action == "first":
-            replay.seek(0)
-        elif action == "last":
-            replay.seek(replay.total)
+        self._show(self.replay.go(command))
 
     # -------------------------------------------------------------------------- view
     def message(self) -> tuple[str | None, str]:

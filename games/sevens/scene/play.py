@@ -21,6 +21,7 @@ import pygame
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, ReplayCursor
+from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.ai.voices import Narrator, Speech
@@ -585,24 +586,14 @@ class SevensScene(Game):
         cursor = self.cursor
         if cursor is None:
             return
-        action = name.removeprefix("button:") if name else None
-        if Button.R in inp.repeated:
-            action = "forward"
-        elif Button.L in inp.repeated:
-            action = "back"
-        if action == "forward":
-            events = cursor.forward()
+        command = replay_command(name, inp)
+        if command is not None:
+            events = cursor.go(command)
             plays = [e for e in events if e["type"] == "play"]
             killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
             self.anim = (
                 Anim(parse_card(plays[0]["card"]), killed, 0, plays[0]["seat"]) if plays else None
             )
-        elif action in ("back", "first", "last"):
-            self.anim = None
-            if action == "back":
-                cursor.back()
-            else:
-                cursor.seek(0 if action == "first" else cursor.total)
         self.match = cursor.match
 
     # ================================================================== drawing
