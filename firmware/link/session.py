@@ -99,7 +99,6 @@ class Session:
         self._parts: dict[int, bytes] = {}
         self._final: dict[bytes, bytes] = {}
         self._refused_before = 0
-        self._expected: dict[int, bytes] = {}  # action index -> the sender's digest prefix
         self._early: list[bytes] = []  # actions that arrived before the match was attached
         self._joined_at = 0
 
@@ -205,6 +204,7 @@ class Session:
         self.match = match
         self._refused_before = sum(match.refused.values())
         match.listeners.append(self._on_played)
+        match.divergence_listeners.append(self._on_divergence)
         early, self._early = self._early, []
         for body in early:
             self._action(body)
@@ -216,16 +216,17 @@ class Session:
             msg = b"A" + ACTION.pack(index, played.seat, digest) + played.data
             for p in self.partners:
                 self.radio.send(p, msg)
-        else:
-            expected = self._expected.pop(index, None)
-            if self.role == "host":  # forward to the other guests
-                msg = b"A" + ACTION.pack(index, played.seat, digest) + played.data
-                for g in self.guests:
-                    if g.seat != played.seat:
-                        self.radio.send(g.peer, msg)
-            if expected is not None and expected != digest:
-                self._diverged(index)
+        elif self.role == "host":  # forward to the other guests
+            msg = b"A" + ACTION.pack(index, played.seat, digest) + played.data
+            for g in self.guests:
+                if g.seat != played.seat:
+                    self.radio.send(g.peer, msg)
         self._check_over()
+
+    def _on_divergence(self, seat: int, expected: str, got: str) -> None:
+        """The match found a remote action's digest differs from the sender's."""
+        if self.match is not None:
+            self._diverged(len(self.match.history) - 1)
 
     def _diverged(self, index: int) -> None:
         self.divergences += 1
@@ -259,7 +260,6 @@ class Session:
             return
         self.match.replace_rules(rules)
         self.match.history = history
-        self._expected.clear()
         self.resyncs += 1
         self.agreed = False
         self._final.pop(self.radio.id, None)  # the partners' final digests still stand
@@ -433,5 +433,4 @@ class Session:
             self.radio.reject("illegal", f"action {index} out of turn")
             self._diverged(index)
             return
-        self._expected[index] = digest
-        remote.deliver(data, None)
+        remote.deliver(data, digest.hex())  # the match compares it with its own digest

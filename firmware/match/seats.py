@@ -209,7 +209,8 @@ class RemoteSeat(Seat[A]):
         self._expected: str | None = None
 
     def deliver(self, data: bytes, digest: str | None = None) -> None:
-        """Queue one action as received (bytes) with the sender's digest after it."""
+        """Queue one action as received (bytes) with the sender's digest after it (hex; a
+        prefix of it is enough: the link sends the first 6 bytes)."""
         self.inbox.append((bytes(data), digest))
 
     def poll(self, match: Match[A], seat: int) -> A | None:
