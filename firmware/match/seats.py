@@ -236,14 +236,12 @@ class RemoteSeat(Seat[A]):
 class ReplaySource:
     """A stored record's actions in order, shared by the replay seats of one match.
 
-    `auto` releases the next action whenever its seat is polled; otherwise the replay
-    scene calls `release()` for each step forward.
+    The replay viewer calls `release()` for each step forward.
     """
 
-    def __init__(self, actions: Sequence[tuple[int, bytes]], auto: bool = False) -> None:
+    def __init__(self, actions: Sequence[tuple[int, bytes]]) -> None:
         self.actions = list(actions)
         self.index = 0
-        self.auto = auto
         self.released = 0
 
     @property
@@ -254,7 +252,7 @@ class ReplaySource:
         self.released = min(len(self.actions), self.released + count)
 
     def take(self, seat: int) -> bytes | None:
-        if self.at_end or (not self.auto and self.index >= self.released):
+        if self.at_end or self.index >= self.released:
             return None
         want_seat, data = self.actions[self.index]
         if want_seat != seat:
