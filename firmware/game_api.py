@@ -70,6 +70,9 @@ class Cartridge:
     versus: bool = False
     # The options that matter in a versus match (the host chooses, guests see them).
     versus_options: tuple[str, ...] = ()
+    # Hidden information (hands of cards): the host deals and keeps every hand; each guest
+    # gets only its own seat's view (a sealed session, firmware/link/session.py).
+    versus_sealed: bool = False
 
     def option(self, key: str) -> Option:
         for opt in self.options:

@@ -4,14 +4,20 @@ in lockstep; only actions travel, each with a digest of the state it produced.
 Messages (over each host-guest reliable channel; the first byte says which):
 
     J game            guest -> host  join the game the host offers
-    W seat seats c_H options-json    host -> guest  welcome: your seat, the host's commitment
+    W seat seats f c_H options-json  host -> guest  welcome: your seat, the most seats, flags
+                                     (1 = sealed), the host's commitment
     C c_G             guest -> host  the guest's commitment (SHA-256 of its random, 16 bytes)
     R r_H             host -> guest  the host's random, revealed once every guest committed
+    R c_0 .. c_n      host -> guest  (sealed) every commitment in seat order, instead
     V r_G             guest -> host  the guest's random
     G r_0 .. r_n      host -> guest  go: every random in seat order; seed = SHA-256(all)
+    G                 host -> guest  (sealed) go; the shared seed is SHA-256 of the commitments
     A i seat d data   either way     action number i by seat, digest prefix d (6 bytes)
+    P i seat 0 data   guest -> host  (sealed) the guest's proposed action, applied on the echo
     Q i               guest -> host  my state differs after action i: send yours
-    S k n part        host -> guest  the host's state, part k of n (zlib JSON)
+    S k n part        host -> guest  the host's state, part k of n (zlib JSON; sealed: the
+                                     guest's seat's view; the first one is the opening deal)
+    U r_0 .. r_n      host -> guest  (sealed) every random, once the game is over
     E d               either way     the game is over here, final digest prefix d
     B                 either way     abandon
 
@@ -21,6 +27,16 @@ action against the rules (an illegal one is refused, counted and answered with t
 state) and forwards accepted actions to the other guests. A digest mismatch on either side
 ends in the host's state being adopted (resync). The match driver's seats (RemoteSeat)
 receive the actions; `attach(match)` wires a match to the session.
+
+Sealed sessions (hidden-information games, `SealedRules`: Killing Sevens) keep every hand on
+the host. The seed that deals is SHA-256 of every random, and only the host learns the
+guests' randoms before the end, so only the host (the dealer, which also runs the computer
+seats) knows the deal; each guest gets its own seat's view (`sealed_view`), proposes its
+actions to the host (`RelaySeat`) and applies every action as the host echoes it, with the
+`disclosure` it needs (who held the killed cards); views compare the public digest. At the
+end the host reveals the randoms; each guest deals the game again itself (`dealer`), replays
+every action through the whole rules and checks its view against it (`SealedView.unseal`),
+so a host that dealt unfairly, passed with a playable card or named a wrong victim is caught.
 """
 
 from __future__ import annotations
@@ -37,7 +53,17 @@ from typing import Any
 
 from firmware.link.packet import Beacon
 from firmware.link.radio import Radio
-from firmware.match import LocalSeat, Match, Played, RemoteSeat, Seat
+from firmware.match import (
+    ActionError,
+    LocalSeat,
+    Match,
+    Played,
+    RelaySeat,
+    RemoteSeat,
+    SealedRules,
+    SealedView,
+    Seat,
+)
 
 log = logging.getLogger("twinfold.link")
 
@@ -63,6 +89,14 @@ def _commit(secret: bytes) -> bytes:
     return hashlib.sha256(b"seed" + secret).digest()[:16]
 
 
+def _seed_of(parts: list[bytes]) -> int:
+    return int.from_bytes(hashlib.sha256(b"".join(parts)).digest()[:8], "big") >> 1
+
+
+def _chunks(body: bytes) -> list[bytes]:
+    return [body[i : i + 16] for i in range(0, len(body), 16)]
+
+
 @dataclass
 class Guest:
     peer: bytes
@@ -84,7 +118,12 @@ class Session:
     seat: int | None = None  # the local player's seat
     host: bytes | None = None
     guests: list[Guest] = field(default_factory=list)
-    seed: int | None = None
+    seed: int | None = None  # shared by every unit (a sealed session does not deal from it)
+    sealed: bool = False
+    deal_seed: int | None = None  # sealed: the dealing seed, the host's until the end
+    opening: dict[str, Any] | None = None  # sealed guest: its view of the deal, from the host
+    dealer: Any = None  # sealed guest: deal_seed -> the whole rules, to check the host's game
+    cheated: bool = False  # sealed guest: the host's game did not check out at the end
     match: Match[Any] | None = None
     agreed: bool = False
     resyncs: int = 0
@@ -101,11 +140,16 @@ class Session:
         self._refused_before = 0
         self._early: list[bytes] = []  # actions that arrived before the match was attached
         self._joined_at = 0
+        self._closed = False  # the host started with the guests it had: no more joins
+        self._commits: list[bytes] = []  # sealed: every commitment, in seat order
+        self._reveals: list[bytes] = []  # sealed: every random (the host's; a guest's at the end)
 
     # ------------------------------------------------------------------ set-up
-    def host_game(self, game: str, options: dict[str, str], seats: int = 2) -> None:
+    def host_game(
+        self, game: str, options: dict[str, str], seats: int = 2, sealed: bool = False
+    ) -> None:
         self.role, self.game, self.options, self.seats = "host", game, dict(options), seats
-        self.seat, self.state = 0, State.HOSTING
+        self.seat, self.state, self.sealed = 0, State.HOSTING, sealed
         self.radio.beacon = Beacon(self.radio.id, True, game, self.radio.name, seats - 1)
         self.radio.accept_pairing = True
 
@@ -140,8 +184,32 @@ class Session:
 
     @property
     def ready(self) -> bool:
-        """Options and seed agreed: the match can start."""
+        """Options and seed agreed (and, for a sealed guest, its view of the deal arrived):
+        the match can start."""
+        if self.sealed and self.role == "guest":
+            return self.seed is not None and self.opening is not None
         return self.seed is not None
+
+    def can_start_now(self) -> bool:
+        """The host may start with the guests it has (games for 2 to `seats` units)."""
+        return (
+            self.role == "host"
+            and self.state is State.HOSTING
+            and not self._closed
+            and 0 < len(self.guests) < self.seats - 1
+        )
+
+    def start_now(self) -> bool:
+        """Start with the units that joined: the session shrinks to them (the game fills
+        the other seats itself, e.g. with computers); no more joins are taken."""
+        if not self.can_start_now():
+            return False
+        self._closed = True
+        self.seats = 1 + len(self.guests)
+        self.radio.beacon = None
+        self.radio.accept_pairing = False
+        self._everyone_committed()
+        return True
 
     def link_lost(self) -> bool:
         peers = [self.radio.peers.get(p) for p in self.partners]
@@ -191,7 +259,11 @@ class Session:
         out: list[Seat[Any]] = []
         self._remote = {}
         for n in range(self.seats):
-            if n == self.seat:
+            if n == self.seat and self.sealed and self.role == "guest":
+                relay: RelaySeat[Any] = RelaySeat(self._propose)
+                self._remote[n] = relay  # the host's echo of our action arrives like any other
+                out.append(relay)
+            elif n == self.seat:
                 out.append(LocalSeat())
             else:
                 remote: RemoteSeat[Any] = RemoteSeat()
@@ -199,18 +271,39 @@ class Session:
                 out.append(remote)
         return out
 
-    def attach(self, match: Match[Any]) -> None:
-        """Send this unit's actions out, and check each remote action's digest."""
+    def attach(self, match: Match[Any], dealer: Any = None) -> None:
+        """Send this unit's actions out, and check each remote action's digest. A sealed
+        host sends each guest its view of the deal; a sealed guest keeps `dealer` (deal seed
+        -> the whole rules) to check the host's game at the end."""
         self.match = match
+        self.dealer = dealer
         self._refused_before = sum(match.refused.values())
         match.listeners.append(self._on_played)
         match.divergence_listeners.append(self._on_divergence)
+        if self.sealed and self.role == "host":
+            if not isinstance(match.rules, SealedRules):
+                raise TypeError(f"{match.rules.game_id} cannot be played sealed")
+            for g in self.guests:
+                self._send_state(g.peer)  # the opening: each guest's own hand only
+        elif self.sealed and self.opening is not None:
+            match.history = [Played.from_json(p) for p in self.opening.get("history", [])]
         early, self._early = self._early, []
         for body in early:
             self._action(body)
 
-    def _on_played(self, played: Played, _events: list[Any]) -> None:
+    def _propose(self, action: Any) -> None:
+        """A sealed guest's own action goes to the host, which applies it and echoes it."""
+        if self.match is None or self.host is None or self.seat is None:
+            return
+        queued = sum(len(r.inbox) for r in self._remote.values())
+        head = ACTION.pack(len(self.match.history) + queued, self.seat, bytes(DIGEST_BYTES))
+        self.radio.send(self.host, b"P" + head + self.match.rules.encode(action))
+
+    def _on_played(self, played: Played, events: list[Any]) -> None:
         index = len(self.match.history) - 1 if self.match else 0
+        if self.sealed:
+            self._on_played_sealed(index, played, events)
+            return
         digest = bytes.fromhex(played.digest)[:DIGEST_BYTES]
         if played.seat == self.seat:
             msg = b"A" + ACTION.pack(index, played.seat, digest) + played.data
@@ -221,6 +314,19 @@ class Session:
             for g in self.guests:
                 if g.seat != played.seat:
                     self.radio.send(g.peer, msg)
+        self._check_over()
+
+    def _on_played_sealed(self, index: int, played: Played, events: list[Any]) -> None:
+        """The host echoes every action to every guest with its disclosure and the public
+        digest; a guest sends nothing (its own actions went out as proposals)."""
+        if self.role == "host" and self.match is not None:
+            rules = self.match.rules
+            assert isinstance(rules, SealedRules)
+            digest = bytes.fromhex(rules.public_digest())[:DIGEST_BYTES]
+            data = played.data + rules.disclosure(events)
+            msg = b"A" + ACTION.pack(index, played.seat, digest) + data
+            for g in self.guests:
+                self.radio.send(g.peer, msg)
         self._check_over()
 
     def _on_divergence(self, seat: int, expected: str, got: str) -> None:
@@ -241,8 +347,13 @@ class Session:
         if self.match is None:
             return
         saved = self.match.save()
+        rules_json = saved["rules"]
+        if self.sealed:  # the guest's own view only: never another seat's hand
+            guest = next(g for g in self.guests if g.peer == peer)
+            assert isinstance(self.match.rules, SealedRules)
+            rules_json = self.match.rules.sealed_view(guest.seat).to_json()
         data = zlib.compress(
-            json.dumps({"rules": saved["rules"], "history": saved["history"]}).encode(), 9
+            json.dumps({"rules": rules_json, "history": saved["history"]}).encode(), 9
         )
         parts = [data[i : i + PART_BYTES] for i in range(0, len(data), PART_BYTES)]
         for k, part in enumerate(parts):
@@ -250,6 +361,8 @@ class Session:
 
     def _adopt(self, blob: bytes) -> None:
         if self.match is None:
+            if self.sealed:
+                self._take_opening(blob)
             return
         try:
             data = json.loads(zlib.decompress(blob))
@@ -265,9 +378,24 @@ class Session:
         self._final.pop(self.radio.id, None)  # the partners' final digests still stand
         self._check_over()
 
+    def _take_opening(self, blob: bytes) -> None:
+        try:
+            data = json.loads(zlib.decompress(blob))
+            if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
+                raise ValueError("not a saved match")
+        except (ValueError, zlib.error) as exc:
+            self.radio.reject("illegal", f"the host's deal did not load: {exc}")
+            return
+        self.opening = data
+
     def _check_over(self) -> None:
         if self.match is None or not self.match.over:
             return
+        if self.sealed and self.role == "host":
+            for g in self.guests:
+                self.radio.send(g.peer, b"U" + b"".join(self._reveals))
+        elif self.sealed and not self._unseal():
+            return  # the randoms have not come yet, or the host's game failed its check
         final = bytes.fromhex(self.match.rules.digest())[:DIGEST_BYTES]
         self._final[self.radio.id] = final
         for p in self.partners:
@@ -332,7 +460,7 @@ class Session:
     def _host_message(self, src: bytes, kind: bytes, body: bytes) -> None:
         guest = next((g for g in self.guests if g.peer == src), None)
         if kind == b"J":
-            if body.decode() != self.game or self.state is not State.HOSTING:
+            if body.decode() != self.game or self.state is not State.HOSTING or self._closed:
                 self.radio.send(src, b"B")
                 return
             if guest is None:
@@ -345,7 +473,8 @@ class Session:
                 self.guests.append(guest)
             self._host_commit = _commit(self._secret)
             opts = json.dumps(self.options, separators=(",", ":")).encode()
-            self.radio.send(src, b"W" + bytes([guest.seat, self.seats]) + self._host_commit + opts)
+            head = bytes([guest.seat, self.seats, int(self.sealed)])
+            self.radio.send(src, b"W" + head + self._host_commit + opts)
             if len(self.guests) == self.seats - 1:
                 self.radio.beacon = None
                 self.radio.accept_pairing = False
@@ -355,9 +484,7 @@ class Session:
             return
         if kind == b"C":
             guest.commit = body[:16]
-            if len(self.guests) == self.seats - 1 and all(g.commit for g in self.guests):
-                for g in self.guests:
-                    self.radio.send(g.peer, b"R" + self._secret)
+            self._everyone_committed()
         elif kind == b"V":
             if _commit(body) != guest.commit:
                 self.radio.reject("illegal", "a guest's random does not match its commitment")
@@ -367,24 +494,66 @@ class Session:
                 reveals = [self._secret] + [
                     g.reveal for g in sorted(self.guests, key=lambda g: g.seat)
                 ]
-                self._start(reveals)
-                for g in self.guests:
-                    self.radio.send(g.peer, b"G" + b"".join(reveals))
-        elif kind == b"A":
-            self._action(body)
+                if self.sealed:
+                    self._reveals, self.deal_seed = reveals, _seed_of(reveals)
+                    self._start([b"public", *self._commits])
+                    for g in self.guests:
+                        self.radio.send(g.peer, b"G")
+                else:
+                    self._start(reveals)
+                    for g in self.guests:
+                        self.radio.send(g.peer, b"G" + b"".join(reveals))
+        elif kind in (b"A", b"P"):
+            if len(body) < ACTION.size or ACTION.unpack_from(body)[1] != guest.seat:
+                self.radio.reject("illegal", "a guest sent an action for a seat not its own")
+                return
+            if (kind == b"P") != self.sealed:
+                self.radio.reject("illegal", "a proposal outside a sealed session, or the reverse")
+                return
+            self._action(body, check=kind == b"A")
         elif kind == b"Q":
             self._send_state(src)
         elif kind == b"E":
             self._final[src] = body[:DIGEST_BYTES]
             self._settle_result()
 
+    def _everyone_committed(self) -> None:
+        """Once every guest committed: reveal the host's random (or, sealed, hand round
+        every commitment; the randoms go to the host alone)."""
+        if not (len(self.guests) == self.seats - 1 and all(g.commit for g in self.guests)):
+            return
+        if self.sealed:
+            ordered = sorted(self.guests, key=lambda g: g.seat)
+            self._commits = [self._host_commit] + [g.commit for g in ordered]
+            for g in self.guests:
+                self.radio.send(g.peer, b"R" + b"".join(self._commits))
+        else:
+            for g in self.guests:
+                self.radio.send(g.peer, b"R" + self._secret)
+
     def _guest_message(self, kind: bytes, body: bytes) -> None:
         if kind == b"W":
-            self.seat, self.seats = body[0], body[1]
-            self._host_commit = body[2:18]
-            self.options = {str(k): str(v) for k, v in json.loads(body[18:]).items()}
+            self.seat, self.seats, self.sealed = body[0], body[1], bool(body[2] & 1)
+            self._host_commit = body[3:19]
+            self.options = {str(k): str(v) for k, v in json.loads(body[19:]).items()}
             assert self.host is not None
             self.radio.send(self.host, b"C" + _commit(self._secret))
+        elif kind == b"R" and self.sealed:
+            commits = _chunks(body)
+            mine = _commit(self._secret)
+            if not (commits and commits[0] == self._host_commit and self.seat is not None
+                    and self.seat < len(commits) and commits[self.seat] == mine):
+                self.radio.reject("illegal", "the commitments leave out ours or the host's")
+                return
+            self._commits, self.seats = commits, len(commits)
+            assert self.host is not None
+            self.radio.send(self.host, b"V" + self._secret)
+        elif kind == b"G" and self.sealed:
+            if self._commits:
+                self._start([b"public", *self._commits])
+        elif kind == b"U" and self.sealed:
+            self._reveals = _chunks(body)
+            self._check_over()
         elif kind == b"R":
             if _commit(body) != self._host_commit:
                 self.radio.reject("illegal", "the host's random does not match its commitment")
@@ -393,10 +562,11 @@ class Session:
             assert self.host is not None
             self.radio.send(self.host, b"V" + self._secret)
         elif kind == b"G":
-            reveals = [body[i : i + 16] for i in range(0, len(body), 16)]
+            reveals = _chunks(body)
             if not reveals or reveals[0] != self._host_reveal or self._secret not in reveals:
                 self.radio.reject("illegal", "the agreed randoms leave out ours or the host's")
                 return
+            self.seats = len(reveals)  # the host may have started with fewer units
             self._start(reveals)
         elif kind == b"A":
             self._action(body)
@@ -412,15 +582,69 @@ class Session:
             self._final[self.host] = body[:DIGEST_BYTES]
             self._settle_result()
 
-    def _start(self, reveals: list[bytes]) -> None:
-        self.seed = int.from_bytes(hashlib.sha256(b"".join(reveals)).digest()[:8], "big") >> 1
+    def _start(self, parts: list[bytes]) -> None:
+        self.seed = _seed_of(parts)
         self.state = State.PLAYING
 
-    def _action(self, body: bytes) -> None:
+    def _unseal(self) -> bool:
+        """A sealed guest at the end: check the randoms against the commitments, deal the
+        game again, replay every action through the whole rules, and compare with what this
+        unit saw; on success adopt the whole game (the record shows every hand)."""
+        if self._unsealed():
+            return True
+        if not self._reveals or self.match is None or self.cheated:
+            return False
+        view = self.match.rules
+        reason = self._check_reveals()
+        full: Any = None
+        history: list[Played] = []
+        if reason is None and (self.dealer is None or not isinstance(view, SealedView)):
+            reason = "this game cannot check the host's deal"
+        if reason is None:
+            assert isinstance(view, SealedView)
+            self.deal_seed = _seed_of(self._reveals)
+            full = self.dealer(self.deal_seed)
+            try:
+                for p in self.match.history:
+                    data = view.plain(p.data)
+                    action = full.decode(data)
+                    why = full.check(p.seat, action)
+                    if why is not None:
+                        raise ActionError(f"action {len(history)} of seat {p.seat}: {why}")
+                    full.apply(p.seat, action)
+                    history.append(Played(p.seat, data, full.digest()))
+            except ActionError as exc:
+                reason = str(exc)
+            reason = reason or view.unseal(full)
+        if reason is not None:
+            self.cheated = True
+            self.abandon()  # the host is told; the result is not recorded
+            self.note = f"the host's game does not check out: {reason}"
+            log.warning("versus: %s", self.note)
+            self.radio.reject("illegal", self.note)
+            return False
+        self.match.replace_rules(full)
+        self.match.history = history
+        return True
+
+    def _unsealed(self) -> bool:
+        return self.match is not None and not isinstance(self.match.rules, SealedView)
+
+    def _check_reveals(self) -> str | None:
+        if len(self._reveals) != len(self._commits) or not self._commits:
+            return "the host revealed a different number of randoms"
+        if any(_commit(r) != c for r, c in zip(self._reveals, self._commits, strict=True)):
+            return "a revealed random does not match its commitment"
+        if self.seat is None or self._reveals[self.seat] != self._secret:
+            return "the revealed randoms leave out ours"
+        return None
+
+    def _action(self, body: bytes, check: bool = True) -> None:
         index, seat, digest = ACTION.unpack_from(body)
         data = body[ACTION.size :]
         if self.match is None:
-            self._early.append(body)  # the go and the first action came in one tick
+            if check:
+                self._early.append(body)  # the go and the first action came in one tick
             return
         remote = self._remote.get(seat)
         if remote is None:
@@ -433,4 +657,5 @@ class Session:
             self.radio.reject("illegal", f"action {index} out of turn")
             self._diverged(index)
             return
-        remote.deliver(data, digest.hex())  # the match compares it with its own digest
+        # the match compares the sender's digest with its own (a proposal carries none)
+        remote.deliver(data, digest.hex() if check else None)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 MAX_ACTION_BYTES = 48  # one link frame's payload (issue 10): every encoded action fits
 
@@ -120,6 +120,43 @@ class MatchRules(Protocol[A]):
 
     def decode(self, data: bytes) -> A:
         """Parse a wire form; raises ActionError on anything malformed."""
+        ...
+
+
+@runtime_checkable
+class SealedRules(Protocol):
+    """A hidden-information game (cards in hands): the whole state lives on the dealer (the
+    link's host); every other unit holds only its seat's `sealed_view` and is sent, with each
+    action, the `disclosure` it needs to apply it (who held the cards a play killed). Views
+    compare `public_digest` after every action; the dealer's whole game is checked by every
+    view at the end (`SealedView.unseal`)."""
+
+    def sealed_view(self, seat: int) -> MatchRules[Any]:
+        """The rules as `seat` may know them now (a `SealedView`)."""
+        ...
+
+    def disclosure(self, events: list[Event]) -> bytes:
+        """What a view needs besides an action's wire form to apply it (appended to it);
+        `events` are what the action did here."""
+        ...
+
+    def public_digest(self) -> str:
+        """Hex SHA-256 of what every seat knows; every view's `digest()` equals it."""
+        ...
+
+
+@runtime_checkable
+class SealedView(Protocol):
+    """One seat's knowledge of a `SealedRules` game. Its `digest()` is the public digest; an
+    action's wire form from the dealer carries the disclosure after it."""
+
+    def plain(self, data: bytes) -> bytes:
+        """The action's wire form without the disclosure (what the dealer's rules decode)."""
+        ...
+
+    def unseal(self, full: Any) -> str | None:
+        """None if the dealer's whole game agrees with everything this seat saw (its hand,
+        every public event), else the reason in words."""
         ...
 
 

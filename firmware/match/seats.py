@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
@@ -231,6 +231,34 @@ class RemoteSeat(Seat[A]):
     def cancel(self) -> None:
         self.inbox.clear()
         self._expected = None
+
+
+class RelaySeat(RemoteSeat[A]):
+    """The person at this unit in a sealed match (hidden hands, firmware.link.session): the
+    scene offers as to a `LocalSeat`, but the action goes to the host, which alone can apply
+    it (it knows whose cards it kills); it is applied here when the host's echo arrives."""
+
+    kind = "local"
+
+    def __init__(self, outbox: Callable[[A], None]) -> None:
+        super().__init__()
+        self.outbox = outbox
+        self.waiting = False  # an offer is on its way: further offers are ignored
+
+    def offer(self, action: A) -> None:
+        if not self.waiting:
+            self.waiting = True
+            self.outbox(action)
+
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        action = super().poll(match, seat)
+        if action is not None:
+            self.waiting = False
+        return action
+
+    def cancel(self) -> None:
+        super().cancel()
+        self.waiting = False
 
 
 class ReplaySource:

@@ -113,7 +113,8 @@ def start_versus(machine: Any, role: str, game_id: str, options: dict[str, str])
         resolved = {
             k: v for k, v in cart.resolve_options(options).items() if k in cart.versus_options
         }
-        session.host_game(game_id, resolved, seats=max(2, min(4, cart.players[1])))
+        seats = max(2, min(4, cart.players[1]))
+        session.host_game(game_id, resolved, seats=seats, sealed=cart.versus_sealed)
     else:
         session.look(game_id)
     machine.push(LobbyScene(machine, game_id))
@@ -145,6 +146,8 @@ class LobbyScene(Scene):
         if self.session.role == "guest" and self.session.state is State.LOOKING:
             for i, b in enumerate(self._units()):
                 spots[f"unit:{b.src.hex()}"] = pygame.Rect(16, 34 + i * 30, 224, 26)
+        if self.session.can_start_now():
+            spots["button:start"] = pygame.Rect(16, 130, 224, 24)
         spots["button:back"] = pygame.Rect(16, 160, 224, 24)
         return spots
 
@@ -181,6 +184,11 @@ class LobbyScene(Scene):
         name = hit(self.hotspots(), inp)
         if name == "button:back":
             self.leave()
+        elif name == "button:start" or (
+            Button.START in inp.pressed and session.can_start_now()
+        ):
+            self.machine.play("select")
+            session.start_now()  # with who is here; the game fills the other seats
         elif name is not None and name.startswith("unit:"):
             self.machine.play("select")
             self.choose(bytes.fromhex(name.split(":", 1)[1]))
@@ -204,7 +212,16 @@ class LobbyScene(Scene):
         cart = self.machine.cartridges[self.game_id]
         dots = "." * (1 + (self.t // 20) % 3)
         radio = self.machine.link.radio
-        if session.role == "host":
+        if session.role == "host" and session.seats > 2:
+            joined, most = 1 + len(session.guests), session.seats
+            lines = [
+                tr(f"Hosting {cart.title} as {radio.name}.", f"{cart.title} をひらいています"),
+                tr(f"{joined} of up to {most} players here", f"{joined}/{most}人 あつまりました"),
+                tr("Waiting for players" + dots, "あいてを まっています" + dots),
+            ]
+            if session.can_start_now():
+                lines.append(tr("START: play with who is here", "START: このメンバーで はじめる"))
+        elif session.role == "host":
             lines = [
                 tr(f"Hosting {cart.title} as {radio.name}.", f"{cart.title} をひらいています"),
                 tr("Waiting for a player" + dots, "あいてを まっています" + dots),
@@ -263,7 +280,13 @@ class LobbyScene(Scene):
                 align="center",
             )
         if session.role == "host":
-            text.draw(bottom, radio.name, (128, 70), pal.ACCENT, scale=2, align="center")
+            text.draw(bottom, radio.name, (128, 44), pal.ACCENT, scale=2, align="center")
+            names = [radio.paired()[g.peer].name for g in session.guests if g.peer in paired]
+            for i, name in enumerate(names[:3]):
+                text.draw(bottom, "+ " + name, (128, 74 + i * 14), pal.OK, align="center")
+        if "button:start" in spots:
+            label = tr("Start now", "このメンバーで はじめる")
+            widgets.button(bottom, spots["button:start"], label)
         widgets.button(bottom, spots["button:back"], tr("Cancel", "やめる"))
 
     def dump(self) -> dict[str, Any]:
@@ -271,6 +294,8 @@ class LobbyScene(Scene):
             "role": self.session.role,
             "state": self.session.state.value,
             "units": [{"name": b.name, "id": b.src.hex()} for b in self._units()],
+            "joined": len(self.session.guests) if self.session.role == "host" else None,
+            "can_start": self.session.can_start_now(),
         }
 
 

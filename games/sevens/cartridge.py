@@ -96,4 +96,5 @@ CARTRIDGE = Cartridge(
     # The rules only (the welcome message is one radio frame); the computers in empty seats
     # are the first time's Cool, Hitman and Coward, the same on every unit.
     versus_options=("max_kill", "three_walls", "sevens_first", "extra_turn"),
+    versus_sealed=True,  # no unit but the dealer sees a hand before it is played
 )

@@ -11,7 +11,14 @@ only (no hands): what units that see only their own hand can compare in linked p
 
 The deal is the match's shared randomness: `SevensRules.new(seed, options)` deals from
 `random.Random(f"sevens-deal:{seed}")`, so every unit that knows the seed builds the same
-table (the commit-reveal deal of linked play replaces this when the link exists).
+table. Linked play is sealed (no unit but the host sees a hand before it is played): the host
+deals `deal_for_link(seed)` from a seed only it knows until the end, and each guest plays on
+`SevensSealed`, its seat's view (see "Linked play" in docs/games/sevens.md).
+
+Sealed actions: the view's action is the card name or `"pass"`, followed, when the play
+killed cards, by `>` and the seat that held each killed card in the order of the kill
+events (`"8D>21"`: the play killed two cards, seat 2's then seat 1's). Its wire form is the
+2 bytes above plus the disclosure: a count byte and the seats packed four to a byte.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import Any, Self
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.sevens.ai.personalities import PERSONALITIES, make_player
 from games.sevens.rules import Game, Options, RuleError, card_name, parse_card, seat_view
+from games.sevens.rules.sealed import SealedGame
 
 PASS = "pass"
 PASS_BYTES = b"--"
@@ -102,6 +110,14 @@ class SevensRules:
     def digest(self) -> str:
         return canonical_digest(self.game.to_json())
 
+    # the sealed game of linked play (firmware.match.SealedRules)
+    def sealed_view(self, seat: int) -> SevensSealed:
+        return SevensSealed(SealedGame.of(self.game, seat))
+
+    def disclosure(self, events: list[Event]) -> bytes:
+        """Who held each card the action killed (a view cannot know)."""
+        return pack_victims([v for e in events if e["type"] == "kill" for v in e["victims"]])
+
     def public_digest(self) -> str:
         """Hex SHA-256 of what every player may know: the options and the events (plays,
         kills with their victims, passes, finishes), not the hands. Units that each hold only
@@ -135,6 +151,120 @@ class SevensRules:
         if card_name(card) != text:
             raise ActionError(f"not a card in canonical form: {data!r}")
         return text
+
+
+def deal_for_link(seed: int, options: Options | None = None) -> SevensRules:
+    """The deal of a linked game: the host deals it, each guest deals it again at the end
+    (from the revealed seed) to check the host's game."""
+    return SevensRules.new(f"link:{seed}", options)
+
+
+def pack_victims(victims: list[int]) -> bytes:
+    """A disclosure: nothing when nothing was killed, else the count and 2 bits a seat."""
+    if not victims:
+        return b""
+    packed = bytearray((len(victims) + 3) // 4)
+    for i, v in enumerate(victims):
+        packed[i // 4] |= (v & 3) << (2 * (i % 4))
+    return bytes([len(victims)]) + bytes(packed)
+
+
+def unpack_victims(data: bytes) -> list[int]:
+    if not data:
+        return []
+    count = data[0]
+    if count == 0 or len(data) != 1 + (count + 3) // 4:
+        raise ActionError("a disclosure is a count and the seats, 2 bits each")
+    return [(data[1 + i // 4] >> (2 * (i % 4))) & 3 for i in range(count)]
+
+
+class SevensSealed(SevensRules):
+    """One guest's view of a linked game: its own hand, the others' counts, the table. Its
+    `digest()` is the public digest, equal to the host's `public_digest()`."""
+
+    game: SealedGame
+
+    def __init__(self, game: SealedGame) -> None:
+        super().__init__(game)
+
+    def legal_actions(self) -> Sequence[str]:
+        """What this seat may propose on its turn (another seat's options are hidden)."""
+        if self.game.current != self.game.seat:
+            return []
+        return super().legal_actions()
+
+    def check(self, seat: int, action: str) -> str | None:
+        game = self.game
+        if game.over:
+            return "the game is over"
+        if game.current != seat:
+            return "not this seat's turn"
+        if not isinstance(action, str):
+            return f"{action!r} is not a card or a pass"
+        move, _, told = action.partition(">")
+        if not all(ch in "0123" for ch in told) or (_ and not told):
+            return f"{action!r}: the victims are seat digits after '>'"
+        if move == PASS:
+            if told:
+                return "a pass kills nothing"
+            if seat == game.seat and game.legal_cards():
+                return "passing is allowed only when no card can be played"
+            return None
+        try:
+            card = parse_card(move)
+        except ValueError as exc:
+            return str(exc)
+        if move != card_name(card):
+            return f"{move!r} is not in the canonical form {card_name(card)!r}"
+        if not game.may_hold(seat, card):
+            return f"seat {seat} does not hold {move}"
+        if not game.is_playable(card):
+            return f"{move} cannot be played yet"
+        return game.check_victims(seat, card, [int(ch) for ch in told])
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        reason = self.check(seat, action)
+        if reason is not None:
+            raise ActionError(reason)
+        move, _, told = action.partition(">")
+        try:
+            if move == PASS:
+                return self.game.pass_turn()
+            return self.game.play(parse_card(move), [int(ch) for ch in told])
+        except RuleError as exc:
+            raise ActionError(str(exc)) from None
+
+    def digest(self) -> str:
+        return self.public_digest()
+
+    @classmethod
+    def from_json(cls, data: Any) -> Self:
+        return cls(SealedGame.from_json(data))
+
+    def encode(self, action: str) -> bytes:
+        move, _, told = action.partition(">")
+        return super().encode(move) + pack_victims([int(ch) for ch in told])
+
+    def decode(self, data: bytes) -> str:
+        move = super().decode(data[:2])
+        victims = unpack_victims(data[2:])
+        return f"{move}>{''.join(map(str, victims))}" if victims else move
+
+    def plain(self, data: bytes) -> bytes:
+        return data[:2]
+
+    def unseal(self, full: Any) -> str | None:
+        """Check the host's whole game (replayed here from the revealed deal)."""
+        if not isinstance(full, SevensRules) or isinstance(full, SevensSealed):
+            return "not a whole Killing Sevens game"
+        seat = self.game.seat
+        if full.game.initial_hands[seat] != self.game.initial_hands[seat]:
+            return "the revealed deal gives this seat another hand"
+        if full.game.options != self.game.options:
+            return "the revealed game has other options"
+        if full.public_digest() != self.public_digest():
+            return "the revealed game's plays, kills or passes differ from what was announced"
+        return None
 
 
 # Work units (about 1 us of the development machine each, issue 18). A decision is one

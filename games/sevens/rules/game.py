@@ -215,13 +215,13 @@ class Game:
     def play(self, card: int) -> list[Event]:
         """The current seat plays a card; returns the events this caused."""
         seat = self._acting_seat()
-        if not (0 <= card < DECK_SIZE) or not (self.hands[seat] & board.BIT[card]):
+        if not (0 <= card < DECK_SIZE) or not self._holds(seat, card):
             raise RuleError(f"seat {seat} does not hold {_name(card)}")
         if not board.BIT[card] & self.playable_mask():
             raise RuleError(f"{card_name(card)} cannot be played yet")
         start = len(self.events)
         bit = board.BIT[card]
-        self.hands[seat] &= ~bit
+        self._take(seat, card)
         self.played |= bit
         if card == SEVEN_OF_DIAMONDS:
             self.opened = True
@@ -232,7 +232,7 @@ class Game:
         )
         for group in groups:
             self._kill(group, seat)
-        if not self.hands[seat]:
+        if not self._holds_any(seat):
             self._finish(seat)
             self._advance(seat)
         elif groups and self.options.extra_turn:
@@ -244,12 +244,37 @@ class Game:
     def pass_turn(self) -> list[Event]:
         """The current seat passes; allowed only when it has nothing playable."""
         seat = self._acting_seat()
-        if self.hands[seat] & self.playable_mask():
+        if self._could_play(seat):
             raise RuleError("passing is allowed only when no card can be played")
         start = len(self.events)
         self.events.append({"type": "pass", "seat": seat})
         self._advance(seat)
         return self.events[start:]
+
+    # ------------------------------------------------ who holds what (SealedGame overrides)
+    def _holds(self, seat: int, card: int) -> bool:
+        return bool(self.hands[seat] & board.BIT[card])
+
+    def _holds_any(self, seat: int) -> bool:
+        return bool(self.hands[seat])
+
+    def _could_play(self, seat: int) -> bool:
+        return bool(self.hands[seat] & self.playable_mask())
+
+    def _owner(self, card: int) -> int:
+        return self.owner[card]
+
+    def _victim(self, card: int) -> int:
+        """Whose card a kill takes (a seat that knows only its own hand is told)."""
+        return self.owner[card]
+
+    def _take(self, seat: int, card: int) -> None:
+        self.hands[seat] &= ~board.BIT[card]
+
+    def apply_recorded(self, event: Event, victims: list[int]) -> list[Event]:
+        """Replay a recorded play or pass; `victims` are the recorded owners of the cards it
+        killed (the whole game knows them already; a sealed one is told)."""
+        return self.apply(event)
 
     # ----------------------------------------------------------------- internals
     def _check_seat(self, action: Action) -> None:
@@ -264,24 +289,24 @@ class Game:
     def _start(self) -> None:
         if self.options.sevens_laid_out:
             cards = [c for c in SEVENS]
-            seats = [self.owner[c] for c in cards]
+            seats = [self._owner(c) for c in cards]
             for c, s in zip(cards, seats, strict=True):
-                self.hands[s] &= ~board.BIT[c]
+                self._take(s, c)
                 self.played |= board.BIT[c]
             self.opened = True
             self.events.append(
                 {"type": "layout", "cards": [card_name(c) for c in cards], "seats": seats}
             )
-        first = self.owner[SEVEN_OF_DIAMONDS]
+        first = self._owner(SEVEN_OF_DIAMONDS)
         self.events.append({"type": "start", "seat": first})
         self._begin_from(first)
 
     def _kill(self, group: int, killer: int) -> None:
         cards = board.cards_of(group)
-        victims = [self.owner[c] for c in cards]
+        victims = [self._victim(c) for c in cards]
         self.killed |= group
         for c, v in zip(cards, victims, strict=True):
-            self.hands[v] &= ~board.BIT[c]
+            self._take(v, c)
             self.killed_count[v] += 1
         self.kills_count[killer] += len(cards)
         self.events.append(
@@ -307,7 +332,7 @@ class Game:
             s = (seat + step) % SEATS
             if s in self.finish_order:
                 continue
-            if not self.hands[s]:
+            if not self._holds_any(s):
                 self._finish(s)
                 continue
             self.current = s

@@ -53,6 +53,12 @@ def replay(data: Any) -> Game:
         if isinstance(exc, RecordError):
             raise
         raise RecordError(f"bad record: {exc}") from None
+    return replay_events(game, events)
+
+
+def replay_events(game: Game, events: Any) -> Game:
+    """Play `events`' plays and passes onto `game`, checking that every other event comes out
+    of the rules identically; RecordError (nothing half-loaded) on the first difference."""
     if not isinstance(events, list):
         raise RecordError("events must be a list")
     i = 0
@@ -67,13 +73,24 @@ def replay(data: Any) -> Game:
         if not isinstance(expected, dict) or expected.get("type") not in ("play", "pass"):
             raise RecordError(f"event {i} ({expected!r}) does not follow from the game")
         try:
-            game.apply(expected)
+            game.apply_recorded(expected, _victims_after(events, i))
         except RuleError as exc:
             raise RecordError(f"event {i}: {exc}") from None
         # the applied action itself is the event just appended; the loop re-checks it
     if len(game.events) != len(events):
         raise RecordError("record ends before the events the last action caused")
     return game
+
+
+def _victims_after(events: list[Any], i: int) -> list[int]:
+    """The recorded victims of the kills that the action at `i` caused (in order)."""
+    out: list[int] = []
+    for e in events[i + 1 :]:
+        if not isinstance(e, dict) or e.get("type") in ("play", "pass"):
+            break
+        if e.get("type") == "kill" and isinstance(e.get("victims"), list):
+            out.extend(v for v in e["victims"] if isinstance(v, int))
+    return out
 
 
 def record_text(game: Game, seats: list[str] | None = None) -> str:

@@ -20,12 +20,12 @@ import pygame
 
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import ComputerSeat, LocalSeat, Match, ReplayCursor
+from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor
 from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.ai.voices import Narrator, Speech
-from games.sevens.match import PASS, SevensComputer, SevensRules
+from games.sevens.match import PASS, SevensComputer, SevensRules, SevensSealed, deal_for_link
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
 from games.sevens.scene import help as help_pages
@@ -257,9 +257,9 @@ class SevensScene(Game):
         paced by this unit's device profile (`ctx.computer_seat`)."""
         if len(members) != 4 or "human" not in members:
             raise ValueError("a game has four members, one of them a person here")
-        rules = SevensRules.new(seed, setup.rules)
         if self.versus is not None:
-            return self._versus_match(rules, members)
+            return self._versus_match(setup, members)
+        rules = SevensRules.new(seed, setup.rules)
         if members[0] != "human":
             raise ValueError("seat 0 is a person")
         seats: list[Any] = []
@@ -271,11 +271,19 @@ class SevensScene(Game):
                 seats.append(self.ctx.computer_seat(player))
         return Match(rules, seats)
 
-    def _versus_match(self, rules: SevensRules, members: list[str]) -> Match[str]:
+    def _versus_match(self, setup: Setup, members: list[str]) -> Match[str]:
         """The session's seats: local for this unit, remote for the other units, and the
         computers: the host runs them (the session forwards their actions to the guests,
-        where they are remote seats)."""
+        where they are remote seats). Sealed (the launcher's way): the host deals from a
+        seed only it knows and each guest starts from its own view of the deal."""
         session = self.versus
+        rules: SevensRules
+        if not session.sealed:
+            rules = SevensRules.new(self._seed, setup.rules)
+        elif session.role == "host":
+            rules = deal_for_link(session.deal_seed, setup.rules)
+        else:
+            rules = SevensSealed.from_json(session.opening["rules"])
         session.seats = 4  # the units' seats, then the computers' (see docs/games/sevens.md)
         seats = session.make_seats()
         if session.role == "host":
@@ -283,7 +291,7 @@ class SevensScene(Game):
                 if kind in PERSONALITIES:
                     seats[s] = self.ctx.computer_seat(SevensComputer(kind, f"{self._seed}:ai:{s}"))
         match = Match(rules, seats)
-        session.attach(match)
+        session.attach(match, dealer=lambda seed: deal_for_link(seed, setup.rules))
         return match
 
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
@@ -295,8 +303,8 @@ class SevensScene(Game):
     def _personal(self, speech: Speech) -> Speech:
         """Alone against the computers, the person's announcements say "You" ("You play
         8♦.", 「あなたが…」), as the information area does."""
-        if speech.personality is not None or len(self.humans) != 1:
-            return speech
+        if speech.personality is not None or self.humans != [speech.seat]:
+            return speech  # a computer's line, or another person's (another unit's too)
         n = speech.seat + 1
         found = re.match(rf"Player {n} (\w+)(.*)", speech.en)
         if found is None:
@@ -440,7 +448,7 @@ class SevensScene(Game):
         if seat is None:
             return
         source = self.match.seats[seat]
-        if isinstance(source, LocalSeat):
+        if isinstance(source, LocalSeat | RelaySeat):
             source.offer(action)
 
     # ================================================================== the flow
