@@ -131,3 +131,36 @@ def test_malformed_session_messages_from_a_paired_unit_are_refused_not_raised() 
         guest._on_message_safe(host_radio.id, bad)
     assert guest_radio.counters.rejected["illegal"] >= 5
     assert guest.state in (State.JOINING, State.LOOKING)
+
+
+@pytest.mark.parametrize("sealed", [False, True])
+def test_the_host_starts_with_who_is_here_and_late_units_cannot_join(sealed: bool) -> None:
+    air = Air(Impairments(baud=9600, loss=0.05, delay_ms=20, seed=6))
+    radios = prepaired(air, "Host", "G1", "G2", "Late")
+    sessions = [Session(r) for r in radios]
+    host, g1, g2, late = sessions
+    host.host_game("tally", {}, seats=4, sealed=sealed)
+    assert not host.can_start_now()  # nobody has joined yet
+    for s in (g1, g2, late):
+        s.look("tally")
+
+    def tick_all() -> None:
+        for s in sessions:
+            s.tick()
+
+    air.run(300, until=lambda: (tick_all(), bool(g1.hosts() and g2.hosts()))[1])
+    assert g1.join(radios[0].id) and g2.join(radios[0].id)
+    air.run(600, until=lambda: (tick_all(), len(host.guests) == 2)[1])
+    assert host.can_start_now() and host.start_now()
+    assert not host.can_start_now() and radios[0].beacon is None  # closed to newcomers
+    air.run(900, until=lambda: (tick_all(), all(s.seed is not None for s in sessions[:3]))[1])
+    assert [s.seats for s in sessions[:3]] == [3, 3, 3]  # every unit knows the final count
+    assert len({s.seed for s in sessions[:3]}) == 1
+    assert sorted(s.seat or 0 for s in sessions[:3]) == [0, 1, 2]
+    assert (host.deal_seed is not None) == sealed and g1.deal_seed is None
+    late.host = radios[0].id  # a unit that saw the beacon earlier asks anyway: turned away
+    late.state = State.JOINING
+    late.radio.connect(radios[0].id)
+    late.radio.send(radios[0].id, b"Jtally")
+    air.run(120, until=lambda: (tick_all(), late.state is State.ABANDONED)[1])
+    assert late.state is State.ABANDONED and len(host.guests) == 2
