@@ -73,6 +73,9 @@ class Cartridge:
     # Hidden information (hands of cards): the host deals and keeps every hand; each guest
     # gets only its own seat's view (a sealed session, firmware/link/session.py).
     versus_sealed: bool = False
+    # Where the versus badge ("vs NAME" and the link bars) sits on the upper screen: its
+    # centre x and top y (the default: top centre, between two players' names).
+    versus_badge: tuple[int, int] = (128, 36)
 
     def option(self, key: str) -> Option:
         for opt in self.options:

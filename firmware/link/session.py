@@ -12,6 +12,7 @@ Messages (over each host-guest reliable channel; the first byte says which):
     V r_G             guest -> host  the guest's random
     G r_0 .. r_n      host -> guest  go: every random in seat order; seed = SHA-256(all)
     G                 host -> guest  (sealed) go; the shared seed is SHA-256 of the commitments
+    N names-json      host -> guest  every unit's radio name in seat order (sent before G)
     A i seat d data   either way     action number i by seat, digest prefix d (6 bytes)
     P i seat 0 data   guest -> host  (sealed) the guest's proposed action, applied on the echo
     Q i               guest -> host  my state differs after action i: send yours
@@ -124,6 +125,7 @@ class Session:
     opening: dict[str, Any] | None = None  # sealed guest: its view of the deal, from the host
     dealer: Any = None  # sealed guest: deal_seed -> the whole rules, to check the host's game
     cheated: bool = False  # sealed guest: the host's game did not check out at the end
+    names: list[str] = field(default_factory=list)  # every unit's name, in seat order
     match: Match[Any] | None = None
     agreed: bool = False
     resyncs: int = 0
@@ -364,6 +366,8 @@ class Session:
             if self.sealed:
                 self._take_opening(blob)
             return
+        if self.sealed and self._unsealed():
+            return  # a late answer to a resync request: this unit checked the whole game
         try:
             data = json.loads(zlib.decompress(blob))
             rules = type(self.match.rules).from_json(data["rules"])
@@ -494,6 +498,7 @@ class Session:
                 reveals = [self._secret] + [
                     g.reveal for g in sorted(self.guests, key=lambda g: g.seat)
                 ]
+                self._send_names()
                 if self.sealed:
                     self._reveals, self.deal_seed = reveals, _seed_of(reveals)
                     self._start([b"public", *self._commits])
@@ -516,6 +521,16 @@ class Session:
         elif kind == b"E":
             self._final[src] = body[:DIGEST_BYTES]
             self._settle_result()
+
+    def _send_names(self) -> None:
+        paired = self.radio.paired()
+        ordered = sorted(self.guests, key=lambda g: g.seat)
+        self.names = [self.radio.name] + [
+            paired[g.peer].name if g.peer in paired else f"Player {g.seat + 1}" for g in ordered
+        ]
+        msg = b"N" + json.dumps(self.names, ensure_ascii=False).encode()
+        for g in self.guests:
+            self.radio.send(g.peer, msg)
 
     def _everyone_committed(self) -> None:
         """Once every guest committed: reveal the host's random (or, sealed, hand round
@@ -551,6 +566,12 @@ class Session:
         elif kind == b"G" and self.sealed:
             if self._commits:
                 self._start([b"public", *self._commits])
+        elif kind == b"N":
+            names = json.loads(body)
+            if not (isinstance(names, list) and len(names) <= 4
+                    and all(isinstance(n, str) and len(n) <= 24 for n in names)):
+                raise ValueError("unit names are a list of up to 4 short strings")
+            self.names = names
         elif kind == b"U" and self.sealed:
             self._reveals = _chunks(body)
             self._check_over()

@@ -54,7 +54,9 @@ def draw_link_overlay(machine: Any, top: pygame.Surface) -> None:
     name = session.partner_name()
     label = machine.tr(f"vs {name}", f"たいせん {name}")
     w = text.size(label)[0]
-    box = pygame.Rect(128 - (w + 22) // 2, 36, w + 22, 16)  # top centre, between the names
+    game = machine.game_scene()
+    x, y = game.cartridge.versus_badge if game is not None else (128, 36)
+    box = pygame.Rect(x - (w + 22) // 2, y, w + 22, 16)
     widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
     text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
     link_bars(top, (box.right - 17, box.y + 3), session.quality())

@@ -97,4 +97,5 @@ CARTRIDGE = Cartridge(
     # are the first time's Cool, Hitman and Coward, the same on every unit.
     versus_options=("max_kill", "three_walls", "sevens_first", "extra_turn"),
     versus_sealed=True,  # no unit but the dealer sees a hand before it is played
+    versus_badge=(184, 0),  # in the title bar, clear of the table's cards
 )

@@ -167,7 +167,12 @@ class SevensScene(Game):
     def names(self) -> list[str]:
         if self.phase == "replay":
             return self.replay_names
-        return member_names(self.members, self._ja())
+        return member_names(self.members, self._ja(), self.unit_names())
+
+    def unit_names(self) -> list[str] | None:
+        """Linked play: every unit's radio name by seat (the session's), else None."""
+        names = getattr(self.versus, "names", None) if self.versus is not None else None
+        return [str(n) for n in names] if names else None
 
     def _ja(self) -> bool:
         return self.ctx.tr("en", "ja") == "ja"
@@ -303,9 +308,16 @@ class SevensScene(Game):
     def _personal(self, speech: Speech) -> Speech:
         """Alone against the computers, the person's announcements say "You" ("You play
         8♦.", 「あなたが…」), as the information area does."""
-        if speech.personality is not None or self.humans != [speech.seat]:
-            return speech  # a computer's line, or another person's (another unit's too)
         n = speech.seat + 1
+        units = self.unit_names()
+        if speech.personality is None and units and self.members[speech.seat] == "remote":
+            name = units[speech.seat] if speech.seat < len(units) else ""
+            if name:  # another unit's person, by the unit's name
+                en = speech.en.replace(f"Player {n}", name, 1)
+                ja = speech.ja.replace(f"プレイヤー{n}", name, 1)
+                return replace(speech, en=en, ja=ja)
+        if speech.personality is not None or self.humans != [speech.seat]:
+            return speech  # a computer's line, or another person's
         found = re.match(rf"Player {n} (\w+)(.*)", speech.en)
         if found is None:
             return speech
@@ -523,7 +535,7 @@ class SevensScene(Game):
         if self.reported:
             return
         self.reported = True
-        names = member_names(self.members)
+        names = member_names(self.members, units=self.unit_names())
         tally = self.tally()
         tally.add(game, names)
         self.ctx.save_data(TALLY_KEY, tally.to_json())

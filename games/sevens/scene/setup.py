@@ -156,13 +156,18 @@ def resolve_members(setup: Setup, rng: random.Random) -> list[str]:
     return out
 
 
-def member_names(members: list[str], lang_ja: bool = False) -> list[str]:
-    """Names shown at the table: `You` alone against computers, else `Player n`; the
-    personalities by name, numbered when one appears twice (tallies need distinct names)."""
+def member_names(
+    members: list[str], lang_ja: bool = False, units: list[str] | None = None
+) -> list[str]:
+    """Names shown at the table: `You` alone against computers, else `Player n`; a person
+    at another unit by its radio name (`units`, seat order; linked play); the personalities
+    by name, numbered when one appears twice (tallies need distinct names)."""
     humans = sum(m == "human" for m in members)
     names: list[str] = []
     for seat, kind in enumerate(members):
-        if kind == "remote":  # a person at another unit (linked play)
+        if kind == "remote" and units and seat < len(units) and units[seat]:
+            name = units[seat]
+        elif kind == "remote":  # a person at another unit (linked play)
             name = f"プレイヤー{seat + 1}" if lang_ja else f"Player {seat + 1}"
         elif kind == "human":
             if humans == 1:

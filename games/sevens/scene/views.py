@@ -390,7 +390,7 @@ def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
 def _english_names(scene: SevensScene) -> list[str]:
     from games.sevens.scene.setup import member_names
 
-    return member_names(scene.members)
+    return member_names(scene.members, units=scene.unit_names())
 
 
 def draw_dialog(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
