@@ -73,6 +73,9 @@ class Cartridge:
     # Hidden information (hands of cards): the host deals and keeps every hand; each guest
     # gets only its own seat's view (a sealed session, firmware/link/session.py).
     versus_sealed: bool = False
+    # The host's versus options made concrete before they are offered to guests (a choice
+    # like "as last time" filled from the host's stored data); None: used as they are.
+    versus_resolve: Callable[[dict[str, str], GameContext], dict[str, str]] | None = None
     # Where the versus badge ("vs NAME" and the link bars) sits on the upper screen: its
     # centre x and top y (the default: top centre, between two players' names).
     versus_badge: tuple[int, int] = (128, 36)

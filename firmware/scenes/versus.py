@@ -115,6 +115,8 @@ def start_versus(machine: Any, role: str, game_id: str, options: dict[str, str])
         resolved = {
             k: v for k, v in cart.resolve_options(options).items() if k in cart.versus_options
         }
+        if cart.versus_resolve is not None:
+            resolved = cart.versus_resolve(resolved, machine.new_context(cart, resolved, 0))
         seats = max(2, min(4, cart.players[1]))
         session.host_game(game_id, resolved, seats=seats, sealed=cart.versus_sealed)
     else:

@@ -3,8 +3,6 @@
 Members are options too (`seat1`..`seat3`), so `--game sevens --option seat1=cool ...`
 boots straight into play; every member and option defaults to `last` (the choice remembered
 from the last game), and a seat left at `last` opens the members dialog first. The hint marks
-and the bubble speed are set in the game's own options dialog (and remembered), which keeps
-the launcher's option list short enough to read. The hint marks
 and the bubble speed are set in the game's own options dialog (and remembered): the
 launcher's option list stays short enough to read.
 """
@@ -18,7 +16,7 @@ import pygame
 from firmware.game_api import Cartridge, GameContext, Option
 from games.sevens.rules import MAX_KILL_CHOICES
 from games.sevens.scene import SevensScene, sprites
-from games.sevens.scene.setup import LAST, SEAT_CHOICES
+from games.sevens.scene.setup import LAST, SEAT_CHOICES, SETUP_KEY, from_options
 
 LAST_LABEL = "last"  # the choice remembered from the last game
 
@@ -36,6 +34,19 @@ def _create(ctx: GameContext) -> SevensScene:
 
 def _replay(ctx: GameContext, record: dict[str, Any]) -> SevensScene:
     return SevensScene(ctx, record=record)
+
+
+def _versus_resolve(options: dict[str, str], ctx: GameContext) -> dict[str, str]:
+    """The host's rules for a linked game: `last` is this unit's remembered choice, made
+    concrete so every unit builds the same game (and the lobby shows real values)."""
+    setup, _ = from_options(options, ctx.load_data(SETUP_KEY), "cpu")
+    flag = {True: "on", False: "off"}
+    return {
+        "max_kill": str(setup.max_kill),
+        "three_walls": flag[setup.three_walls],
+        "sevens_first": flag[setup.sevens_first],
+        "extra_turn": flag[setup.extra_turn],
+    }
 
 
 def _seat(n: int) -> Option:
@@ -97,5 +108,6 @@ CARTRIDGE = Cartridge(
     # are the first time's Cool, Hitman and Coward, the same on every unit.
     versus_options=("max_kill", "three_walls", "sevens_first", "extra_turn"),
     versus_sealed=True,  # no unit but the dealer sees a hand before it is played
+    versus_resolve=_versus_resolve,
     versus_badge=(184, 0),  # in the title bar, clear of the table's cards
 )

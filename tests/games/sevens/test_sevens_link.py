@@ -18,11 +18,13 @@ from sevens_driver import remember
 from firmware.link.session import ACTION, Session
 from firmware.link.testbed import Air, prepaired
 from firmware.scenes.versus import LobbyScene, start_versus
+from firmware.storage import Store
 from firmware.testing import scripted_machine
 from games.sevens.match import SevensSealed
 from games.sevens.rules import board, parse_card
 from games.sevens.rules.cards import SEVEN_OF_DIAMONDS, SEVENS
 from games.sevens.rules.sealed import UNKNOWN
+from games.sevens.scene.setup import Setup
 from hal.interfaces import RawInput, RawTouch
 from hal.link.air import Impairments
 from hal.link.memory import MemoryMedium
@@ -233,6 +235,11 @@ def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> N
         Impairments(baud=9600, loss=0.05, delay_ms=20, jitter_ms=10, seed=9), lambda: clock["t"]
     )
     machines, tappers = [], []
+    (tmp_path / "Hana").mkdir()
+    host_store = Store.open(tmp_path / "Hana" / "store.db")
+    # the host's remembered rules ("last" in the launcher): extra turns on
+    host_store.set_setting("game:sevens:setup", Setup(extra_turn=True, bubbles="fast").to_json())
+    host_store.close()
     for i, name in enumerate(("Hana", "Ken")):
         remember(tmp_path / name, bubbles="fast", hints=False)
         tapper = Tapper(i)
@@ -266,6 +273,8 @@ def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> N
     tappers[0].queue = [point, point, None, None]
     run(60 * 60, until=lambda: all(m.game_scene() is not None for m in machines))
     sessions = [m.link.session for m in machines]
+    rules = {"max_kill": "4", "three_walls": "off", "sevens_first": "off", "extra_turn": "on"}
+    assert sessions[0].options == sessions[1].options == rules  # "last": the host's choices
     assert [s.seats for s in sessions] == [4, 4]  # widened by the game after the start
     assert sessions[0].sealed and sessions[1].sealed
     dumps = [m.dump()["game"] for m in machines]
