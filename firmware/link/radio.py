@@ -27,6 +27,12 @@ log = logging.getLogger("twinfold.link")
 BEACON_TICKS = 45  # announce about every 0.75 s while hosting or looking
 NEARBY_TICKS = 180  # a unit not heard for 3 s leaves the nearby list
 HOLD_BYTES = 24  # the radio's buffer holds more than this: send nothing new this tick
+# Half-duplex fairness: after talking this many ticks without a break, a unit falls silent
+# for HUSH_TICKS (plus 0-2 at random) so its partners can get their acks in; a unit with a
+# backlog (several guests' states to send, retransmissions) would otherwise fill the air,
+# hear no acks, retransmit more, and never recover.
+TALK_TICKS = 12
+HUSH_TICKS = 3
 MAX_COUNT = (1 << packet.COUNT_BITS) - 1
 HELLO_TICKS = 120  # a channel answers stale frames with a hello at most this often
 CLOSE_LINGER = 180  # ticks a closed channel keeps trying to deliver its last messages
@@ -144,6 +150,8 @@ class Radio:
         self._inc_base = (self.epoch * 7) % packet.UNKNOWN_CHAN
         self._made: dict[bytes, int] = {}
         self._last_rx = -10
+        self._talking = 0  # consecutive ticks with our own bytes still on the air
+        self._hush_until = 0
         self._hellos: set[bytes] = set()  # peers to greet from a new channel (see _on_data)
         self._next_beacon = 0
         self._retrans_done = 0
@@ -235,8 +243,13 @@ class Radio:
             if tick - seen > NEARBY_TICKS:
                 del self.nearby[peer_id]
         self._settle_pairing()
-        if self.link.out_waiting() > HOLD_BYTES:
-            return  # the radio is still sending earlier bursts: queue nothing new
+        waiting = self.link.out_waiting()
+        self._talking = self._talking + 1 if waiting else 0
+        if self._talking >= TALK_TICKS:
+            self._talking = 0
+            self._hush_until = tick + HUSH_TICKS + self.rng.randrange(3)
+        if waiting > HOLD_BYTES or tick < self._hush_until:
+            return  # still sending earlier bursts, or letting the partners speak
         arriving = self.decoder.mid_frame and tick - self._last_rx <= 2  # (noise times out)
         if self.link.receiving() or arriving:
             return  # carrier sense: another unit is on the air; talk after it (next tick)

@@ -143,6 +143,9 @@ class Session:
         self._early: list[bytes] = []  # actions that arrived before the match was attached
         self._joined_at = 0
         self._closed = False  # the host started with the guests it had: no more joins
+        self._resync_asked = False  # a guest asked for the host's state and waits for it
+        self._proposer: int | None = None  # sealed host: the seat of the last proposal
+        self._state_sent: dict[bytes, int] = {}  # peer -> history length of the last state
         self._commits: list[bytes] = []  # sealed: every commitment, in seat order
         self._reveals: list[bytes] = []  # sealed: every random (the host's; a guest's at the end)
 
@@ -342,12 +345,18 @@ class Session:
         if self.role == "host":
             for g in self.guests:
                 self._send_state(g.peer)
-        elif self.host is not None:
+        elif self.host is not None and not self._resync_asked:
+            # one request at a time: the answer repairs every later difference too, and a
+            # request per differing action would bury a 9600-baud link in states
+            self._resync_asked = True
             self.radio.send(self.host, b"Q" + struct.pack("!H", index))
 
-    def _send_state(self, peer: bytes) -> None:
+    def _send_state(self, peer: bytes, force: bool = False) -> None:
         if self.match is None:
             return
+        if self._state_sent.get(peer) == len(self.match.history) and not force:
+            return  # that state is on its way already (the channel is reliable)
+        self._state_sent[peer] = len(self.match.history)
         saved = self.match.save()
         rules_json = saved["rules"]
         if self.sealed:  # the guest's own view only: never another seat's hand
@@ -378,6 +387,7 @@ class Session:
         self.match.replace_rules(rules)
         self.match.history = history
         self.resyncs += 1
+        self._resync_asked = False
         self.agreed = False
         self._final.pop(self.radio.id, None)  # the partners' final digests still stand
         self._check_over()
@@ -440,7 +450,12 @@ class Session:
                 # A remote action the rules refuse: counted; the host's state settles it.
                 self._refused_before = refused
                 self.radio.reject("illegal", self.match.last_refusal or "illegal action")
-                self._diverged(len(self.match.history))
+                proposer = next((g for g in self.guests if g.seat == self._proposer), None)
+                if self.sealed and proposer is not None:
+                    # the proposer waits for its action's echo: its state (only) frees it
+                    self._send_state(proposer.peer, force=True)
+                else:
+                    self._diverged(len(self.match.history))
 
     def _on_message_safe(self, src: bytes, msg: bytes) -> None:
         """One message from a paired unit; anything malformed is refused and counted."""
@@ -671,6 +686,14 @@ class Session:
         if remote is None:
             self.radio.reject("illegal", f"an action for seat {seat}, not a remote seat here")
             return
+        if not check and (index != len(self.match.history) or self.match.to_move != seat):
+            # A proposal is made on the proposer's turn as it knows it: out of turn here, its
+            # view is behind or wrong; the state (once per proposal) puts it right.
+            self.radio.reject("illegal", f"a proposal for action {index} out of turn")
+            peer = next((g.peer for g in self.guests if g.seat == seat), None)
+            if peer is not None:
+                self._send_state(peer, force=True)
+            return
         queued = sum(len(r.inbox) for r in self._remote.values())
         if index != len(self.match.history) + queued:
             if index < len(self.match.history):
@@ -680,3 +703,5 @@ class Session:
             return
         # the match compares the sender's digest with its own (a proposal carries none)
         remote.deliver(data, digest.hex() if check else None)
+        if not check:
+            self._proposer = seat

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware.link.packet import ID_BYTES
 from firmware.link.session import ACTION, Session, State
 from firmware.link.testbed import Air, prepaired
 from firmware.match import ActionError, LocalSeat, Match, RelaySeat
@@ -135,7 +136,8 @@ def test_a_damaged_view_is_refused_with_a_reason() -> None:
 # ------------------------------------------------------------------------- sessions
 def sealed_sessions(units: int = 3) -> tuple[Air, list[Session]]:
     air = Air(Impairments(baud=9600, loss=0.05, delay_ms=20, jitter_ms=10, seed=4))
-    radios = prepaired(air, *("Host", "G1", "G2", "G3")[:units])
+    ids = [bytes([0x10 + i]) * ID_BYTES for i in range(units)]  # the same run every time
+    radios = prepaired(air, *("Host", "G1", "G2", "G3")[:units], ids=ids)
     sessions = [Session(r) for r in radios]
     for i, s in enumerate(sessions):
         s._secret = bytes([i + 1]) * 16  # fixed randoms: the same deal every run
