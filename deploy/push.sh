@@ -5,8 +5,9 @@
 #
 # Builds a wheel from this checkout, copies it with deploy/ to the unit, runs the installer
 # there (without apt: the packages are already in place) and restarts the service. The unit
-# keeps its store and /etc/twinfold/device.toml. A unit with a read-only root must have it
-# made writable first (docs/hardware.md, "Update").
+# keeps its store and /etc/twinfold/device.toml. The wheel is reinstalled whenever its
+# content changed, although its version stays the same. A unit with a read-only root must
+# have it made writable first (docs/hardware.md, "Update").
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY=1 ;;
         --no-restart) RESTART=0 ;;
-        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "push.sh: unknown option $1" >&2; exit 2 ;;
         *) TARGET="$1" ;;
     esac
@@ -31,12 +32,15 @@ step() {
     [ "$DRY" = 1 ] || "$@"
 }
 
+# shellcheck source=deploy/lib.sh
+. "$HERE/lib.sh"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-step python3 -m pip wheel --quiet --no-deps -w "$OUT" "$REPO"
+# From a clean copy of the checkout: a stale build/lib would put deleted modules back.
+echo "+ build_wheel python3 $REPO $OUT"
 WHEEL="twinfold-wheel.whl"
 if [ "$DRY" = 0 ]; then
-    WHEEL="$(basename "$(ls "$OUT"/twinfold-*.whl)")"
+    WHEEL="$(basename "$(build_wheel python3 "$REPO" "$OUT")")"
 fi
 REMOTE=/tmp/twinfold-push
 step ssh "$TARGET" "rm -rf $REMOTE && mkdir -p $REMOTE"

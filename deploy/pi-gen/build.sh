@@ -35,7 +35,11 @@ step() {
 }
 
 PIGEN="${PIGEN:-$REPO/build/pi-gen}"
-step python3 -m pip wheel --no-deps -w "$REPO/dist" "$REPO"
+# shellcheck source=deploy/lib.sh
+. "$HERE/../lib.sh"
+# From a clean copy of the checkout (a stale build/lib would put deleted modules back).
+echo "+ build_wheel python3 $REPO $REPO/dist"
+[ "$DRY" = 1 ] || build_wheel python3 "$REPO" "$REPO/dist" >/dev/null
 if [ ! -d "$PIGEN" ]; then
     step git clone --depth 1 --branch "$PIGEN_BRANCH" "$PIGEN_REPO" "$PIGEN"
 fi

@@ -149,6 +149,56 @@ def test_uninstall_takes_it_all_back(tmp_path):
     assert "fbcon" not in files["boot/firmware/cmdline.txt"].decode()
 
 
+def test_without_config_txt_a_warning_and_uninstall_removes_the_file_it_made(tmp_path):
+    root = stage(tmp_path)
+    (root / "boot/firmware/config.txt").unlink()  # boot partition not mounted, a bare chroot
+    result = run("install.sh", root, "--no-apt")
+    assert result.returncode == 0, result.stderr
+    assert "warning: no /boot/firmware/config.txt" in result.stderr
+    block = (DEPLOY / "boot/config-fragment.txt").read_text()
+    made = (root / "boot/firmware/config.txt").read_text()
+    assert made == f"# >>> twinfold >>>\n{block}# <<< twinfold <<<\n"
+    result = run("uninstall.sh", root)
+    assert result.returncode == 0, result.stderr
+    assert not (root / "boot/firmware/config.txt").exists()
+
+
+def test_a_system_dry_run_builds_the_wheel_from_the_checkout_and_changes_nothing(tmp_path):
+    # No DESTDIR: the running system, but --dry-run. Debian's python3 has no pip, so without
+    # --wheel the virtual environment's pip builds one from a clean copy of the checkout.
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "install.sh"), "--dry-run"],  # type: ignore[list-item]
+        env={k: v for k, v in os.environ.items() if k != "DESTDIR"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    apt = next(line for line in lines if line.startswith("would run: apt-get install"))
+    # evdev is compiled (python3-dev, gcc); logind lets the service power off only with polkit
+    for package in ("python3-venv", "python3-dev", "gcc", "device-tree-compiler", "polkitd"):
+        assert package in apt.split(), package
+    assert f"would build a wheel from {REPO}" in lines
+    assert any("pip install --no-cache-dir --force-reinstall --no-deps" in line for line in lines)
+    assert not any(line.startswith(("installed", "updated", "run: ")) for line in lines)
+
+
+def test_a_missing_wheel_is_refused_before_any_change(tmp_path):
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "install.sh"), "--dry-run", "--wheel", str(tmp_path / "no.whl")],  # type: ignore[list-item]
+        env={k: v for k, v in os.environ.items() if k != "DESTDIR"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"install.sh: error: no such wheel: {tmp_path / 'no.whl'}"
+    assert result.stdout == ""
+
+
 def test_bad_options_are_refused(tmp_path):
     result = run("install.sh", stage(tmp_path), "--colour")
     assert result.returncode != 0 and "unknown option --colour" in result.stderr
@@ -164,7 +214,7 @@ def test_push_dry_run_names_every_step(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     steps = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
-    assert steps[0].startswith("+ python3 -m pip wheel")
+    assert steps[0].startswith("+ build_wheel python3 ")  # from a clean copy (deploy/lib.sh)
     assert any(
         s.startswith("+ scp ") and "pi@twinfold.local:/tmp/twinfold-push/" in s for s in steps
     )
