@@ -85,14 +85,17 @@ clean_source() {
 }
 
 # build_wheel PYTHON SRC OUT: build the Twinfold wheel from a clean copy of the checkout SRC
-# into the folder OUT with PYTHON's pip; print the wheel's path.
+# into the folder OUT with PYTHON's pip; print the wheel's path. The same source gives the
+# same bytes (the zip's dates come from SOURCE_DATE_EPOCH, not the clock), so installing a
+# fresh build of an unchanged checkout changes nothing.
 build_wheel() {
     local python="$1" src="$2" out="$3" copy
     copy="$(mktemp -d)"
     clean_source "$src" "$copy/src"
     mkdir -p "$out"
     rm -f "$out"/twinfold-*.whl
-    "$python" -m pip wheel --quiet --no-deps -w "$out" "$copy/src" >&2 || {
+    SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-315532800}" \
+        "$python" -m pip wheel --quiet --no-deps -w "$out" "$copy/src" >&2 || {
         rm -rf "$copy"
         return 1
     }

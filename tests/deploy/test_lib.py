@@ -150,3 +150,7 @@ def test_build_wheel_builds_the_checkout_without_its_stale_build_folder(tmp_path
         names = z.namelist()
     assert "firmware/cli.py" in names and "firmware/deleted_module.py" not in names
     assert not (src / "build/lib/firmware/cli.py").exists()  # built elsewhere
+    # The dates inside come from SOURCE_DATE_EPOCH, not the clock or the files: a later
+    # build of the same source has the same bytes, and install_wheel reinstalls nothing.
+    with zipfile.ZipFile(wheel) as z:
+        assert {info.date_time for info in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
