@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# Try deploy/install.sh for real on a Debian bookworm root file system, in a chroot: the
+# install a person runs (from a copy of the checkout, as root, no --wheel), a second
+# install that must change nothing, `systemd-analyze verify` on the installed unit, the
+# installed firmware run as the service user against ordinary files standing in for the
+# framebuffers (READY=1 and WATCHDOG=1 on a notify socket), the polkit rule asked through a
+# real polkitd, then uninstall.sh (the store and the user stay). docs/hardware.md,
+# "Verified on", has what it showed and what it cannot show.
+#
+# usage: sudo deploy/tools/chroot_check.sh ROOTFS
+#
+# ROOTFS is a scratch root file system (it is changed), made for example with
+#   debootstrap --include=python3,sudo,ca-certificates,systemd-sysv,udev \
+#       bookworm ROOTFS http://deb.debian.org/debian
+# Needs network (Debian packages, PyPI). /proc, /sys, /dev and /dev/pts are mounted in
+# ROOTFS and unmounted on exit. A proxy's CA for pip: PIP_CERT=FILE is copied in and used.
+# Not run by the test suite (root, network, minutes).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+[ $# = 1 ] || { sed -n '10,11p' "$0" | sed 's/^# //' >&2; exit 2; }
+ROOTFS="$(cd "$1" && pwd)"
+[ "$(id -u)" = 0 ] || { echo "chroot_check.sh: run as root" >&2; exit 2; }
+[ -x "$ROOTFS/usr/bin/python3" ] || { echo "chroot_check.sh: no python3 in $ROOTFS" >&2; exit 2; }
+# shellcheck source=deploy/lib.sh
+. "$REPO/deploy/lib.sh"
+
+MOUNTED=()
+DAEMONS=()
+stop_daemons() {  # the ones this script started, by their process id; then wait for them
+    local pid n
+    for pid in "${DAEMONS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${DAEMONS[@]}"; do
+        for n in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    done
+    DAEMONS=()
+}
+cleanup() {
+    local i
+    stop_daemons
+    for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount "${MOUNTED[$i]}" || true; done
+}
+trap cleanup EXIT
+mount_in() {  # mount_in TARGET mount-arguments...
+    local target="$ROOTFS$1"
+    shift
+    mountpoint -q "$target" && return 0
+    mount "$@" "$target"
+    MOUNTED+=("$target")
+}
+mount_in /proc -t proc proc
+mount_in /sys -t sysfs sysfs
+mount_in /dev --bind /dev
+mount_in /dev/pts --bind /dev/pts
+cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
+CERT=()
+if [ -n "${PIP_CERT:-}" ]; then
+    cp "$PIP_CERT" "$ROOTFS/root/pip-ca.crt"
+    CERT=(PIP_CERT=/root/pip-ca.crt)
+fi
+inside() {  # a command in the chroot, with a clean environment
+    chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "${CERT[@]}" "$@"
+}
+as_service() {  # a command as the unit runs it: user twinfold with its groups
+    inside SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONUNBUFFERED=1 "$@"
+}
+ok() { echo "ok: $*"; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+# Everything the installer may touch: path, size, mode, owner, modification time.
+snapshot() {
+    inside find /etc /opt /boot /lib/firmware /var/lib/twinfold -xdev \
+        \( -type f -o -type l \) -printf '%p %s %m %u %T@\n' 2>/dev/null | sort || true
+}
+
+echo "== Debian $(cat "$ROOTFS/etc/debian_version"), $(inside python3 --version)," \
+    "systemd $(inside dpkg-query -W -f '${Version}' systemd)"
+CHECKOUT=/root/twinfold
+rm -rf "${ROOTFS:?}$CHECKOUT"
+clean_source "$REPO" "$ROOTFS$CHECKOUT"
+
+echo "== install (first run)"
+start=$(date +%s)
+inside bash -c "cd $CHECKOUT && deploy/install.sh" > "$ROOTFS/root/install-1.log" 2>&1 \
+    || { tail -n 30 "$ROOTFS/root/install-1.log"; fail "first install"; }
+ok "first install in $(($(date +%s) - start)) s (log: $ROOTFS/root/install-1.log)"
+grep -E '^(installed|updated|run: useradd|run: python3|build)' "$ROOTFS/root/install-1.log" || true
+
+echo "== install (second run: must change nothing)"
+before="$(snapshot)"
+start=$(date +%s)
+inside bash -c "cd $CHECKOUT && deploy/install.sh" > "$ROOTFS/root/install-2.log" 2>&1 \
+    || { tail -n 30 "$ROOTFS/root/install-2.log"; fail "second install"; }
+seconds=$(($(date +%s) - start))
+after="$(snapshot)"
+changed="$(diff <(echo "$before") <(echo "$after") || true)"
+[ -z "$changed" ] || { echo "$changed"; fail "the second install changed files"; }
+! grep -E '^(installed|updated|run: useradd|run: python3 -m venv|run: .*pip )' \
+    "$ROOTFS/root/install-2.log" || fail "the second install did something"
+ok "second install in $seconds s: no file changed, no pip run"
+
+echo "== what is installed"
+inside id twinfold
+inside test -x /opt/twinfold/venv/bin/twinfold || fail "no entry point"
+for path in /etc/systemd/system/twinfold.service /etc/systemd/logind.conf.d/twinfold.conf \
+    /etc/udev/rules.d/99-twinfold.rules /etc/polkit-1/rules.d/50-twinfold.rules \
+    /etc/twinfold/device.toml /lib/firmware/twinfold-panel.bin \
+    /boot/firmware/overlays/twinfold.dtbo /boot/firmware/config.txt; do
+    inside test -f "$path" || fail "missing $path"
+done
+[ "$(inside readlink /etc/systemd/system/multi-user.target.wants/twinfold.service)" \
+    = /etc/systemd/system/twinfold.service ] || fail "the unit is not enabled"
+inside /opt/twinfold/venv/bin/python -c 'import evdev, pygame, serial, cryptography, cobs' \
+    || fail "a dependency does not import"
+ok "files, user, enabled unit, dependencies import (evdev compiled here)"
+
+echo "== systemd-analyze verify"
+verify="$(inside systemd-analyze verify /etc/systemd/system/twinfold.service 2>&1)" \
+    || { echo "$verify"; fail "systemd-analyze verify"; }
+[ -z "$verify" ] || { echo "$verify"; fail "systemd-analyze verify warned"; }
+ok "the installed unit passes systemd-analyze verify (no output)"
+
+echo "== the firmware runs as the service user"
+as_service /opt/twinfold/venv/bin/twinfold device --help > /dev/null || fail "device --help"
+FAKE=/tmp/twinfold-fake
+rm -rf "${ROOTFS:?}$FAKE"
+for fb in fb0 fb1; do
+    mkdir -p "$ROOTFS$FAKE/sys/$fb"
+    printf '320,240\n' > "$ROOTFS$FAKE/sys/$fb/virtual_size"
+    echo 16 > "$ROOTFS$FAKE/sys/$fb/bits_per_pixel"
+    echo 640 > "$ROOTFS$FAKE/sys/$fb/stride"
+    echo 0 > "$ROOTFS$FAKE/sys/$fb/blank"
+    : > "$ROOTFS$FAKE/$fb"
+done
+mkdir -p "$ROOTFS$FAKE/input"
+cat > "$ROOTFS$FAKE/device.toml" << EOF
+[display.upper]
+device = "$FAKE/fb0"
+sysfs = "$FAKE/sys/fb0"
+[display.lower]
+device = "$FAKE/fb1"
+sysfs = "$FAKE/sys/fb1"
+[input]
+scan_dir = "$FAKE/input"
+[radio]
+enabled = false
+[system]
+data_dir = "/var/lib/twinfold"
+EOF
+chmod -R a+rwX "$ROOTFS$FAKE"
+# What StateDirectory= would make; then the notify protocol, as systemd would listen to it.
+inside install -d -o twinfold -g twinfold -m 0755 /var/lib/twinfold
+cat > "$ROOTFS$FAKE/notify.py" << 'EOF'
+"""Listen like systemd: run the firmware with NOTIFY_SOCKET and WATCHDOG_USEC, print what it
+says. The socket is read all the time, as systemd does (a datagram queue holds 10)."""
+import os
+import socket
+import subprocess
+import sys
+import threading
+
+path = "/tmp/twinfold-fake/notify.sock"
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+listener.bind(path)
+os.chmod(path, 0o777)
+listener.settimeout(0.1)
+said = set()
+done = threading.Event()
+
+
+def listen() -> None:
+    while not done.is_set():
+        try:
+            said.update(listener.recv(4096).decode().split("\n"))
+        except TimeoutError:
+            pass
+
+
+thread = threading.Thread(target=listen)
+thread.start()
+env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "500000"}
+try:
+    code = subprocess.run(sys.argv[1:], env=env, timeout=120).returncode
+finally:
+    done.set()
+    thread.join()
+print(" ".join(sorted(said)))
+sys.exit(code)
+EOF
+start=$(date +%s%N)
+said="$(as_service python3 "$FAKE/notify.py" setpriv --reuid twinfold --regid twinfold \
+    --init-groups /opt/twinfold/venv/bin/twinfold device --config "$FAKE/device.toml" \
+    --frames 240 --dump /tmp/twinfold-fake/dump.json 2> "$ROOTFS$FAKE/stderr")" \
+    || { cat "$ROOTFS$FAKE/stderr"; fail "twinfold device --frames 240"; }
+ms=$((($(date +%s%N) - start) / 1000000))
+echo "notify: $said"
+for word in READY=1 WATCHDOG=1 STOPPING=1; do
+    [[ " $said " == *" $word "* ]] || fail "no $word on the notify socket"
+done
+grep -q '"frame": 240' "$ROOTFS$FAKE/dump.json" || fail "the dump has not frame 240"
+[ "$(inside stat -c %U /var/lib/twinfold/store.db)" = twinfold ] || fail "store not the user's"
+inside python3 -c "
+import sys
+data = open('$FAKE/fb1', 'rb').read()
+sys.exit(0 if len(data) == 320 * 240 * 2 and len(set(data)) > 2 else 1)" \
+    || fail "nothing drawn on the lower framebuffer"
+ok "240 frames in $ms ms as user twinfold: READY, WATCHDOG, STOPPING sent; store written;" \
+    "both framebuffers drawn ($FAKE/fb0, fb1: RGB565 320x240)"
+
+echo "== the polkit rule, asked through polkitd"
+if inside test -x /usr/lib/polkit-1/polkitd && inside test -x /usr/bin/dbus-daemon; then
+    inside mkdir -p /run/dbus
+    inside rm -f /run/dbus/pid /run/dbus/system_bus_socket
+    inside dbus-daemon --system --fork --print-pid > "$ROOTFS/tmp/dbus.pid"
+    DAEMONS+=("$(cat "$ROOTFS/tmp/dbus.pid")")
+    # a simple command in the background: $! is polkitd itself (chroot execs it)
+    chroot "$ROOTFS" /usr/lib/polkit-1/polkitd --no-debug > "$ROOTFS/tmp/polkitd.log" 2>&1 &
+    DAEMONS+=("$!")
+    sleep 2
+    verdict() {  # verdict USER ACTION: pkcheck's answer for a process of USER
+        inside setpriv --reuid "$1" --regid "$1" --init-groups sh -c \
+            "pkcheck --action-id $2 --process \$\$ >/dev/null 2>&1 && echo yes || echo no"
+    }
+    [ "$(verdict twinfold org.freedesktop.login1.power-off)" = yes ] \
+        || { cat "$ROOTFS/tmp/polkitd.log"; fail "polkit refuses twinfold power-off"; }
+    [ "$(verdict twinfold org.freedesktop.login1.reboot)" = no ] \
+        || fail "polkit lets twinfold do more than power off"
+    [ "$(verdict daemon org.freedesktop.login1.power-off)" = no ] \
+        || fail "polkit lets anyone power off"
+    ok "polkitd allows power-off to twinfold only (reboot refused; user daemon refused)"
+    stop_daemons
+else
+    echo "skipped: polkitd or dbus-daemon not installed"
+fi
+
+echo "== uninstall"
+inside bash -c "cd $CHECKOUT && deploy/uninstall.sh" > "$ROOTFS/root/uninstall.log" 2>&1 \
+    || { cat "$ROOTFS/root/uninstall.log"; fail "uninstall"; }
+left="$(snapshot | grep -i twinfold | grep -v '^/var/lib/twinfold/' || true)"
+[ -z "$left" ] || { echo "$left"; fail "uninstall left files"; }
+! inside grep -qs twinfold /boot/firmware/config.txt || fail "config.txt keeps our block"
+inside test -f /var/lib/twinfold/store.db || fail "uninstall removed the store"
+inside id twinfold > /dev/null || fail "uninstall removed the user"
+ok "uninstall removed every installed file; the store and the user stay"
+echo "== all checks passed"
