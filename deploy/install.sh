@@ -173,7 +173,10 @@ else
 fi
 
 # Bluetooth no longer has the PL011: its modem set-up service must not claim the UART.
-if [ "$SYSTEM" = 0 ] || systemctl list-unit-files hciuart.service 2>/dev/null | grep -q hciuart; then
+# (`systemctl is-enabled` and `disable` work without a running systemd: in a chroot too.)
+if [ "$SYSTEM" = 0 ]; then
+    run systemctl disable hciuart.service
+elif [ "$(systemctl is-enabled hciuart.service 2>/dev/null || true)" = enabled ]; then
     run systemctl disable hciuart.service
 fi
 

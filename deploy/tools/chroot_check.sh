@@ -80,6 +80,39 @@ CHECKOUT=/root/twinfold
 rm -rf "${ROOTFS:?}$CHECKOUT"
 clean_source "$REPO" "$ROOTFS$CHECKOUT"
 
+# What Raspberry Pi OS Lite has and Debian has not: the boot partition's config.txt and
+# cmdline.txt (as a fresh bookworm image writes them) and pi-bluetooth's hciuart.service
+# (enabled). Stand-ins, so the installer takes the paths it takes on a Pi.
+STOCK_CONFIG="# For more options and information see
+# http://rptl.io/configtxt
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_64bit=1
+disable_overscan=1
+arm_boost=1
+
+[cm4]
+otg_mode=1
+
+[cm5]
+dtoverlay=dwc2,dr_mode=host
+
+[all]"
+STOCK_CMDLINE="console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait quiet"
+mkdir -p "$ROOTFS/boot/firmware/overlays"
+echo "$STOCK_CONFIG" > "$ROOTFS/boot/firmware/config.txt"
+echo "$STOCK_CMDLINE" > "$ROOTFS/boot/firmware/cmdline.txt"
+printf '%s\n' '[Unit]' 'Description=stand-in for hciuart.service (chroot_check.sh)' \
+    '[Service]' 'ExecStart=/bin/true' '[Install]' 'WantedBy=multi-user.target' \
+    > "$ROOTFS/lib/systemd/system/hciuart.service"
+inside systemctl enable hciuart.service 2> /dev/null
+[ "$(inside systemctl is-enabled hciuart.service)" = enabled ] || fail "stand-in hciuart"
+
 echo "== install (first run)"
 start=$(date +%s)
 inside bash -c "cd $CHECKOUT && deploy/install.sh" > "$ROOTFS/root/install-1.log" 2>&1 \
@@ -96,9 +129,10 @@ seconds=$(($(date +%s) - start))
 after="$(snapshot)"
 changed="$(diff <(echo "$before") <(echo "$after") || true)"
 [ -z "$changed" ] || { echo "$changed"; fail "the second install changed files"; }
-! grep -E '^(installed|updated|run: useradd|run: python3 -m venv|run: .*pip )' \
-    "$ROOTFS/root/install-2.log" || fail "the second install did something"
-ok "second install in $seconds s: no file changed, no pip run"
+did="$(grep -E '^(installed|updated|would|run: )' "$ROOTFS/root/install-2.log" \
+    | grep -v '^run: apt-get ' || true)"
+[ -z "$did" ] || { echo "$did"; fail "the second install did something"; }
+ok "second install in $seconds s: no file changed, no command run but apt-get"
 
 echo "== what is installed"
 inside id twinfold
@@ -114,6 +148,21 @@ done
 inside /opt/twinfold/venv/bin/python -c 'import evdev, pygame, serial, cryptography, cobs' \
     || fail "a dependency does not import"
 ok "files, user, enabled unit, dependencies import (evdev compiled here)"
+config="$(cat "$ROOTFS/boot/firmware/config.txt")"
+[[ "$config" == "$STOCK_CONFIG"$'\n# >>> twinfold >>>\n'* ]] || fail "config.txt: stock lines changed"
+[ "$(grep -c '^# >>> twinfold >>>$' "$ROOTFS/boot/firmware/config.txt")" = 1 ] \
+    || fail "config.txt: not one Twinfold block"
+[ "$(cat "$ROOTFS/boot/firmware/cmdline.txt")" = "console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait quiet fbcon=map:9" ] \
+    || fail "cmdline.txt: $(cat "$ROOTFS/boot/firmware/cmdline.txt")"
+[ "$(inside systemctl is-enabled hciuart.service || true)" = disabled ] \
+    || fail "hciuart.service still enabled"
+ok "config.txt: stock lines kept, one block appended; cmdline.txt: no serial console," \
+    "fbcon=map:9; hciuart.service disabled"
+while IFS='=' read -r key _; do
+    grep -aq "Login\.$key" "$ROOTFS/lib/systemd/systemd-logind" \
+        || fail "logind $(inside dpkg-query -W -f '${Version}' systemd) has no $key"
+done < <(grep -E '^[A-Za-z]+=' "$ROOTFS/etc/systemd/logind.conf.d/twinfold.conf")
+ok "every key of the logind drop-in is one bookworm's systemd-logind knows"
 
 echo "== systemd-analyze verify"
 verify="$(inside systemd-analyze verify /etc/systemd/system/twinfold.service 2>&1)" \
@@ -234,13 +283,36 @@ else
     echo "skipped: polkitd or dbus-daemon not installed"
 fi
 
+echo "== update (what push.sh runs on the unit: a new build of the same version)"
+rm -rf "${ROOTFS:?}/root/twinfold-next" "$ROOTFS/root/next-dist"
+clean_source "$REPO" "$ROOTFS/root/twinfold-next"
+echo "# chroot_check.sh: the next build" >> "$ROOTFS/root/twinfold-next/firmware/__init__.py"
+inside bash -c ". $CHECKOUT/deploy/lib.sh && build_wheel /opt/twinfold/venv/bin/python \
+    /root/twinfold-next /root/next-dist" > /dev/null || fail "building the next wheel"
+NEXT="$(ls "$ROOTFS"/root/next-dist/twinfold-*.whl)"
+NEXT="/root/next-dist/$(basename "$NEXT")"
+inside bash -c "cd $CHECKOUT && deploy/install.sh --no-apt --wheel $NEXT" \
+    > "$ROOTFS/root/update.log" 2>&1 || { cat "$ROOTFS/root/update.log"; fail "update"; }
+grep -q "chroot_check.sh: the next build" \
+    "$ROOTFS"/opt/twinfold/venv/lib/python3.*/site-packages/firmware/__init__.py \
+    || fail "the update did not replace the installed code"
+inside bash -c "cd $CHECKOUT && deploy/install.sh --no-apt --wheel $NEXT" \
+    > "$ROOTFS/root/update-2.log" 2>&1 || fail "update again"
+grep -q "^unchanged twinfold wheel" "$ROOTFS/root/update-2.log" || fail "the same wheel reinstalled"
+ok "a new build of version $(inside /opt/twinfold/venv/bin/python -c \
+    'import importlib.metadata as m; print(m.version("twinfold"))') replaced the code;" \
+    "the same wheel again changed nothing"
+
 echo "== uninstall"
 inside bash -c "cd $CHECKOUT && deploy/uninstall.sh" > "$ROOTFS/root/uninstall.log" 2>&1 \
     || { cat "$ROOTFS/root/uninstall.log"; fail "uninstall"; }
 left="$(snapshot | grep -i twinfold | grep -v '^/var/lib/twinfold/' || true)"
 [ -z "$left" ] || { echo "$left"; fail "uninstall left files"; }
-! inside grep -qs twinfold /boot/firmware/config.txt || fail "config.txt keeps our block"
+[ "$(cat "$ROOTFS/boot/firmware/config.txt")" = "$STOCK_CONFIG" ] \
+    || fail "config.txt is not the stock one again"
+! grep -q fbcon "$ROOTFS/boot/firmware/cmdline.txt" || fail "cmdline.txt keeps fbcon=map:9"
 inside test -f /var/lib/twinfold/store.db || fail "uninstall removed the store"
 inside id twinfold > /dev/null || fail "uninstall removed the user"
-ok "uninstall removed every installed file; the store and the user stay"
+ok "uninstall removed every installed file, config.txt is the stock one again, no fbcon;" \
+    "the store and the user stay"
 echo "== all checks passed"
