@@ -185,6 +185,25 @@ def test_a_system_dry_run_builds_the_wheel_from_the_checkout_and_changes_nothing
     assert not any(line.startswith(("installed", "updated", "run: ")) for line in lines)
 
 
+@pytest.mark.parametrize("state", ["enabled", "disabled"])
+def test_hciuart_is_disabled_only_while_it_is_enabled(tmp_path, state):
+    # A stand-in systemctl answers is-enabled; a second install must run nothing.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    systemctl = bin_dir / "systemctl"
+    systemctl.write_text(f'#!/bin/sh\n[ "$1" = is-enabled ] && echo {state}\nexit 0\n')
+    systemctl.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "install.sh"), "--dry-run", "--no-apt"],  # type: ignore[list-item]
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    disabling = "would run: systemctl disable hciuart.service" in result.stdout.splitlines()
+    assert disabling == (state == "enabled")
+
+
 def test_a_missing_wheel_is_refused_before_any_change(tmp_path):
     result = subprocess.run(
         [BASH, str(DEPLOY / "install.sh"), "--dry-run", "--wheel", str(tmp_path / "no.whl")],  # type: ignore[list-item]
