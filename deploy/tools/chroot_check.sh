@@ -249,13 +249,21 @@ for word in READY=1 WATCHDOG=1 STOPPING=1; do
 done
 grep -q '"frame": 240' "$ROOTFS$FAKE/dump.json" || fail "the dump has not frame 240"
 [ "$(inside stat -c %U /var/lib/twinfold/store.db)" = twinfold ] || fail "store not the user's"
-inside python3 -c "
-import sys
-data = open('$FAKE/fb1', 'rb').read()
-sys.exit(0 if len(data) == 320 * 240 * 2 and len(set(data)) > 2 else 1)" \
-    || fail "nothing drawn on the lower framebuffer"
+grep -q '"scene": "launcher"' "$ROOTFS$FAKE/dump.json" || fail "not in the launcher"
+# Both panels side by side as a PNG to look at (the installed pygame reads RGB565).
+inside SDL_VIDEODRIVER=dummy /opt/twinfold/venv/bin/python -c "
+import sys, pygame
+sheet = pygame.Surface((650, 240))
+for i, name in enumerate(('fb0', 'fb1')):
+    data = open('$FAKE/' + name, 'rb').read()
+    if len(data) != 320 * 240 * 2 or len(set(data)) < 3:
+        sys.exit(name + ': nothing drawn')
+    panel = pygame.Surface((320, 240), 0, 16, (0xF800, 0x07E0, 0x001F, 0))
+    panel.get_buffer().write(data)
+    sheet.blit(panel, (i * 330, 0))
+pygame.image.save(sheet, '$FAKE/panels.png')" > /dev/null || fail "the framebuffers"
 ok "240 frames in $ms ms as user twinfold: READY, WATCHDOG, STOPPING sent; store written;" \
-    "both framebuffers drawn ($FAKE/fb0, fb1: RGB565 320x240)"
+    "the launcher on both framebuffers: $ROOTFS$FAKE/panels.png"
 
 echo "== the polkit rule, asked through polkitd"
 if inside test -x /usr/lib/polkit-1/polkitd && inside test -x /usr/bin/dbus-daemon; then
