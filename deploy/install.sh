@@ -65,6 +65,13 @@ fi
 if [ "$SYSTEM" = 1 ] && [ -z "$WHEEL" ] && [ ! -f "$HERE/../pyproject.toml" ]; then
     die "no wheel: pass --wheel FILE (or run the installer from a checkout)"
 fi
+# --read-only's needs are checked before anything is changed.
+if [ "$READ_ONLY" = 1 ] && [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ]; then
+    command -v raspi-config >/dev/null 2>&1 \
+        || die "--read-only needs raspi-config (Raspberry Pi OS) for the overlay root"
+    blkid -L "$DATA_LABEL" >/dev/null 2>&1 \
+        || die "--read-only needs a partition labelled $DATA_LABEL for the store (docs/hardware.md)"
+fi
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -182,9 +189,6 @@ fi
 
 # --------------------------------------------------------------------------- read-only root
 if [ "$READ_ONLY" = 1 ]; then
-    if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && ! blkid -L "$DATA_LABEL" >/dev/null 2>&1; then
-        die "--read-only needs a partition labelled $DATA_LABEL for the store (docs/hardware.md)"
-    fi
     LINE="LABEL=$DATA_LABEL /var/lib/twinfold ext4 defaults,noatime,nofail 0 2"
     if grep -qxF "$LINE" "$ROOT/etc/fstab" 2>/dev/null; then
         echo "unchanged /etc/fstab"
