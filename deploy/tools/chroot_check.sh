@@ -163,6 +163,13 @@ while IFS='=' read -r key _; do
         || fail "logind $(inside dpkg-query -W -f '${Version}' systemd) has no $key"
 done < <(grep -E '^[A-Za-z]+=' "$ROOTFS/etc/systemd/logind.conf.d/twinfold.conf")
 ok "every key of the logind drop-in is one bookworm's systemd-logind knows"
+# udev 252 has no `udevadm verify`; `udevadm test` on any device reads every rules file and
+# names each line it cannot parse ("FILE:LINE Invalid key ...").
+said="$(inside udevadm test /sys/class/net/lo 2>&1 || true)"
+grep -q "Reading rules file: /etc/udev/rules.d/99-twinfold.rules" <<< "$said" \
+    || fail "udevadm test did not read the rules"
+! grep "99-twinfold.rules:" <<< "$said" || fail "udev cannot parse the rules"
+ok "bookworm's udev reads the rules without a complaint (udevadm test)"
 
 echo "== systemd-analyze verify"
 verify="$(inside systemd-analyze verify /etc/systemd/system/twinfold.service 2>&1)" \
