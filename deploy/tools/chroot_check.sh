@@ -63,8 +63,11 @@ inside() {  # a command in the chroot, with a clean environment
     chroot "$ROOTFS" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "${CERT[@]}" "$@"
 }
-as_service() {  # a command as the unit runs it: user twinfold with its groups
-    inside SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONUNBUFFERED=1 "$@"
+as_service() {  # a command with the installed unit's Environment= (setpriv: its user)
+    local -a unit_env
+    read -r -a unit_env <<< "$(sed -n 's/^Environment=//p' \
+        "$ROOTFS/etc/systemd/system/twinfold.service")"
+    inside "${unit_env[@]}" "$@"
 }
 ok() { echo "ok: $*"; }
 fail() { echo "FAILED: $*" >&2; exit 1; }
