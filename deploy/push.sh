@@ -7,7 +7,8 @@
 # there (without apt: the packages are already in place) and restarts the service. The unit
 # keeps its store and /etc/twinfold/device.toml. The wheel is reinstalled whenever its
 # content changed, although its version stays the same. A unit with a read-only root must
-# have it made writable first (docs/hardware.md, "Update").
+# have it made writable first (docs/hardware.md, "Update"). The wheel is built with
+# `$PYTHON -m pip` (default python3; e.g. PYTHON=.venv/bin/python when python3 has no pip).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,10 +38,11 @@ step() {
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 # From a clean copy of the checkout: a stale build/lib would put deleted modules back.
-echo "+ build_wheel python3 $REPO $OUT"
+PYTHON="${PYTHON:-python3}"
+echo "+ build_wheel $PYTHON $REPO $OUT"
 WHEEL="twinfold-wheel.whl"
 if [ "$DRY" = 0 ]; then
-    WHEEL="$(basename "$(build_wheel python3 "$REPO" "$OUT")")"
+    WHEEL="$(basename "$(build_wheel "$PYTHON" "$REPO" "$OUT")")"
 fi
 REMOTE=/tmp/twinfold-push
 step ssh "$TARGET" "rm -rf $REMOTE && mkdir -p $REMOTE"

@@ -38,8 +38,9 @@ PIGEN="${PIGEN:-$REPO/build/pi-gen}"
 # shellcheck source=deploy/lib.sh
 . "$HERE/../lib.sh"
 # From a clean copy of the checkout (a stale build/lib would put deleted modules back).
-echo "+ build_wheel python3 $REPO $REPO/dist"
-[ "$DRY" = 1 ] || build_wheel python3 "$REPO" "$REPO/dist" >/dev/null
+PYTHON="${PYTHON:-python3}"  # any Python with pip (PYTHON=.venv/bin/python)
+echo "+ build_wheel $PYTHON $REPO $REPO/dist"
+[ "$DRY" = 1 ] || build_wheel "$PYTHON" "$REPO" "$REPO/dist" >/dev/null
 if [ ! -d "$PIGEN" ]; then
     step git clone --depth 1 --branch "$PIGEN_BRANCH" "$PIGEN_REPO" "$PIGEN"
 fi

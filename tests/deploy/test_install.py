@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -239,6 +241,36 @@ def test_push_dry_run_names_every_step(tmp_path):
     )
     assert any("install.sh --no-apt --wheel" in s for s in steps)
     assert any("systemctl restart twinfold" in s for s in steps)
+
+
+def test_push_builds_a_real_wheel_and_hands_it_to_the_installer(tmp_path):
+    # Not a dry run: the wheel is built (with this Python); ssh and scp are stand-ins that
+    # record their arguments and keep a copy of what would be sent.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls.log"
+    sent = tmp_path / "sent"
+    sent.mkdir()
+    (bin_dir / "ssh").write_text(f'#!/bin/sh\necho "ssh $*" >> "{log}"\n')
+    (bin_dir / "scp").write_text(
+        f'#!/bin/sh\necho "scp $*" >> "{log}"\n'
+        f'for a in "$@"; do case "$a" in *.whl) cp "$a" "{sent}/";; esac; done\n'
+    )
+    for name in ("ssh", "scp"):
+        (bin_dir / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHON": sys.executable}
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh"), "pi@twinfold.local"],  # type: ignore[list-item]
+        env=env, capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    wheels = list(sent.glob("twinfold-*.whl"))
+    assert len(wheels) == 1
+    with zipfile.ZipFile(wheels[0]) as z:
+        assert "firmware/cli.py" in z.namelist()
+    calls = log.read_text().splitlines()
+    install = next(c for c in calls if "install.sh" in c)
+    assert install.endswith(f"install.sh --no-apt --wheel /tmp/twinfold-push/{wheels[0].name}")
 
 
 def test_push_needs_a_target():
