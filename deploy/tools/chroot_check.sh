@@ -32,14 +32,18 @@ stop_daemons() {  # the ones this script started, by their process id; then wait
     local pid n
     for pid in "${DAEMONS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${DAEMONS[@]}"; do
-        for n in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        for n in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     done
     DAEMONS=()
 }
-cleanup() {
+unmount_all() {
     local i
-    stop_daemons
     for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount "${MOUNTED[$i]}" || true; done
+    MOUNTED=()
+}
+cleanup() {
+    stop_daemons
+    unmount_all
 }
 trap cleanup EXIT
 mount_in() {  # mount_in TARGET mount-arguments...
@@ -49,10 +53,13 @@ mount_in() {  # mount_in TARGET mount-arguments...
     mount "$@" "$target"
     MOUNTED+=("$target")
 }
-mount_in /proc -t proc proc
-mount_in /sys -t sysfs sysfs
-mount_in /dev --bind /dev
-mount_in /dev/pts --bind /dev/pts
+mount_all() {
+    mount_in /proc -t proc proc
+    mount_in /sys -t sysfs sysfs
+    mount_in /dev --bind /dev
+    mount_in /dev/pts --bind /dev/pts
+}
+mount_all
 cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
 CERT=()
 if [ -n "${PIP_CERT:-}" ]; then
@@ -320,6 +327,79 @@ grep -q "^unchanged twinfold wheel" "$ROOTFS/root/update-2.log" || fail "the sam
 ok "a new build of version $(inside /opt/twinfold/venv/bin/python -c \
     'import importlib.metadata as m; print(m.version("twinfold"))') replaced the code;" \
     "the same wheel again changed nothing"
+
+echo "== booted with systemd (systemd-nspawn): the unit, the watchdog, logind, power-off"
+if command -v systemd-nspawn > /dev/null; then
+    # The firmware on files again, outside /tmp (PrivateTmp= gives the unit its own).
+    rm -rf "${ROOTFS:?}/srv/twinfold-fake"
+    cp -a "$ROOTFS$FAKE" "$ROOTFS/srv/twinfold-fake"
+    rm -f "$ROOTFS/srv/twinfold-fake/"{notify.sock,notify.py,device.toml,dump.json,stderr}
+    sed 's#/tmp/twinfold-fake#/srv/twinfold-fake#' "$ROOTFS$FAKE/device.toml" \
+        > "$ROOTFS/etc/twinfold/device.toml"
+    unmount_all  # nspawn brings its own /proc, /sys and /dev
+    systemd-nspawn -D "$ROOTFS" --boot --register=no --keep-unit --console=passive \
+        --machine=twinfold-check > "$ROOTFS/root/nspawn.log" 2>&1 &
+    NSPAWN=$!
+    DAEMONS+=("$NSPAWN")
+    INIT=""
+    for _ in $(seq 100); do
+        INIT="$(pgrep -P "$NSPAWN" -x systemd | head -n 1 || true)"
+        [ -n "$INIT" ] && break
+        sleep 0.1
+    done
+    [ -n "$INIT" ] || { cat "$ROOTFS/root/nspawn.log"; fail "the container did not start"; }
+    in_box() { nsenter -t "$INIT" -a "$@"; }
+    in_box timeout 90 systemctl is-system-running --wait > /dev/null || true
+    failed="$(in_box systemctl --failed --no-legend --plain | cut -d ' ' -f 1 | xargs || true)"
+    [ -z "$failed" ] || echo "note: failed in the container (not Twinfold's): $failed"
+    show() { in_box systemctl show twinfold.service -p "$1" --value; }
+    [ "$(show ActiveState)" = active ] \
+        || { in_box journalctl -u twinfold --no-pager | tail; fail "the unit is not active"; }
+    [ "$(show StatusText)" = "running, profile desktop" ] || fail "no READY/STATUS from it"
+    [ "$(show User)" = twinfold ] && [ "$(show WatchdogUSec)" = 5s ] || fail "user, watchdog"
+    [ "$(in_box stat -c %U /var/lib/twinfold)" = twinfold ] || fail "StateDirectory owner"
+    ok "booted: twinfold.service active (Type=notify: READY=1 with its STATUS), user" \
+        "twinfold, WatchdogSec 5 s, /var/lib/twinfold the user's"
+    for key in HandlePowerKey HandlePowerKeyLongPress HandleSuspendKey HandleLidSwitch \
+        HandleLidSwitchExternalPower HandleLidSwitchDocked; do
+        [ "$(in_box busctl get-property org.freedesktop.login1 /org/freedesktop/login1 \
+            org.freedesktop.login1.Manager "$key")" = 's "ignore"' ] || fail "logind $key"
+    done
+    ok "logind leaves POWER and the lid alone (the drop-in's six keys read back as ignore)"
+    # A hung frame loop: stop the process; the watchdog must kill it and systemd restart it.
+    first="$(show MainPID)"
+    in_box kill -STOP "$first"
+    for _ in $(seq 200); do
+        [ "$(show NRestarts)" = 1 ] && [ "$(show SubState)" = running ] && break
+        sleep 0.1
+    done
+    [ "$(show NRestarts)" = 1 ] && [ "$(show MainPID)" != "$first" ] \
+        && [ "$(show SubState)" = running ] || fail "no watchdog restart"
+    journal="$(in_box journalctl -u twinfold --no-pager)"
+    grep -q "Watchdog timeout (limit 5s)" <<< "$journal" || fail "the restart was not the watchdog's"
+    ok "a hung frame loop (SIGSTOP) is killed by the watchdog after 5 s and restarted"
+    in_box systemctl stop twinfold.service
+    [ "$(show Result)" = success ] && [ "$(show ExecMainStatus)" = 0 ] \
+        || fail "systemctl stop: $(show Result), status $(show ExecMainStatus)"
+    ok "systemctl stop (SIGTERM): a clean exit, status 0"
+    in_box systemctl start twinfold.service
+    # The long press of POWER runs `systemctl poweroff` as the service: its user and sandbox.
+    ! in_box systemd-run --uid=daemon --wait --pipe --quiet systemctl poweroff 2> /dev/null \
+        || fail "another user may power off"
+    in_box systemd-run --uid=twinfold --gid=twinfold \
+        -p "SupplementaryGroups=video input dialout audio" -p NoNewPrivileges=yes \
+        -p ProtectSystem=full -p ProtectHome=yes -p PrivateTmp=yes \
+        --wait --pipe --quiet systemctl poweroff || fail "twinfold may not power off"
+    for _ in $(seq 300); do kill -0 "$NSPAWN" 2> /dev/null || break; sleep 0.1; done
+    ! kill -0 "$NSPAWN" 2> /dev/null || fail "the container did not power off"
+    wait "$NSPAWN" || fail "the container's power-off failed"
+    DAEMONS=()
+    ok "the service's user (with its sandbox) powers the system off; user daemon may not"
+    rm -rf "${ROOTFS:?}/srv/twinfold-fake"
+    mount_all
+else
+    echo "skipped: no systemd-nspawn (apt-get install systemd-container)"
+fi
 
 echo "== uninstall"
 inside bash -c "cd $CHECKOUT && deploy/uninstall.sh" > "$ROOTFS/root/uninstall.log" 2>&1 \
