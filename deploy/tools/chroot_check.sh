@@ -4,8 +4,10 @@
 # install that must change nothing, `systemd-analyze verify` on the installed unit, the
 # installed firmware run as the service user against ordinary files standing in for the
 # framebuffers (READY=1 and WATCHDOG=1 on a notify socket), the polkit rule asked through a
-# real polkitd, then uninstall.sh (the store and the user stay). docs/hardware.md,
-# "Verified on", has what it showed and what it cannot show.
+# real polkitd, an update as push.sh does it, then (with systemd-nspawn, if installed) the
+# root file system booted under systemd: the unit's start, watchdog, stop and power-off;
+# last uninstall.sh (the store and the user stay). docs/hardware.md, "Verified on", has
+# what it showed and what it cannot show.
 #
 # usage: sudo deploy/tools/chroot_check.sh ROOTFS
 #
@@ -19,7 +21,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-[ $# = 1 ] || { sed -n '10,11p' "$0" | sed 's/^# //' >&2; exit 2; }
+[ $# = 1 ] || { grep -m 1 '^# usage:' "$0" | sed 's/^# //' >&2; exit 2; }
 ROOTFS="$(cd "$1" && pwd)"
 [ "$(id -u)" = 0 ] || { echo "chroot_check.sh: run as root" >&2; exit 2; }
 [ -x "$ROOTFS/usr/bin/python3" ] || { echo "chroot_check.sh: no python3 in $ROOTFS" >&2; exit 2; }
