@@ -273,6 +273,16 @@ def test_push_builds_a_real_wheel_and_hands_it_to_the_installer(tmp_path):
     assert install.endswith(f"install.sh --no-apt --wheel /tmp/twinfold-push/{wheels[0].name}")
 
 
+def test_push_with_apt_lets_the_installer_install_packages():
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh"), "--dry-run", "--apt", "pi@twinfold.local"],  # type: ignore[list-item]
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    install = next(line for line in result.stdout.splitlines() if "install.sh" in line)
+    assert "--no-apt" not in install and "install.sh --wheel /tmp/twinfold-push/" in install
+
+
 def test_push_needs_a_target():
     result = subprocess.run(
         [BASH, str(DEPLOY / "push.sh")],  # type: ignore[list-item]
