@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell helpers shared by install.sh, uninstall.sh, push.sh and pi-gen/build.sh (sourced,
 # never run). One copy, so the tests in tests/deploy/ can call each helper on its own,
 # including the system paths (ROOT="") a staging-root install never takes.
@@ -117,7 +118,7 @@ install_wheel() {
         return 0
     fi
     run "$venv/bin/pip" install --no-cache-dir --force-reinstall --no-deps "$wheel"
-    run "$venv/bin/pip" install --no-cache-dir "$wheel[device]"
+    run "$venv/bin/pip" install --no-cache-dir "${wheel}[device]"
     if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ]; then
         echo "$sum" > "$stamp"
     fi

@@ -31,10 +31,10 @@ ROOTFS="$(cd "$1" && pwd)"
 MOUNTED=()
 DAEMONS=()
 stop_daemons() {  # the ones this script started, by their process id; then wait for them
-    local pid n
+    local pid
     for pid in "${DAEMONS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${DAEMONS[@]}"; do
-        for n in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     done
     DAEMONS=()
 }
@@ -86,6 +86,7 @@ snapshot() {
         \( -type f -o -type l \) -printf '%p %s %m %u %T@\n' 2>/dev/null | sort || true
 }
 
+# shellcheck disable=SC2016  # ${Version} is dpkg-query's, not the shell's
 echo "== Debian $(cat "$ROOTFS/etc/debian_version"), $(inside python3 --version)," \
     "systemd $(inside dpkg-query -W -f '${Version}' systemd)"
 CHECKOUT=/root/twinfold
@@ -172,7 +173,7 @@ ok "config.txt: stock lines kept, one block appended; cmdline.txt: no serial con
     "fbcon=map:9; hciuart.service disabled"
 while IFS='=' read -r key _; do
     grep -aq "Login\.$key" "$ROOTFS/lib/systemd/systemd-logind" \
-        || fail "logind $(inside dpkg-query -W -f '${Version}' systemd) has no $key"
+        || fail "bookworm's systemd-logind has no $key"
 done < <(grep -E '^[A-Za-z]+=' "$ROOTFS/etc/systemd/logind.conf.d/twinfold.conf")
 ok "every key of the logind drop-in is one bookworm's systemd-logind knows"
 # udev 252 has no `udevadm verify`; `udevadm test` on any device reads every rules file and
@@ -358,7 +359,8 @@ if command -v systemd-nspawn > /dev/null; then
     [ "$(show ActiveState)" = active ] \
         || { in_box journalctl -u twinfold --no-pager | tail; fail "the unit is not active"; }
     [ "$(show StatusText)" = "running, profile desktop" ] || fail "no READY/STATUS from it"
-    [ "$(show User)" = twinfold ] && [ "$(show WatchdogUSec)" = 5s ] || fail "user, watchdog"
+    [ "$(show User)" = twinfold ] || fail "the unit's user: $(show User)"
+    [ "$(show WatchdogUSec)" = 5s ] || fail "the unit's watchdog: $(show WatchdogUSec)"
     [ "$(in_box stat -c %U /var/lib/twinfold)" = twinfold ] || fail "StateDirectory owner"
     ok "booted: twinfold.service active (Type=notify: READY=1 with its STATUS), user" \
         "twinfold, WatchdogSec 5 s, /var/lib/twinfold the user's"
@@ -375,14 +377,17 @@ if command -v systemd-nspawn > /dev/null; then
         [ "$(show NRestarts)" = 1 ] && [ "$(show SubState)" = running ] && break
         sleep 0.1
     done
-    [ "$(show NRestarts)" = 1 ] && [ "$(show MainPID)" != "$first" ] \
-        && [ "$(show SubState)" = running ] || fail "no watchdog restart"
+    if [ "$(show NRestarts)" != 1 ] || [ "$(show MainPID)" = "$first" ] \
+        || [ "$(show SubState)" != running ]; then
+        fail "no watchdog restart"
+    fi
     journal="$(in_box journalctl -u twinfold --no-pager)"
     grep -q "Watchdog timeout (limit 5s)" <<< "$journal" || fail "the restart was not the watchdog's"
     ok "a hung frame loop (SIGSTOP) is killed by the watchdog after 5 s and restarted"
     in_box systemctl stop twinfold.service
-    [ "$(show Result)" = success ] && [ "$(show ExecMainStatus)" = 0 ] \
-        || fail "systemctl stop: $(show Result), status $(show ExecMainStatus)"
+    if [ "$(show Result)" != success ] || [ "$(show ExecMainStatus)" != 0 ]; then
+        fail "systemctl stop: $(show Result), status $(show ExecMainStatus)"
+    fi
     ok "systemctl stop (SIGTERM): a clean exit, status 0"
     in_box systemctl start twinfold.service
     # The long press of POWER runs `systemctl poweroff` as the service: its user and sandbox.
