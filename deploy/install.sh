@@ -5,7 +5,8 @@
 # usage: sudo deploy/install.sh [--wheel FILE] [--read-only] [--no-apt] [--dry-run]
 #        DESTDIR=/path/to/stage deploy/install.sh [--dry-run]
 #
-#   --wheel FILE  the Twinfold wheel to install (default: the newest dist/twinfold-*.whl)
+#   --wheel FILE  the Twinfold wheel to install (default: one built from the checkout this
+#                 installer is in, with the virtual environment's pip)
 #   --read-only   read-only root (overlay file system) with the store on the partition
 #                 labelled twinfold-data, mounted at /var/lib/twinfold
 #   --no-apt      do not install Debian packages (they are already there)
@@ -17,13 +18,16 @@
 # /opt/twinfold/venv with the wheel; the systemd unit (enabled), the logind drop-in, udev
 # rules, the polkit rule for shutdown; /etc/twinfold/device.toml (only if absent); the
 # device-tree overlay (compiled with dtc) and the panels' init file; the Twinfold block in
-# config.txt and the kernel command line without the serial console.
+# config.txt and the kernel command line without the serial console. In a chroot (pi-gen,
+# or no running systemd) nothing is started or reloaded: the unit starts at the next boot.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BOOT=/boot/firmware
 VENV=/opt/twinfold/venv
-PACKAGES=(python3-venv python3-dev gcc device-tree-compiler libasound2)
+# python3-dev and gcc build evdev (no wheels for it on PyPI); polkitd lets the service
+# power off (polkit/50-twinfold.rules): without it logind refuses a non-root `poweroff`.
+PACKAGES=(python3-venv python3-dev gcc device-tree-compiler libasound2 polkitd)
 BEGIN_MARK="# >>> twinfold >>>"
 END_MARK="# <<< twinfold <<<"
 DATA_LABEL=twinfold-data
@@ -44,7 +48,7 @@ while [ $# -gt 0 ]; do
         --wheel=*) WHEEL="${1#--wheel=}" ;;
         --read-only) READ_ONLY=1 ;;
         --no-apt) APT=0 ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
     shift
@@ -55,56 +59,25 @@ SYSTEM=1
 if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
     die "run as root (sudo), or set DESTDIR to stage the files"
 fi
+if [ "$SYSTEM" = 1 ] && [ -n "$WHEEL" ] && [ ! -f "$WHEEL" ]; then
+    die "no such wheel: $WHEEL"
+fi
+if [ "$SYSTEM" = 1 ] && [ -z "$WHEEL" ] && [ ! -f "$HERE/../pyproject.toml" ]; then
+    die "no wheel: pass --wheel FILE (or run the installer from a checkout)"
+fi
+# --read-only's needs are checked before anything is changed.
+if [ "$READ_ONLY" = 1 ] && [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ]; then
+    command -v raspi-config >/dev/null 2>&1 \
+        || die "--read-only needs raspi-config (Raspberry Pi OS) for the overlay root"
+    blkid -L "$DATA_LABEL" >/dev/null 2>&1 \
+        || die "--read-only needs a partition labelled $DATA_LABEL for the store (docs/hardware.md)"
+fi
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
-# A system change: run it (on the system), or say it would be / is skipped.
-run() {
-    if [ "$SYSTEM" = 0 ]; then
-        echo "skipped (DESTDIR): $*"
-    elif [ "$DRY" = 1 ]; then
-        echo "would run: $*"
-    else
-        echo "run: $*"
-        "$@"
-    fi
-}
-
-# put SRC DEST MODE: install a file under the root unless it is already identical.
-put() {
-    local src="$1" dest="$ROOT$2" mode="$3"
-    if cmp -s "$src" "$dest" 2>/dev/null; then
-        echo "unchanged $2"
-    elif [ "$DRY" = 1 ]; then
-        echo "would install $2"
-    else
-        install -D -m "$mode" "$src" "$dest"
-        echo "installed $2"
-    fi
-}
-
-# put_once SRC DEST MODE: install a file only if there is none (keeps the owner's edits).
-put_once() {
-    if [ -e "$ROOT$2" ]; then
-        echo "kept $2 (already there)"
-    else
-        put "$@"
-    fi
-}
-
-# update DEST NEWFILE: replace an existing file's content when it differs.
-update() {
-    local dest="$ROOT$1" new="$2"
-    if cmp -s "$new" "$dest"; then
-        echo "unchanged $1"
-    elif [ "$DRY" = 1 ]; then
-        echo "would update $1"
-    else
-        cat "$new" > "$dest"
-        echo "updated $1"
-    fi
-}
+# shellcheck source=deploy/lib.sh
+. "$HERE/lib.sh"
 
 # --------------------------------------------------------------------------- packages
 if [ "$APT" = 1 ]; then
@@ -121,21 +94,24 @@ else
 fi
 
 # --------------------------------------------------------------------------- the wheel
-if [ "$SYSTEM" = 1 ]; then
-    if [ -z "$WHEEL" ]; then
-        WHEEL="$(ls -t "$HERE"/../dist/twinfold-*.whl 2>/dev/null | head -n 1 || true)"
-    fi
-    if [ -z "$WHEEL" ] && [ "$DRY" = 0 ]; then
-        die "no wheel: build one (python3 -m pip wheel --no-deps -w dist .) or pass --wheel"
-    fi
-    [ -z "$WHEEL" ] || [ -f "$WHEEL" ] || [ "$DRY" = 1 ] || die "no such wheel: $WHEEL"
-fi
 if [ "$SYSTEM" = 1 ] && [ -x "$VENV/bin/python" ]; then
     echo "unchanged $VENV"
 else
     run python3 -m venv "$VENV"
 fi
-run "$VENV/bin/pip" install --upgrade --no-cache-dir "${WHEEL:-dist/twinfold.whl}[device]"
+if [ -z "$WHEEL" ] && [ "$SYSTEM" = 1 ]; then
+    # From the checkout this installer is in, with the environment's own pip (Debian's
+    # python3 has no pip module); a clean copy is built, so the checkout stays as it was.
+    SOURCE="$(cd "$HERE/.." && pwd)"
+    if [ "$DRY" = 1 ]; then
+        echo "would build a wheel from $SOURCE"
+    else
+        echo "build a wheel from $SOURCE"
+        WHEEL="$(build_wheel "$VENV/bin/python" "$SOURCE" "$TMP/dist")" \
+            || die "could not build a wheel from $SOURCE"
+    fi
+fi
+install_wheel "$VENV" "${WHEEL:-twinfold.whl}"
 
 # --------------------------------------------------------------------------- files
 put "$HERE/systemd/twinfold.service" /etc/systemd/system/twinfold.service 0644
@@ -174,8 +150,7 @@ put "$TMP/panel.bin" /lib/firmware/twinfold-panel.bin 0644
 CONFIG="$BOOT/config.txt"
 {
     if [ -f "$ROOT$CONFIG" ]; then
-        awk -v b="$BEGIN_MARK" -v e="$END_MARK" \
-            '$0==b{skip=1;next} $0==e{skip=0;next} !skip' "$ROOT$CONFIG"
+        strip_block "$ROOT$CONFIG" "$BEGIN_MARK" "$END_MARK"
     fi
     echo "$BEGIN_MARK"
     cat "$HERE/boot/config-fragment.txt"
@@ -184,6 +159,10 @@ CONFIG="$BOOT/config.txt"
 if [ -f "$ROOT$CONFIG" ]; then
     update "$CONFIG" "$TMP/config.txt"
 else
+    # Raspberry Pi OS bookworm always has one; none means the boot partition is not
+    # mounted, an older release (/boot/config.txt) or a staging root.
+    echo "install.sh: warning: no $CONFIG (boot partition not mounted? not bookworm?):" \
+        "a new one holds only the Twinfold block" >&2
     put "$TMP/config.txt" "$CONFIG" 0644
 fi
 
@@ -201,15 +180,15 @@ else
 fi
 
 # Bluetooth no longer has the PL011: its modem set-up service must not claim the UART.
-if [ "$SYSTEM" = 0 ] || systemctl list-unit-files hciuart.service 2>/dev/null | grep -q hciuart; then
+# (`systemctl is-enabled` and `disable` work without a running systemd: in a chroot too.)
+if [ "$SYSTEM" = 0 ]; then
+    run systemctl disable hciuart.service
+elif [ "$(systemctl is-enabled hciuart.service 2>/dev/null || true)" = enabled ]; then
     run systemctl disable hciuart.service
 fi
 
 # --------------------------------------------------------------------------- read-only root
 if [ "$READ_ONLY" = 1 ]; then
-    if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && ! blkid -L "$DATA_LABEL" >/dev/null 2>&1; then
-        die "--read-only needs a partition labelled $DATA_LABEL for the store (docs/hardware.md)"
-    fi
     LINE="LABEL=$DATA_LABEL /var/lib/twinfold ext4 defaults,noatime,nofail 0 2"
     if grep -qxF "$LINE" "$ROOT/etc/fstab" 2>/dev/null; then
         echo "unchanged /etc/fstab"

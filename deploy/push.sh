@@ -1,47 +1,56 @@
 #!/usr/bin/env bash
 # Push the current checkout to a Twinfold unit over ssh and restart it.
 #
-# usage: deploy/push.sh [--dry-run] [--no-restart] USER@HOST
+# usage: deploy/push.sh [--dry-run] [--no-restart] [--apt] USER@HOST
 #
 # Builds a wheel from this checkout, copies it with deploy/ to the unit, runs the installer
-# there (without apt: the packages are already in place) and restarts the service. The unit
-# keeps its store and /etc/twinfold/device.toml. A unit with a read-only root must have it
-# made writable first (docs/hardware.md, "Update").
+# there (without apt: the packages are already in place; --apt: install them too, for a
+# checkout whose installer needs new ones) and restarts the service. The unit
+# keeps its store and /etc/twinfold/device.toml. The wheel is reinstalled whenever its
+# content changed, although its version stays the same. A unit with a read-only root must
+# have it made writable first (docs/hardware.md, "Update"). The wheel is built with
+# `$PYTHON -m pip` (default python3; e.g. PYTHON=.venv/bin/python when python3 has no pip).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 DRY=0
 RESTART=1
+APT=--no-apt
 TARGET=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY=1 ;;
         --no-restart) RESTART=0 ;;
-        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --apt) APT="" ;;
+        -h|--help) sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "push.sh: unknown option $1" >&2; exit 2 ;;
         *) TARGET="$1" ;;
     esac
     shift
 done
-[ -n "$TARGET" ] || { echo "usage: deploy/push.sh [--dry-run] [--no-restart] USER@HOST" >&2; exit 2; }
+[ -n "$TARGET" ] || { echo "usage: deploy/push.sh [--dry-run] [--no-restart] [--apt] USER@HOST" >&2; exit 2; }
 
 step() {
     echo "+ $*"
     [ "$DRY" = 1 ] || "$@"
 }
 
+# shellcheck source=deploy/lib.sh
+. "$HERE/lib.sh"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-step python3 -m pip wheel --quiet --no-deps -w "$OUT" "$REPO"
+# From a clean copy of the checkout: a stale build/lib would put deleted modules back.
+PYTHON="${PYTHON:-python3}"
+echo "+ build_wheel $PYTHON $REPO $OUT"
 WHEEL="twinfold-wheel.whl"
 if [ "$DRY" = 0 ]; then
-    WHEEL="$(basename "$(ls "$OUT"/twinfold-*.whl)")"
+    WHEEL="$(basename "$(build_wheel "$PYTHON" "$REPO" "$OUT")")"
 fi
 REMOTE=/tmp/twinfold-push
 step ssh "$TARGET" "rm -rf $REMOTE && mkdir -p $REMOTE"
 step scp -q -r "$HERE" "$OUT/$WHEEL" "$TARGET:$REMOTE/"
-step ssh "$TARGET" "sudo $REMOTE/deploy/install.sh --no-apt --wheel $REMOTE/$WHEEL"
+step ssh "$TARGET" "sudo $REMOTE/deploy/install.sh${APT:+ $APT} --wheel $REMOTE/$WHEEL"
 if [ "$RESTART" = 1 ]; then
     step ssh "$TARGET" "sudo systemctl restart twinfold && systemctl --no-pager status twinfold | head -n 5"
 fi

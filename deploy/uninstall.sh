@@ -5,6 +5,7 @@
 # usage: sudo deploy/uninstall.sh [--purge] [--dry-run]      (DESTDIR works as for install)
 set -euo pipefail
 
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BOOT=/boot/firmware
 BEGIN_MARK="# >>> twinfold >>>"
 END_MARK="# <<< twinfold <<<"
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY=1 ;;
         --purge) PURGE=1 ;;
-        -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option $1" ;;
     esac
     shift
@@ -28,17 +29,8 @@ SYSTEM=1
 if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
     die "run as root (sudo), or set DESTDIR"
 fi
-
-run() {
-    if [ "$SYSTEM" = 0 ]; then echo "skipped (DESTDIR): $*"
-    elif [ "$DRY" = 1 ]; then echo "would run: $*"
-    else echo "run: $*"; "$@"; fi
-}
-remove() {
-    if [ ! -e "$ROOT$1" ] && [ ! -L "$ROOT$1" ]; then echo "absent $1"
-    elif [ "$DRY" = 1 ]; then echo "would remove $1"
-    else rm -rf "${ROOT:?}$1" 2>/dev/null || rm -rf "$ROOT$1"; echo "removed $1"; fi
-}
+# shellcheck source=deploy/lib.sh
+. "$HERE/lib.sh"
 
 if [ "$SYSTEM" = 1 ] && [ -d /run/systemd/system ]; then
     run systemctl disable --now twinfold.service
@@ -57,14 +49,17 @@ for path in \
 done
 CONFIG="$BOOT/config.txt"
 if [ -f "$ROOT$CONFIG" ] && grep -qxF "$BEGIN_MARK" "$ROOT$CONFIG"; then
-    if [ "$DRY" = 1 ]; then echo "would update $CONFIG"
+    tmp="$(mktemp)"
+    strip_block "$ROOT$CONFIG" "$BEGIN_MARK" "$END_MARK" > "$tmp"
+    if [ ! -s "$tmp" ]; then
+        remove "$CONFIG"  # it held only our block: the installer made it
+    elif [ "$DRY" = 1 ]; then
+        echo "would update $CONFIG"
     else
-        tmp="$(mktemp)"
-        awk -v b="$BEGIN_MARK" -v e="$END_MARK" \
-            '$0==b{skip=1;next} $0==e{skip=0;next} !skip' "$ROOT$CONFIG" > "$tmp"
-        cat "$tmp" > "$ROOT$CONFIG"; rm -f "$tmp"
+        cat "$tmp" > "$ROOT$CONFIG"
         echo "updated $CONFIG"
     fi
+    rm -f "$tmp"
 fi
 CMDLINE="$BOOT/cmdline.txt"
 if [ -f "$ROOT$CMDLINE" ] && grep -q 'fbcon=map:9' "$ROOT$CMDLINE"; then
@@ -76,7 +71,11 @@ if [ -f "$ROOT$CMDLINE" ] && grep -q 'fbcon=map:9' "$ROOT$CMDLINE"; then
 fi
 if [ "$PURGE" = 1 ]; then
     remove /var/lib/twinfold
-    run userdel twinfold
+    if [ "$SYSTEM" = 0 ] || id twinfold >/dev/null 2>&1; then
+        run userdel twinfold
+    else
+        echo "absent user twinfold"
+    fi
 fi
 if [ "$SYSTEM" = 1 ] && [ -d /run/systemd/system ]; then
     run systemctl daemon-reload

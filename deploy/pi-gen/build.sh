@@ -35,7 +35,12 @@ step() {
 }
 
 PIGEN="${PIGEN:-$REPO/build/pi-gen}"
-step python3 -m pip wheel --no-deps -w "$REPO/dist" "$REPO"
+# shellcheck source=deploy/lib.sh
+. "$HERE/../lib.sh"
+# From a clean copy of the checkout (a stale build/lib would put deleted modules back).
+PYTHON="${PYTHON:-python3}"  # any Python with pip (PYTHON=.venv/bin/python)
+echo "+ build_wheel $PYTHON $REPO $REPO/dist"
+[ "$DRY" = 1 ] || build_wheel "$PYTHON" "$REPO" "$REPO/dist" >/dev/null
 if [ ! -d "$PIGEN" ]; then
     step git clone --depth 1 --branch "$PIGEN_BRANCH" "$PIGEN_REPO" "$PIGEN"
 fi

@@ -70,6 +70,17 @@ def test_the_udev_rules_pass_udevadm_verify():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_shell_scripts_pass_shellcheck():
+    shellcheck = tool("shellcheck")
+    scripts = sorted(str(p) for p in DEPLOY.rglob("*.sh"))
+    assert any(s.endswith("/lib.sh") for s in scripts)
+    result = subprocess.run(
+        [shellcheck, "-x", "--severity=warning", *scripts],
+        capture_output=True, text=True, timeout=120, cwd=REPO,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_the_overlay_compiles_with_dtc(tmp_path):
     dtc = tool("dtc")
     out = tmp_path / "twinfold.dtbo"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -149,6 +151,75 @@ def test_uninstall_takes_it_all_back(tmp_path):
     assert "fbcon" not in files["boot/firmware/cmdline.txt"].decode()
 
 
+def test_without_config_txt_a_warning_and_uninstall_removes_the_file_it_made(tmp_path):
+    root = stage(tmp_path)
+    (root / "boot/firmware/config.txt").unlink()  # boot partition not mounted, a bare chroot
+    result = run("install.sh", root, "--no-apt")
+    assert result.returncode == 0, result.stderr
+    assert "warning: no /boot/firmware/config.txt" in result.stderr
+    block = (DEPLOY / "boot/config-fragment.txt").read_text()
+    made = (root / "boot/firmware/config.txt").read_text()
+    assert made == f"# >>> twinfold >>>\n{block}# <<< twinfold <<<\n"
+    result = run("uninstall.sh", root)
+    assert result.returncode == 0, result.stderr
+    assert not (root / "boot/firmware/config.txt").exists()
+
+
+def test_a_system_dry_run_builds_the_wheel_from_the_checkout_and_changes_nothing(tmp_path):
+    # No DESTDIR: the running system, but --dry-run. Debian's python3 has no pip, so without
+    # --wheel the virtual environment's pip builds one from a clean copy of the checkout.
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "install.sh"), "--dry-run"],  # type: ignore[list-item]
+        env={k: v for k, v in os.environ.items() if k != "DESTDIR"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    apt = next(line for line in lines if line.startswith("would run: apt-get install"))
+    # evdev is compiled (python3-dev, gcc); logind lets the service power off only with polkit
+    for package in ("python3-venv", "python3-dev", "gcc", "device-tree-compiler", "polkitd"):
+        assert package in apt.split(), package
+    assert f"would build a wheel from {REPO}" in lines
+    assert any("pip install --no-cache-dir --force-reinstall --no-deps" in line for line in lines)
+    assert not any(line.startswith(("installed", "updated", "run: ")) for line in lines)
+
+
+@pytest.mark.parametrize("state", ["enabled", "disabled"])
+def test_hciuart_is_disabled_only_while_it_is_enabled(tmp_path, state):
+    # A stand-in systemctl answers is-enabled; a second install must run nothing.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    systemctl = bin_dir / "systemctl"
+    systemctl.write_text(f'#!/bin/sh\n[ "$1" = is-enabled ] && echo {state}\nexit 0\n')
+    systemctl.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "install.sh"), "--dry-run", "--no-apt"],  # type: ignore[list-item]
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    disabling = "would run: systemctl disable hciuart.service" in result.stdout.splitlines()
+    assert disabling == (state == "enabled")
+
+
+def test_a_missing_wheel_is_refused_before_any_change(tmp_path):
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "install.sh"), "--dry-run", "--wheel", str(tmp_path / "no.whl")],  # type: ignore[list-item]
+        env={k: v for k, v in os.environ.items() if k != "DESTDIR"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"install.sh: error: no such wheel: {tmp_path / 'no.whl'}"
+    assert result.stdout == ""
+
+
 def test_bad_options_are_refused(tmp_path):
     result = run("install.sh", stage(tmp_path), "--colour")
     assert result.returncode != 0 and "unknown option --colour" in result.stderr
@@ -164,12 +235,52 @@ def test_push_dry_run_names_every_step(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     steps = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
-    assert steps[0].startswith("+ python3 -m pip wheel")
+    assert steps[0].startswith("+ build_wheel python3 ")  # from a clean copy (deploy/lib.sh)
     assert any(
         s.startswith("+ scp ") and "pi@twinfold.local:/tmp/twinfold-push/" in s for s in steps
     )
     assert any("install.sh --no-apt --wheel" in s for s in steps)
     assert any("systemctl restart twinfold" in s for s in steps)
+
+
+def test_push_builds_a_real_wheel_and_hands_it_to_the_installer(tmp_path):
+    # Not a dry run: the wheel is built (with this Python); ssh and scp are stand-ins that
+    # record their arguments and keep a copy of what would be sent.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "calls.log"
+    sent = tmp_path / "sent"
+    sent.mkdir()
+    (bin_dir / "ssh").write_text(f'#!/bin/sh\necho "ssh $*" >> "{log}"\n')
+    (bin_dir / "scp").write_text(
+        f'#!/bin/sh\necho "scp $*" >> "{log}"\n'
+        f'for a in "$@"; do case "$a" in *.whl) cp "$a" "{sent}/";; esac; done\n'
+    )
+    for name in ("ssh", "scp"):
+        (bin_dir / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PYTHON": sys.executable}
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh"), "pi@twinfold.local"],  # type: ignore[list-item]
+        env=env, capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    wheels = list(sent.glob("twinfold-*.whl"))
+    assert len(wheels) == 1
+    with zipfile.ZipFile(wheels[0]) as z:
+        assert "firmware/cli.py" in z.namelist()
+    calls = log.read_text().splitlines()
+    install = next(c for c in calls if "install.sh" in c)
+    assert install.endswith(f"install.sh --no-apt --wheel /tmp/twinfold-push/{wheels[0].name}")
+
+
+def test_push_with_apt_lets_the_installer_install_packages():
+    result = subprocess.run(
+        [BASH, str(DEPLOY / "push.sh"), "--dry-run", "--apt", "pi@twinfold.local"],  # type: ignore[list-item]
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    install = next(line for line in result.stdout.splitlines() if "install.sh" in line)
+    assert "--no-apt" not in install and "install.sh --wheel /tmp/twinfold-push/" in install
 
 
 def test_push_needs_a_target():
