@@ -145,6 +145,8 @@ class Session:
         self._closed = False  # the host started with the guests it had: no more joins
         self._resync_asked = False  # a guest asked for the host's state and waits for it
         self._proposer: int | None = None  # sealed host: the seat of the last proposal
+        self._host_reveal_sent = False  # the host's random (or every commitment) went out
+        self._most_seats = 0  # the seats offered before a "start now" shrank them
         self._state_sent: dict[bytes, int] = {}  # peer -> history length of the last state
         self._commits: list[bytes] = []  # sealed: every commitment, in seat order
         self._reveals: list[bytes] = []  # sealed: every random (the host's; a guest's at the end)
@@ -155,6 +157,7 @@ class Session:
     ) -> None:
         self.role, self.game, self.options, self.seats = "host", game, dict(options), seats
         self.seat, self.state, self.sealed = 0, State.HOSTING, sealed
+        self._most_seats = seats
         self.radio.beacon = Beacon(self.radio.id, True, game, self.radio.name, seats - 1)
         self.radio.accept_pairing = True
 
@@ -440,10 +443,11 @@ class Session:
         elif self.state is State.JOINING and (
             self.seat is None and self.radio.tick_no - self._joined_at > JOIN_TIMEOUT
         ):
-            self.state, self.note = State.LOOKING, "the host did not answer"
-            if self.host is not None:
-                self.radio.disconnect(self.host)
-            self.host, self.seat, self._host_commit, self._host_reveal = None, None, b"", b""
+            self._look_again("the host did not answer")
+        elif self.state is State.JOINING and self.link_lost():
+            self._look_again("the host went away")
+        elif self.state is State.HOSTING:
+            self._drop_vanished_guests()
         if self.match is not None:
             refused = sum(self.match.refused.values())
             if refused > self._refused_before:
@@ -456,6 +460,46 @@ class Session:
                     self._send_state(proposer.peer, force=True)
                 else:
                     self._diverged(len(self.match.history))
+
+    def _look_again(self, why: str) -> None:
+        """A guest whose host never answered or went away before the start looks again."""
+        self.state, self.note = State.LOOKING, why
+        if self.host is not None:
+            self.radio.disconnect(self.host)
+        self.host, self.seat, self._host_commit, self._host_reveal = None, None, b"", b""
+        self._commits, self._reveals = [], []
+
+    def _drop_vanished_guests(self) -> None:
+        """Before the start a guest whose link is lost is let go: its seat is free again and
+        the others are welcomed anew with their seats renumbered (their randoms are still
+        unrevealed). Once the randoms are being revealed a lost guest ends the session."""
+        gone = [g for g in self.guests if self._lost(g.peer)]
+        if not gone:
+            return
+        if self._host_reveal_sent:
+            for g in self.guests:
+                self.radio.send(g.peer, b"B")
+            self.state, self.note = State.ABANDONED, "a player left before the start"
+            return
+        for g in gone:
+            self.guests.remove(g)
+            self.radio.disconnect(g.peer)
+            log.info("versus: a guest left before the start; its seat is free again")
+        self._closed = False
+        self.seats = max(self.seats, self._most_seats)
+        self.radio.beacon = Beacon(
+            self.radio.id, True, self.game, self.radio.name, self.seats - 1 - len(self.guests)
+        )
+        self.radio.accept_pairing = True
+        opts = json.dumps(self.options, separators=(",", ":")).encode()
+        for seat, g in enumerate(sorted(self.guests, key=lambda g: g.seat), 1):
+            g.seat = seat
+            head = bytes([seat, self.seats, int(self.sealed)])
+            self.radio.send(g.peer, b"W" + head + self._host_commit + opts)
+
+    def _lost(self, peer: bytes) -> bool:
+        channel = self.radio.peers.get(peer)
+        return channel is None or channel.rel.lost
 
     def _on_message_safe(self, src: bytes, msg: bytes) -> None:
         """One message from a paired unit; anything malformed is refused and counted."""
@@ -552,6 +596,7 @@ class Session:
         every commitment; the randoms go to the host alone)."""
         if not (len(self.guests) == self.seats - 1 and all(g.commit for g in self.guests)):
             return
+        self._host_reveal_sent = True
         if self.sealed:
             ordered = sorted(self.guests, key=lambda g: g.seat)
             self._commits = [self._host_commit] + [g.commit for g in ordered]

@@ -164,3 +164,81 @@ def test_the_host_starts_with_who_is_here_and_late_units_cannot_join(sealed: boo
     late.radio.send(radios[0].id, b"Jtally")
     air.run(120, until=lambda: (tick_all(), late.state is State.ABANDONED)[1])
     assert late.state is State.ABANDONED and len(host.guests) == 2
+
+
+def test_a_guest_that_vanishes_before_the_start_frees_its_seat() -> None:
+    air = Air(Impairments(baud=9600, delay_ms=20, seed=7))
+    radios = prepaired(air, "Host", "G1", "G2", "G3")
+    sessions = [Session(r) for r in radios]
+    host, g1, g2, g3 = sessions
+    host.host_game("tally", {}, seats=4)
+    for s in (g1, g2, g3):
+        s.look("tally")
+
+    def tick_all() -> None:
+        for s in sessions:
+            s.tick()
+
+    air.run(300, until=lambda: (tick_all(), bool(g1.hosts() and g2.hosts()))[1])
+    assert g1.join(radios[0].id) and g2.join(radios[0].id)
+    air.run(600, until=lambda: (tick_all(), g1.seat is not None and g2.seat is not None)[1])
+    assert {g1.seat, g2.seat} == {1, 2}
+    left, stays = (g1, g2) if g1.seat == 1 else (g2, g1)
+    air.radios.remove(left.radio)  # switched off (or out of range) before the start
+    air.run(600, until=lambda: (tick_all(), len(host.guests) == 1)[1])
+    assert len(host.guests) == 1 and host.state is State.HOSTING
+    air.run(120, until=lambda: (tick_all(), stays.seat == 1)[1])
+    assert stays.seat == 1  # welcomed again, in the freed seat
+    assert radios[0].beacon is not None  # announcing again
+    air.run(300, until=lambda: (tick_all(), bool(g3.hosts()))[1])
+    assert g3.join(radios[0].id)
+    air.run(600, until=lambda: (tick_all(), g3.seat is not None)[1])
+    assert g3.seat == 2
+    assert host.start_now()
+    air.run(900, until=lambda: (tick_all(), all(s.seed for s in (host, stays, g3)))[1])
+    assert host.seed == stays.seed == g3.seed and [host.seats, stays.seats, g3.seats] == [3] * 3
+
+
+def test_a_host_that_vanishes_after_the_welcome_sends_the_guest_looking_again() -> None:
+    air = Air(Impairments(baud=9600, delay_ms=20, seed=8))
+    radios = prepaired(air, "Host", "G1")
+    host, guest = Session(radios[0]), Session(radios[1])
+    host.host_game("tally", {}, seats=3)  # waits for a second guest: no start yet
+    guest.look("tally")
+
+    def tick_all() -> None:
+        host.tick()
+        guest.tick()
+
+    air.run(300, until=lambda: (tick_all(), bool(guest.hosts()))[1])
+    assert guest.join(radios[0].id)
+    air.run(300, until=lambda: (tick_all(), guest.seat is not None)[1])
+    assert guest.seat == 1 and guest.state is State.JOINING
+    air.radios.remove(radios[0])
+    air.run(600, until=lambda: (tick_all(), guest.state is State.LOOKING)[1])
+    assert guest.state is State.LOOKING and guest.note == "the host went away"
+    assert guest.host is None and guest.seat is None
+
+
+def test_a_guest_lost_while_the_randoms_are_revealed_ends_the_session() -> None:
+    air = Air(Impairments(baud=9600, delay_ms=20, seed=9))
+    radios = prepaired(air, "Host", "G1", "G2")
+    sessions = [Session(r) for r in radios]
+    host, g1, g2 = sessions
+    host.host_game("tally", {}, seats=3)
+    for s in (g1, g2):
+        s.look("tally")
+
+    def tick_all() -> None:
+        for s in sessions:
+            s.tick()
+
+    air.run(300, until=lambda: (tick_all(), bool(g1.hosts() and g2.hosts()))[1])
+    assert g1.join(radios[0].id) and g2.join(radios[0].id)
+    air.run(600, until=lambda: (tick_all(), host._host_reveal_sent)[1])
+    air.radios.remove(radios[2])  # G2 goes as the host asks for the randoms: it never answers
+    air.run(600, until=lambda: (tick_all(), host.state is State.ABANDONED)[1])
+    assert host.seed is None and g1.seed is None
+    assert host.state is State.ABANDONED and host.note == "a player left before the start"
+    air.run(120, until=lambda: (tick_all(), g1.state is State.ABANDONED)[1])
+    assert g1.state is State.ABANDONED
