@@ -72,7 +72,7 @@ class SevensRules:
         if not isinstance(action, str):
             return f"{action!r} is not a card or a pass"
         if action == PASS:
-            if game.legal_cards():
+            if self._could_play(seat):
                 return "passing is allowed only when no card can be played"
             return None
         try:
@@ -81,11 +81,17 @@ class SevensRules:
             return str(exc)
         if action != card_name(card):
             return f"{action!r} is not in the canonical form {card_name(card)!r}"
-        if card not in game.hand(seat):
+        if not self._may_hold(seat, card):
             return f"seat {seat} does not hold {action}"
         if not game.is_playable(card):
             return f"{action} cannot be played yet"
         return None
+
+    def _could_play(self, seat: int) -> bool:
+        return bool(self.game.legal_cards(seat))
+
+    def _may_hold(self, seat: int, card: int) -> bool:
+        return card in self.game.hand(seat)
 
     def apply(self, seat: int, action: str) -> list[Event]:
         reason = self.check(seat, action)
@@ -194,33 +200,23 @@ class SevensSealed(SevensRules):
         return super().legal_actions()
 
     def check(self, seat: int, action: str) -> str | None:
-        game = self.game
-        if game.over:
-            return "the game is over"
-        if game.current != seat:
-            return "not this seat's turn"
+        """The whole game's checks as far as this seat can make them (another seat's pass
+        is taken on trust until the end), and the disclosed victims'."""
         if not isinstance(action, str):
-            return f"{action!r} is not a card or a pass"
-        move, _, told = action.partition(">")
-        if not all(ch in "0123" for ch in told) or (_ and not told):
+            return super().check(seat, action)
+        move, sep, told = action.partition(">")
+        if not all(ch in "0123" for ch in told) or (sep and not told):
             return f"{action!r}: the victims are seat digits after '>'"
-        if move == PASS:
-            if told:
-                return "a pass kills nothing"
-            if seat == game.seat and game.legal_cards():
-                return "passing is allowed only when no card can be played"
-            return None
-        try:
-            card = parse_card(move)
-        except ValueError as exc:
-            return str(exc)
-        if move != card_name(card):
-            return f"{move!r} is not in the canonical form {card_name(card)!r}"
-        if not game.may_hold(seat, card):
-            return f"seat {seat} does not hold {move}"
-        if not game.is_playable(card):
-            return f"{move} cannot be played yet"
-        return game.check_victims(seat, card, [int(ch) for ch in told])
+        reason = super().check(seat, move)
+        if reason is not None or move == PASS:
+            return reason or ("a pass kills nothing" if told else None)
+        return self.game.check_victims(seat, parse_card(move), [int(ch) for ch in told])
+
+    def _could_play(self, seat: int) -> bool:
+        return seat == self.game.seat and super()._could_play(seat)
+
+    def _may_hold(self, seat: int, card: int) -> bool:
+        return self.game.may_hold(seat, card)
 
     def apply(self, seat: int, action: str) -> list[Event]:
         reason = self.check(seat, action)

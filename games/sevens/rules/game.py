@@ -202,15 +202,18 @@ class Game:
             self._check_seat(action)
             return self.pass_turn()
         if kind == "play":
-            if set(action) - {"type", "seat", "card"}:
-                raise RuleError("a play has only the fields type, seat and card")
-            self._check_seat(action)
-            try:
-                card = parse_card(action.get("card"))
-            except ValueError as exc:
-                raise RuleError(str(exc)) from None
-            return self.play(card)
+            return self.play(self._card_of(action))
         raise RuleError(f"unknown action type {kind!r}")
+
+    def _card_of(self, action: Action) -> int:
+        """The card of a JSON play action, checked (fields, seat, name)."""
+        if set(action) - {"type", "seat", "card"}:
+            raise RuleError("a play has only the fields type, seat and card")
+        self._check_seat(action)
+        try:
+            return parse_card(action.get("card"))
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
 
     def play(self, card: int) -> list[Event]:
         """The current seat plays a card; returns the events this caused."""

@@ -146,14 +146,7 @@ class SealedGame(Game):
 
     def apply_recorded(self, event: Event, victims: list[int]) -> list[Event]:
         if event.get("type") == "play":
-            if set(event) - {"type", "seat", "card"}:
-                raise RuleError("a play has only the fields type, seat and card")
-            self._check_seat(event)
-            try:
-                card = parse_card(event.get("card"))
-            except ValueError as exc:
-                raise RuleError(str(exc)) from None
-            return self.play(card, victims)
+            return self.play(self._card_of(event), victims)
         return self.apply(event)
 
     # ------------------------------------------------------------------ persistence

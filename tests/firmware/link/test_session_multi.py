@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 import pytest
@@ -133,112 +133,96 @@ def test_malformed_session_messages_from_a_paired_unit_are_refused_not_raised() 
     assert guest.state in (State.JOINING, State.LOOKING)
 
 
+class Units:
+    """Sessions on one simulated air: the first unit hosts "tally" for `seats`, the others
+    look for it."""
+
+    def __init__(self, seed: int, *names: str, seats: int, sealed: bool = False) -> None:
+        self.air = Air(Impairments(baud=9600, loss=0.05, delay_ms=20, seed=seed))
+        self.radios = prepaired(self.air, *names)
+        self.sessions = [Session(r) for r in self.radios]
+        self.sessions[0].host_game("tally", {}, seats=seats, sealed=sealed)
+        for s in self.sessions[1:]:
+            s.look("tally")
+
+    def run(self, ticks: int, until: Callable[[], bool]) -> None:
+        def step() -> bool:
+            for s in self.sessions:
+                s.tick()
+            return until()
+
+        self.air.run(ticks, until=step)
+
+    def join(self, *guests: Session) -> None:
+        """The guests see the host's beacon and join; each gets its seat."""
+        self.run(300, until=lambda: all(g.hosts() for g in guests))
+        for g in guests:
+            assert g.join(self.radios[0].id)
+        self.run(600, until=lambda: all(g.seat is not None for g in guests))
+        assert all(g.seat is not None for g in guests)
+
+
 @pytest.mark.parametrize("sealed", [False, True])
 def test_the_host_starts_with_who_is_here_and_late_units_cannot_join(sealed: bool) -> None:
-    air = Air(Impairments(baud=9600, loss=0.05, delay_ms=20, seed=6))
-    radios = prepaired(air, "Host", "G1", "G2", "Late")
-    sessions = [Session(r) for r in radios]
-    host, g1, g2, late = sessions
-    host.host_game("tally", {}, seats=4, sealed=sealed)
+    units = Units(6, "Host", "G1", "G2", "Late", seats=4, sealed=sealed)
+    host, g1, g2, late = units.sessions
     assert not host.can_start_now()  # nobody has joined yet
-    for s in (g1, g2, late):
-        s.look("tally")
-
-    def tick_all() -> None:
-        for s in sessions:
-            s.tick()
-
-    air.run(300, until=lambda: (tick_all(), bool(g1.hosts() and g2.hosts()))[1])
-    assert g1.join(radios[0].id) and g2.join(radios[0].id)
-    air.run(600, until=lambda: (tick_all(), len(host.guests) == 2)[1])
+    units.join(g1, g2)
+    units.run(600, until=lambda: len(host.guests) == 2)
     assert host.can_start_now() and host.start_now()
-    assert not host.can_start_now() and radios[0].beacon is None  # closed to newcomers
-    air.run(900, until=lambda: (tick_all(), all(s.seed is not None for s in sessions[:3]))[1])
-    assert [s.seats for s in sessions[:3]] == [3, 3, 3]  # every unit knows the final count
-    assert len({s.seed for s in sessions[:3]}) == 1
-    assert sorted(s.seat or 0 for s in sessions[:3]) == [0, 1, 2]
+    assert not host.can_start_now() and units.radios[0].beacon is None  # closed to newcomers
+    units.run(900, until=lambda: all(s.seed is not None for s in (host, g1, g2)))
+    assert [s.seats for s in (host, g1, g2)] == [3, 3, 3]  # every unit knows the final count
+    assert host.seed == g1.seed == g2.seed
+    assert sorted(s.seat or 0 for s in (host, g1, g2)) == [0, 1, 2]
     assert (host.deal_seed is not None) == sealed and g1.deal_seed is None
-    late.host = radios[0].id  # a unit that saw the beacon earlier asks anyway: turned away
+    late.host = units.radios[0].id  # a unit that saw the beacon earlier asks anyway
     late.state = State.JOINING
-    late.radio.connect(radios[0].id)
-    late.radio.send(radios[0].id, b"Jtally")
-    air.run(120, until=lambda: (tick_all(), late.state is State.ABANDONED)[1])
-    assert late.state is State.ABANDONED and len(host.guests) == 2
+    late.radio.connect(units.radios[0].id)
+    late.radio.send(units.radios[0].id, b"Jtally")
+    units.run(120, until=lambda: late.state is State.ABANDONED)
+    assert late.state is State.ABANDONED and len(host.guests) == 2  # turned away
 
 
 def test_a_guest_that_vanishes_before_the_start_frees_its_seat() -> None:
-    air = Air(Impairments(baud=9600, delay_ms=20, seed=7))
-    radios = prepaired(air, "Host", "G1", "G2", "G3")
-    sessions = [Session(r) for r in radios]
-    host, g1, g2, g3 = sessions
-    host.host_game("tally", {}, seats=4)
-    for s in (g1, g2, g3):
-        s.look("tally")
-
-    def tick_all() -> None:
-        for s in sessions:
-            s.tick()
-
-    air.run(300, until=lambda: (tick_all(), bool(g1.hosts() and g2.hosts()))[1])
-    assert g1.join(radios[0].id) and g2.join(radios[0].id)
-    air.run(600, until=lambda: (tick_all(), g1.seat is not None and g2.seat is not None)[1])
+    units = Units(7, "Host", "G1", "G2", "G3", seats=4)
+    host, g1, g2, g3 = units.sessions
+    units.join(g1, g2)
     assert {g1.seat, g2.seat} == {1, 2}
     left, stays = (g1, g2) if g1.seat == 1 else (g2, g1)
-    air.radios.remove(left.radio)  # switched off (or out of range) before the start
-    air.run(600, until=lambda: (tick_all(), len(host.guests) == 1)[1])
+    units.air.radios.remove(left.radio)  # switched off (or out of range) before the start
+    units.run(600, until=lambda: len(host.guests) == 1)
     assert len(host.guests) == 1 and host.state is State.HOSTING
-    air.run(120, until=lambda: (tick_all(), stays.seat == 1)[1])
+    units.run(120, until=lambda: stays.seat == 1)
     assert stays.seat == 1  # welcomed again, in the freed seat
-    assert radios[0].beacon is not None  # announcing again
-    air.run(300, until=lambda: (tick_all(), bool(g3.hosts()))[1])
-    assert g3.join(radios[0].id)
-    air.run(600, until=lambda: (tick_all(), g3.seat is not None)[1])
+    assert units.radios[0].beacon is not None  # announcing again
+    units.join(g3)
     assert g3.seat == 2
     assert host.start_now()
-    air.run(900, until=lambda: (tick_all(), all(s.seed for s in (host, stays, g3)))[1])
+    units.run(900, until=lambda: all(s.seed for s in (host, stays, g3)))
     assert host.seed == stays.seed == g3.seed and [host.seats, stays.seats, g3.seats] == [3] * 3
 
 
 def test_a_host_that_vanishes_after_the_welcome_sends_the_guest_looking_again() -> None:
-    air = Air(Impairments(baud=9600, delay_ms=20, seed=8))
-    radios = prepaired(air, "Host", "G1")
-    host, guest = Session(radios[0]), Session(radios[1])
-    host.host_game("tally", {}, seats=3)  # waits for a second guest: no start yet
-    guest.look("tally")
-
-    def tick_all() -> None:
-        host.tick()
-        guest.tick()
-
-    air.run(300, until=lambda: (tick_all(), bool(guest.hosts()))[1])
-    assert guest.join(radios[0].id)
-    air.run(300, until=lambda: (tick_all(), guest.seat is not None)[1])
+    units = Units(8, "Host", "G1", seats=3)  # waits for a second guest: no start yet
+    _host, guest = units.sessions
+    units.join(guest)
     assert guest.seat == 1 and guest.state is State.JOINING
-    air.radios.remove(radios[0])
-    air.run(600, until=lambda: (tick_all(), guest.state is State.LOOKING)[1])
+    units.air.radios.remove(units.radios[0])
+    units.run(600, until=lambda: guest.state is State.LOOKING)
     assert guest.state is State.LOOKING and guest.note == "the host went away"
     assert guest.host is None and guest.seat is None
 
 
 def test_a_guest_lost_while_the_randoms_are_revealed_ends_the_session() -> None:
-    air = Air(Impairments(baud=9600, delay_ms=20, seed=9))
-    radios = prepaired(air, "Host", "G1", "G2")
-    sessions = [Session(r) for r in radios]
-    host, g1, g2 = sessions
-    host.host_game("tally", {}, seats=3)
-    for s in (g1, g2):
-        s.look("tally")
-
-    def tick_all() -> None:
-        for s in sessions:
-            s.tick()
-
-    air.run(300, until=lambda: (tick_all(), bool(g1.hosts() and g2.hosts()))[1])
-    assert g1.join(radios[0].id) and g2.join(radios[0].id)
-    air.run(600, until=lambda: (tick_all(), host._host_reveal_sent)[1])
-    air.radios.remove(radios[2])  # G2 goes as the host asks for the randoms: it never answers
-    air.run(600, until=lambda: (tick_all(), host.state is State.ABANDONED)[1])
+    units = Units(9, "Host", "G1", "G2", seats=3)
+    host, g1, g2 = units.sessions
+    units.run(300, until=lambda: bool(g1.hosts() and g2.hosts()))
+    assert g1.join(units.radios[0].id) and g2.join(units.radios[0].id)
+    units.run(600, until=lambda: host._host_reveal_sent)
+    units.air.radios.remove(units.radios[2])  # G2 goes as the host asks for the randoms
+    units.run(600, until=lambda: host.state is State.ABANDONED)
     assert host.seed is None and g1.seed is None
     assert host.state is State.ABANDONED and host.note == "a player left before the start"
-    air.run(120, until=lambda: (tick_all(), g1.state is State.ABANDONED)[1])
+    units.run(120, until=lambda: g1.state is State.ABANDONED)
     assert g1.state is State.ABANDONED

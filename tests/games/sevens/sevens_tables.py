@@ -1,9 +1,21 @@
-"""Hand-built tables for the Killing Sevens scenario tests."""
+"""Hand-built tables for the Killing Sevens scenario tests, and the options strategy of its
+property tests."""
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
 from games.sevens.rules import Game, Options, parse_card
 from games.sevens.rules.cards import COLS, DECK_SIZE
+from games.sevens.rules.options import MAX_KILL_CHOICES
+
+options_st = st.builds(
+    Options,
+    max_kill=st.sampled_from(MAX_KILL_CHOICES),
+    three_walls=st.booleans(),
+    sevens_laid_out=st.booleans(),
+    extra_turn=st.booleans(),
+)
 
 
 def cards(text: str) -> list[int]:

@@ -7,19 +7,12 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sevens_tables import options_st
 
 from games.sevens.ai.personalities import PERSONALITIES, Personality, make_player
 from games.sevens.rules import Game, Options, SeatView, card_name, replay, seat_view
 from games.sevens.rules.board import GRID, cards_of
-from games.sevens.rules.options import MAX_KILL_CHOICES
 
-options_st = st.builds(
-    Options,
-    max_kill=st.sampled_from(MAX_KILL_CHOICES),
-    three_walls=st.booleans(),
-    sevens_laid_out=st.booleans(),
-    extra_turn=st.booleans(),
-)
 seats_st = st.lists(st.sampled_from(PERSONALITIES), min_size=4, max_size=4)
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

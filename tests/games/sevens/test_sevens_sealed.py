@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sevens_tables import options_st
 
 from firmware.link.packet import ID_BYTES
 from firmware.link.session import ACTION, Session, State
@@ -23,17 +24,9 @@ from games.sevens.match import (
     pack_victims,
     unpack_victims,
 )
-from games.sevens.rules import MAX_KILL_CHOICES, Options, RecordError, board, card_name
+from games.sevens.rules import Options, RecordError, board, card_name
 from games.sevens.rules.sealed import UNKNOWN, SealedGame, starting_owners
 from hal.link.air import Impairments
-
-options_st = st.builds(
-    Options,
-    max_kill=st.sampled_from(MAX_KILL_CHOICES),
-    three_walls=st.booleans(),
-    sevens_laid_out=st.booleans(),
-    extra_turn=st.booleans(),
-)
 
 
 @settings(max_examples=60, deadline=None)
