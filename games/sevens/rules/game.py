@@ -59,6 +59,11 @@ class Game:
             for c in hand:
                 self.owner[c] = seat
         self.hands: list[int] = [board.mask_of(h) for h in hands]
+        self._clear_table()
+        self._start()
+
+    def _clear_table(self) -> None:
+        """An empty table before the first card: nothing played, killed or finished."""
         self.played = 0
         self.killed = 0
         self.killed_count = [0] * SEATS
@@ -67,7 +72,6 @@ class Game:
         self.current: int | None = None
         self.opened = False  # the 7 of diamonds is on the table
         self.events: list[Event] = []
-        self._start()
 
     @classmethod
     def new(cls, rng: random.Random, options: Options | None = None) -> Game:

@@ -44,19 +44,11 @@ class SealedGame(Game):
             if s not in range(SEATS) or (self.owner[c] == seat) != (s == seat):
                 raise ValueError(f"who holds {card_name(c)} contradicts this seat's hand")
             self.owner[c] = s
-        needed = SEVENS if self.options.sevens_laid_out else (SEVEN_OF_DIAMONDS,)
-        if any(self.owner[c] == UNKNOWN for c in needed):
+        if any(self.owner[c] == UNKNOWN for c in announced(self.options)):
             raise ValueError("a sealed game must be told who holds the sevens it starts with")
         self.hands = [board.mask_of(hand) if s == seat else 0 for s in range(SEATS)]
         self.counts = [HAND_SIZE] * SEATS
-        self.played = 0
-        self.killed = 0
-        self.killed_count = [0] * SEATS
-        self.kills_count = [0] * SEATS
-        self.finish_order: list[int] = []
-        self.current: int | None = None
-        self.opened = False
-        self.events: list[Event] = []
+        self._clear_table()
         self._disclosed: list[int] = []
         self._start()
 
@@ -160,8 +152,7 @@ class SealedGame(Game):
         }
 
     def _starting_known(self) -> dict[int, int]:
-        needed = SEVENS if self.options.sevens_laid_out else (SEVEN_OF_DIAMONDS,)
-        return {c: self.owner[c] for c in needed if self.owner[c] != self.seat}
+        return {c: self.owner[c] for c in announced(self.options) if self.owner[c] != self.seat}
 
     @classmethod
     def from_json(cls, data: Any) -> SealedGame:
@@ -181,8 +172,12 @@ class SealedGame(Game):
         return game
 
 
+def announced(options: Options) -> tuple[int, ...]:
+    """The cards whose holders the start announces: the 7 of diamonds (its holder opens),
+    and every seven when they are laid out (the layout event names their holders)."""
+    return SEVENS if options.sevens_laid_out else (SEVEN_OF_DIAMONDS,)
+
+
 def starting_owners(game: Game) -> dict[int, int]:
-    """Who holds the cards the start announces: the 7 of diamonds (it opens), and every seven
-    when they are laid out (the layout event names their owners)."""
-    needed = SEVENS if game.options.sevens_laid_out else (SEVEN_OF_DIAMONDS,)
-    return {c: game.owner[c] for c in needed}
+    """Who holds the cards the start announces (the dealer tells each seat)."""
+    return {c: game.owner[c] for c in announced(game.options)}
