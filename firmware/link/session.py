@@ -198,6 +198,11 @@ class Session:
             return self.seed is not None and self.opening is not None
         return self.seed is not None
 
+    def commits_known(self) -> bool:
+        """A guest: the host has everyone it starts with (its random or every commitment
+        arrived), so the start is under way."""
+        return bool(self._host_reveal or self._commits)
+
     def can_start_now(self) -> bool:
         """The host may start with the guests it has (games for 2 to `seats` units)."""
         return (

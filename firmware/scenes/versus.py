@@ -238,18 +238,26 @@ class LobbyScene(Scene):
                 lines.append(tr(f"Not paired: {radio.pairing.reason}.", "ペアに なりませんでした"))
             if session.note:
                 lines.append(tr(f"({session.note})", f"({session.note})"))
+        elif session.seat is not None and session.seats > 2 and not session.commits_known():
+            lines = [
+                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr("Waiting for the host to start", "ホストの スタートを まっています") + dots,
+            ]
         else:
             lines = [
                 tr(f"Joined {session.partner_name()}.", "さんかしました"),
                 tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
             ]
         if session.options:
-            shown = ", ".join(
-                cart.option(k).shown(v)
+            known = {o.key for o in cart.options}
+            shown = [
+                f"{tr(opt.label, opt.label_ja or opt.label)}: {opt.shown(v)}"
                 for k, v in session.options.items()
-                if k in {o.key for o in cart.options}
-            )
-            lines += ["", tr("Options: ", "せってい: ") + shown]
+                if k in known
+                for opt in (cart.option(k),)
+            ]
+            # two to a line: every option with its name, readable on the small screen
+            lines += [""] + ["   ".join(shown[i : i + 2]) for i in range(0, len(shown), 2)]
         _top_message(top, tr("VERSUS", "たいせん"), lines)
         widgets.background(bottom)
         title = (
