@@ -496,11 +496,16 @@ class Session:
             self.radio.id, True, self.game, self.radio.name, self.seats - 1 - len(self.guests)
         )
         self.radio.accept_pairing = True
-        opts = json.dumps(self.options, separators=(",", ":")).encode()
         for seat, g in enumerate(sorted(self.guests, key=lambda g: g.seat), 1):
             g.seat = seat
-            head = bytes([seat, self.seats, int(self.sealed)])
-            self.radio.send(g.peer, b"W" + head + self._host_commit + opts)
+            self._welcome(g)
+
+    def _welcome(self, guest: Guest) -> None:
+        """Tell a guest its seat, the most seats, the flags, the host's commitment and the
+        options (again after the seats were renumbered)."""
+        opts = json.dumps(self.options, separators=(",", ":")).encode()
+        head = bytes([guest.seat, self.seats, int(self.sealed)])
+        self.radio.send(guest.peer, b"W" + head + self._host_commit + opts)
 
     def _lost(self, peer: bytes) -> bool:
         channel = self.radio.peers.get(peer)
@@ -540,9 +545,7 @@ class Session:
                 guest = Guest(src, seat)
                 self.guests.append(guest)
             self._host_commit = _commit(self._secret)
-            opts = json.dumps(self.options, separators=(",", ":")).encode()
-            head = bytes([guest.seat, self.seats, int(self.sealed)])
-            self.radio.send(src, b"W" + head + self._host_commit + opts)
+            self._welcome(guest)
             if len(self.guests) == self.seats - 1:
                 self.radio.beacon = None
                 self.radio.accept_pairing = False
