@@ -701,7 +701,9 @@ class Session:
                     if why is not None:
                         raise ActionError(f"action {len(history)} of seat {p.seat}: {why}")
                     full.apply(p.seat, action)
-                    history.append(Played(p.seat, data, full.digest()))
+                    # the digest this unit compared (the public one): a whole-game digest
+                    # per action would cost most of the check, and nothing reads them now
+                    history.append(Played(p.seat, data, p.digest))
             except ActionError as exc:
                 reason = str(exc)
             reason = reason or view.unseal(full)

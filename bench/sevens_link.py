@@ -1,0 +1,122 @@
+"""Linked Killing Sevens, sealed against open (issue 14): what hiding the hands costs.
+
+Three units (host and two guests, the host also plays seat 3) play whole games of random
+legal cards over the simulated 9600-baud radio with 10% frame loss. Reported per game:
+simulated time from the go to the agreed end, bytes on the air per action (every unit, acks
+and keep-alives included), and the CPU time of each guest's end check (deal again, replay
+every action through the whole rules, compare), which runs in one tick.
+
+    python bench/sevens_link.py [--games 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from firmware.link.packet import ID_BYTES
+from firmware.link.session import Session, State
+from firmware.link.testbed import Air, prepaired
+from firmware.match import LocalSeat, Match, RelaySeat
+from games.sevens.match import SevensRules, SevensSealed, deal_for_link
+from hal.link.air import Impairments
+
+
+def timed(check: Any, into: list[float]) -> Any:
+    """The end check, timed (CPU) each time it runs to a verdict."""
+
+    def run() -> bool:
+        before = time.thread_time()
+        done = check()
+        if done:
+            into.append(time.thread_time() - before)
+        return bool(done)
+
+    return run
+
+
+def one_game(seed: int, sealed: bool) -> dict[str, float]:
+    air = Air(Impairments(baud=9600, loss=0.1, corrupt=0.001, delay_ms=20, jitter_ms=10,
+                          seed=seed))
+    ids = [bytes([0x20 + i]) * ID_BYTES for i in range(3)]
+    radios = prepaired(air, "Host", "G1", "G2", ids=ids)
+    sessions = [Session(r) for r in radios]
+    for i, s in enumerate(sessions):
+        s._secret = bytes([seed % 250, i + 1]) * 8
+    sessions[0].host_game("sevens", {}, seats=3, sealed=sealed)
+    for s in sessions[1:]:
+        s.look("sevens")
+
+    def tick() -> None:
+        for s in sessions:
+            s.tick()
+
+    air.run(600, until=lambda: (tick(), all(s.hosts() for s in sessions[1:]))[1])
+    for s in sessions[1:]:
+        s.join(radios[0].id)
+    air.run(1800, until=lambda: (tick(), all(s.seed is not None for s in sessions))[1])
+    start, sent0 = air.tick, sum(link.tx.bytes_sent for link in air.medium.links)
+    rng = random.Random(seed)
+    matches: dict[int, Match[str]] = {}
+    checks: list[float] = []
+    for s in sessions[1:]:
+        s._unseal = timed(s._unseal, checks)  # type: ignore[method-assign]
+    for _ in range(60 * 600):
+        air.run(1)
+        for i, s in enumerate(sessions):
+            s.tick()
+            if i in matches or not s.ready:
+                continue
+            rules: Any
+            if i == 0:
+                rules = deal_for_link(s.deal_seed or 0) if sealed else SevensRules.new(s.seed or 0)
+            else:
+                rules = (SevensSealed.from_json(s.opening["rules"]) if sealed  # type: ignore[index]
+                         else SevensRules.new(s.seed or 0))
+            s.seats = 4
+            seats = s.make_seats()
+            if i == 0:
+                seats[3] = LocalSeat()
+            matches[i] = Match(rules, seats)
+            s.attach(matches[i], dealer=deal_for_link)
+        for i, m in matches.items():
+            seat = m.to_move
+            mine = seat == sessions[i].seat or (i == 0 and seat == 3)
+            if seat is not None and mine:
+                source = m.seats[seat]
+                assert isinstance(source, LocalSeat | RelaySeat)
+                source.offer(rng.choice(list(m.rules.legal_actions())))
+            m.step()
+        if all(s.state is State.OVER for s in sessions):
+            break
+    assert all(s.state is State.OVER and s.agreed for s in sessions), "a game did not finish"
+    actions = len(matches[0].history)
+    sent = sum(link.tx.bytes_sent for link in air.medium.links) - sent0
+    return {
+        "seconds": (air.tick - start) / 60,
+        "bytes_per_action": sent / actions,
+        "check_ms": max(checks) * 1000 if sealed and checks else 0.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6)
+    args = parser.parse_args()
+    print("3 units + 1 seat of the host, random legal plays, 9600 baud, 10% frame loss")
+    for sealed in (False, True):
+        runs = [one_game(seed, sealed) for seed in range(args.games)]
+        name = "sealed" if sealed else "open  "
+        secs = statistics.median(r["seconds"] for r in runs)
+        per = statistics.median(r["bytes_per_action"] for r in runs)
+        line = f"{name}: game {secs:5.1f} s (median of {len(runs)}), {per:5.0f} B/action"
+        if sealed:
+            line += f", guest end check max {max(r['check_ms'] for r in runs):.1f} ms CPU"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
