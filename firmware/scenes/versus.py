@@ -462,8 +462,11 @@ def watch(machine: Any) -> None:
 
         service.end_session()
         machine.to_launcher()
-        machine.push(
-            NoticeScene(
-                machine, machine.tr("Your partner left the game.", "あいてが ゲームを やめました。")
+        if session.cheated:  # a sealed game whose end check failed (firmware/link/session.py)
+            text_ = machine.tr(
+                "The host's deal or plays did not check out. The game is not recorded.",
+                "ホストの くばりかた・てが ただしくありません。きろくしません。",
             )
-        )
+        else:
+            text_ = machine.tr("Your partner left the game.", "あいてが ゲームを やめました。")
+        machine.push(NoticeScene(machine, text_))

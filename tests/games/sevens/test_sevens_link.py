@@ -226,52 +226,66 @@ class Spy:
                     assert parse_card(name) in seen, f"the state named {name} early"
 
 
-def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> None:
-    """The launcher's lobby: a host of four seats, one guest joins, the host taps "Start
-    now"; the session shrinks to the two units, computers take seats 2 and 3, the guest
-    sees only its own hand, and both units record the same game with every hand."""
-    clock = {"t": 0.0}
-    medium = MemoryMedium(
-        Impairments(baud=9600, loss=0.05, delay_ms=20, jitter_ms=10, seed=9), lambda: clock["t"]
-    )
-    machines, tappers = [], []
-    (tmp_path / "Hana").mkdir()
-    host_store = Store.open(tmp_path / "Hana" / "store.db")
-    # the host's remembered rules ("last" in the launcher): extra turns on
-    host_store.set_setting("game:sevens:setup", Setup(extra_turn=True, bubbles="fast").to_json())
-    host_store.close()
-    for i, name in enumerate(("Hana", "Ken")):
-        remember(tmp_path / name, bubbles="fast", hints=False)
-        tapper = Tapper(i)
-        m = scripted_machine(tmp_path / name, tapper, link=medium.attach(), link_name=name)
-        m.to_launcher()
-        m.link.auto_accept = True
-        tapper.machine = m
-        machines.append(m)
-        tappers.append(tapper)
-    host, guest = machines
-    start_versus(host, "host", "sevens", {"max_kill": "4"})
-    start_versus(guest, "join", "sevens", {})
-    assert isinstance(guest.scene, LobbyScene)
-    guest.scene.auto_join = True
+class TwoUnits:
+    """Two firmware units on simulated air, from the launcher's lobby: Hana hosts Killing
+    Sevens for four seats (her remembered rules: extra turns on), Ken joins, Hana taps
+    "Start now"."""
 
-    def run(ticks: int, until: Any) -> None:
+    def __init__(self, tmp_path: Path) -> None:
+        self.clock = 0.0
+        self.medium = MemoryMedium(
+            Impairments(baud=9600, loss=0.05, delay_ms=20, jitter_ms=10, seed=9),
+            lambda: self.clock,
+        )
+        self.machines: list[Any] = []
+        self.tappers: list[Tapper] = []
+        (tmp_path / "Hana").mkdir()
+        store = Store.open(tmp_path / "Hana" / "store.db")
+        store.set_setting("game:sevens:setup", Setup(extra_turn=True, bubbles="fast").to_json())
+        store.close()
+        for i, name in enumerate(("Hana", "Ken")):
+            remember(tmp_path / name, bubbles="fast", hints=False)
+            tapper = Tapper(i)
+            m = scripted_machine(tmp_path / name, tapper, link=self.medium.attach(), link_name=name)
+            m.to_launcher()
+            m.link.auto_accept = True
+            tapper.machine = m
+            self.machines.append(m)
+            self.tappers.append(tapper)
+        self.host, self.guest = self.machines
+
+    def run(self, ticks: int, until: Any) -> None:
         for tick in range(ticks):
-            clock["t"] += 1 / 60
-            for m in machines:
+            self.clock += 1 / 60
+            for m in self.machines:
                 m.step()
                 if tick % 20 == 0:
                     m.render()  # the guest's screens draw from its sealed view
             if until():
                 return
 
-    run(60 * 60, until=lambda: host.scene.dump().get("can_start"))
-    lobby = host.scene.dump()
-    assert lobby["joined"] == 1 and lobby["can_start"]
-    host.render()  # the lobby with its "Start now" button draws
-    point = host.scene.hotspots()["button:start"].center
-    tappers[0].queue = [point, point, None, None]
-    run(60 * 60, until=lambda: all(m.game_scene() is not None for m in machines))
+    def start(self) -> None:
+        host, guest = self.machines
+        start_versus(host, "host", "sevens", {"max_kill": "4"})
+        start_versus(guest, "join", "sevens", {})
+        assert isinstance(guest.scene, LobbyScene)
+        guest.scene.auto_join = True
+        self.run(60 * 60, until=lambda: host.scene.dump().get("can_start"))
+        lobby = host.scene.dump()
+        assert lobby["joined"] == 1 and lobby["can_start"]
+        host.render()  # the lobby with its "Start now" button draws
+        point = host.scene.hotspots()["button:start"].center
+        self.tappers[0].queue = [point, point, None, None]
+        self.run(60 * 60, until=lambda: all(m.game_scene() is not None for m in self.machines))
+
+
+def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> None:
+    """The launcher's lobby: a host of four seats, one guest joins, the host taps "Start
+    now"; the session shrinks to the two units, computers take seats 2 and 3, the guest
+    sees only its own hand, and both units record the same game with every hand."""
+    units = TwoUnits(tmp_path)
+    units.start()
+    machines, guest, run = units.machines, units.guest, units.run
     sessions = [m.link.session for m in machines]
     rules = {"max_kill": "4", "three_walls": "off", "sevens_first": "off", "extra_turn": "on"}
     assert sessions[0].options == sessions[1].options == rules  # "last": the host's choices
@@ -291,3 +305,24 @@ def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> N
     a, b = (r[0].record for r in records)
     assert a["hands"] == b["hands"] and a["events"] == b["events"]  # every hand, on both
     assert all(s.agreed and not s.cheated for s in sessions)
+
+
+def test_a_guest_that_catches_the_host_says_so_and_nobody_records(tmp_path: Path) -> None:
+    """The randoms the host reveals at the end do not match its commitment (as when it dealt
+    a deal of its choosing): the guest's end check fails, it tells its player why, and
+    neither unit records the game."""
+    units = TwoUnits(tmp_path)
+    units.start()
+    radio = units.guest.link.session.radio
+    take = radio.take_messages
+
+    def forged() -> list[tuple[bytes, bytes]]:
+        return [(src, b"U" + bytes(len(m) - 1) if m[:1] == b"U" else m) for src, m in take()]
+
+    radio.take_messages = forged  # type: ignore[method-assign]
+    units.run(60 * 900, until=lambda: units.guest.scene.name == "notice")
+    assert units.guest.scene.name == "notice"
+    assert "did not check out" in units.guest.scene.message
+    units.run(60 * 10, until=lambda: units.host.scene.name == "notice")
+    assert units.host.scene.name == "notice"  # the host is told the guest left
+    assert [m.store.list_records("sevens") for m in units.machines] == [[], []]

@@ -287,3 +287,4 @@ def test_a_guest_cannot_act_for_another_seat_or_play_a_card_it_lacks() -> None:
     assert host.radio.counters.rejected["illegal"] == 1  # the action for seat 2
     assert match.refused == {"remote": 1}  # the card seat 1 does not hold
     assert "does not hold" in (match.last_refusal or "")
+
