@@ -77,8 +77,10 @@ class Cartridge:
     # like "as last time" filled from the host's stored data); None: used as they are.
     versus_resolve: Callable[[dict[str, str], GameContext], dict[str, str]] | None = None
     # Where the versus badge ("vs NAME" and the link bars) sits on the upper screen: its
-    # centre x and top y (the default: top centre, between two players' names).
+    # centre x and top y (the default: top centre, between two players' names); with
+    # `versus_badge_names` False only the bars show (the game names the players itself).
     versus_badge: tuple[int, int] = (128, 36)
+    versus_badge_names: bool = True
 
     def option(self, key: str) -> Option:
         for opt in self.options:

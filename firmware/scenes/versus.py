@@ -51,15 +51,17 @@ def draw_link_overlay(machine: Any, top: pygame.Surface) -> None:
     session = service.session
     if session.state not in (State.PLAYING, State.WAITING, State.OVER):
         return
-    name = session.partner_name()
-    label = machine.tr(f"vs {name}", f"たいせん {name}")
-    w = text.size(label)[0]
     game = machine.game_scene()
     x, y = game.cartridge.versus_badge if game is not None else (128, 36)
-    box = pygame.Rect(x - (w + 22) // 2, y, w + 22, 16)
+    named = game is None or game.cartridge.versus_badge_names
+    name = session.partner_name()
+    label = machine.tr(f"vs {name}", f"たいせん {name}") if named else ""
+    w = text.size(label)[0] if label else -2
+    box = pygame.Rect(x - (w + 22) // 2, y, w + 22, 16 if label else 13)
     widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
-    text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
-    link_bars(top, (box.right - 17, box.y + 3), session.quality())
+    if label:
+        text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
+    link_bars(top, (box.right - 17, box.y + (3 if label else 1)), session.quality())
 
 
 class VersusMenuScene(MenuScene):

@@ -109,5 +109,6 @@ CARTRIDGE = Cartridge(
     versus_options=("max_kill", "three_walls", "sevens_first", "extra_turn"),
     versus_sealed=True,  # no unit but the dealer sees a hand before it is played
     versus_resolve=_versus_resolve,
-    versus_badge=(184, 0),  # in the title bar, clear of the table's cards
+    versus_badge=(186, -1),  # the link bars in the title bar, clear of the table's cards
+    versus_badge_names=False,  # the information area names every player
 )

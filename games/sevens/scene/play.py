@@ -186,6 +186,14 @@ class SevensScene(Game):
         return seat is not None and self.members[seat] == "human"
 
     @property
+    def sending(self) -> bool:
+        """Linked play: this unit's card is on its way to the host (sealed deal)."""
+        if self.match is None or self.match.to_move is None:
+            return False
+        seat = self.match.seats[self.match.to_move]
+        return isinstance(seat, RelaySeat) and seat.waiting
+
+    @property
     def thinking(self) -> bool:
         if self.phase != "play" or self.match is None:
             return False

@@ -278,7 +278,9 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     if scene.human_to_move():
         legal = set(game.legal_cards())
         marks = scene.marks()
-        if scene.selected is not None:
+        if scene.sending:
+            status = tr(*tx.SENDING)  # linked play: the host applies it and echoes it
+        elif scene.selected is not None:
             status = tr(*tx.TAP_AGAIN) if scene.selected in legal else tr(*tx.CANNOT)
         elif not legal:
             status = tr(*tx.NOTHING)

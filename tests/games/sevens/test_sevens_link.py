@@ -239,6 +239,7 @@ class TwoUnits:
         )
         self.machines: list[Any] = []
         self.tappers: list[Tapper] = []
+        self.sending_ticks = 0  # ticks a guest's card was on its way to the host
         (tmp_path / "Hana").mkdir()
         store = Store.open(tmp_path / "Hana" / "store.db")
         store.set_setting("game:sevens:setup", Setup(extra_turn=True, bubbles="fast").to_json())
@@ -259,7 +260,11 @@ class TwoUnits:
             self.clock += 1 / 60
             for m in self.machines:
                 m.step()
-                if tick % 20 == 0:
+                gs = m.game_scene()
+                if gs is not None and gs.game.sending:
+                    self.sending_ticks += 1
+                    m.render()  # "Sending to the host..." while the card travels
+                elif tick % 20 == 0:
                     m.render()  # the guest's screens draw from its sealed view
             if until():
                 return
@@ -304,6 +309,7 @@ def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> N
     assert len(records[0]) == len(records[1]) == 1
     a, b = (r[0].record for r in records)
     assert a["hands"] == b["hands"] and a["events"] == b["events"]  # every hand, on both
+    assert units.sending_ticks > 0  # the guest's cards went by way of the host
     assert all(s.agreed and not s.cheated for s in sessions)
 
 
