@@ -39,8 +39,7 @@ def timed(check: Any, into: list[float]) -> Any:
 
 
 def one_game(seed: int, sealed: bool) -> dict[str, float]:
-    air = Air(Impairments(baud=9600, loss=0.1, corrupt=0.001, delay_ms=20, jitter_ms=10,
-                          seed=seed))
+    air = Air(Impairments(baud=9600, loss=0.1, corrupt=0.001, delay_ms=20, jitter_ms=10, seed=seed))
     ids = [bytes([0x20 + i]) * ID_BYTES for i in range(3)]
     radios = prepaired(air, "Host", "G1", "G2", ids=ids)
     sessions = [Session(r) for r in radios]
@@ -74,8 +73,11 @@ def one_game(seed: int, sealed: bool) -> dict[str, float]:
             if i == 0:
                 rules = deal_for_link(s.deal_seed or 0) if sealed else SevensRules.new(s.seed or 0)
             else:
-                rules = (SevensSealed.from_json(s.opening["rules"]) if sealed  # type: ignore[index]
-                         else SevensRules.new(s.seed or 0))
+                rules = (
+                    SevensSealed.from_json(s.opening["rules"])
+                    if sealed  # type: ignore[index]
+                    else SevensRules.new(s.seed or 0)
+                )
             s.seats = 4
             seats = s.make_seats()
             if i == 0:

@@ -181,7 +181,10 @@ def unpack_victims(data: bytes) -> list[int]:
     count = data[0]
     if count == 0 or len(data) != 1 + (count + 3) // 4:
         raise ActionError("a disclosure is a count and the seats, 2 bits each")
-    return [(data[1 + i // 4] >> (2 * (i % 4))) & 3 for i in range(count)]
+    victims = [(data[1 + i // 4] >> (2 * (i % 4))) & 3 for i in range(count)]
+    if pack_victims(victims) != data:
+        raise ActionError("a disclosure's unused bits must be zero")
+    return victims
 
 
 class SevensSealed(SevensRules):
