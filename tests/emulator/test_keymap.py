@@ -21,7 +21,11 @@ from emulator.keymap import (
 from emulator.layout import Layout
 from hal.interfaces import Button
 
-pygame.init()
+
+@pytest.fixture(autouse=True)
+def _pygame() -> None:
+    """Key names resolve only with pygame initialised (another test may have quit it)."""
+    pygame.init()
 
 
 def key(name: str) -> int:
