@@ -1,10 +1,12 @@
 """Linked Killing Sevens, sealed against open (issue 14): what hiding the hands costs.
 
 Three units (host and two guests, the host also plays seat 3) play whole games of random
-legal cards over the simulated 9600-baud radio with 10% frame loss. Reported per game:
-simulated time from the go to the agreed end, bytes on the air per action (every unit, acks
-and keep-alives included), and the CPU time of each guest's end check (deal again, replay
-every action through the whole rules, compare), which runs in one tick.
+legal cards over the simulated 9600-baud radio with 10% frame loss. Reported: simulated time
+from the go to the agreed end (median game), bytes on the air per action (every unit, acks
+and keep-alives included), each action's wait from the tick its player chose it to the tick
+the last unit applied it (median and p95 over all games), and the CPU time of each guest's
+end check (deal again, replay every action through the whole rules, compare), which runs in
+one tick.
 
     python bench/sevens_link.py [--games 6]
 """
@@ -38,7 +40,7 @@ def timed(check: Any, into: list[float]) -> Any:
     return run
 
 
-def one_game(seed: int, sealed: bool) -> dict[str, float]:
+def one_game(seed: int, sealed: bool) -> dict[str, Any]:
     air = Air(Impairments(baud=9600, loss=0.1, corrupt=0.001, delay_ms=20, jitter_ms=10, seed=seed))
     ids = [bytes([0x20 + i]) * ID_BYTES for i in range(3)]
     radios = prepaired(air, "Host", "G1", "G2", ids=ids)
@@ -61,6 +63,8 @@ def one_game(seed: int, sealed: bool) -> dict[str, float]:
     rng = random.Random(seed)
     matches: dict[int, Match[str]] = {}
     checks: list[float] = []
+    offered: dict[int, int] = {}  # action number -> tick its player chose it
+    applied: dict[int, list[int]] = {}  # action number -> tick each unit applied it
     for s in sessions[1:]:
         s._unseal = timed(s._unseal, checks)  # type: ignore[method-assign]
     for _ in range(60 * 600):
@@ -91,13 +95,19 @@ def one_game(seed: int, sealed: bool) -> dict[str, float]:
                 source = m.seats[seat]
                 assert isinstance(source, LocalSeat | RelaySeat)
                 source.offer(rng.choice(list(m.rules.legal_actions())))
+                offered.setdefault(len(m.history), air.tick)
+            before = len(m.history)
             m.step()
+            for k in range(before, len(m.history)):
+                applied.setdefault(k, []).append(air.tick)
         if all(s.state is State.OVER for s in sessions):
             break
     assert all(s.state is State.OVER and s.agreed for s in sessions), "a game did not finish"
     actions = len(matches[0].history)
     sent = sum(link.tx.bytes_sent for link in air.medium.links) - sent0
+    waits = [max(applied[k]) - offered[k] for k in offered if len(applied.get(k, [])) == 3]
     return {
+        "latency_ms": [w * 1000 / 60 for w in waits],
         "seconds": (air.tick - start) / 60,
         "bytes_per_action": sent / actions,
         "check_ms": max(checks) * 1000 if sealed and checks else 0.0,
@@ -112,9 +122,15 @@ def main() -> None:
     for sealed in (False, True):
         runs = [one_game(seed, sealed) for seed in range(args.games)]
         name = "sealed" if sealed else "open  "
-        secs = statistics.median(r["seconds"] for r in runs)
+        secs = statistics.median(float(r["seconds"]) for r in runs)
         per = statistics.median(r["bytes_per_action"] for r in runs)
-        line = f"{name}: game {secs:5.1f} s (median of {len(runs)}), {per:5.0f} B/action"
+        waits = sorted(w for r in runs for w in r["latency_ms"])
+        p95 = waits[min(len(waits) - 1, round(0.95 * (len(waits) - 1)))]
+        line = (
+            f"{name}: game {secs:5.1f} s (median of {len(runs)}), {per:5.0f} B/action, "
+            f"chosen -> applied on every unit median {statistics.median(waits):4.0f} ms "
+            f"p95 {p95:4.0f} ms"
+        )
         if sealed:
             line += f", guest end check max {max(r['check_ms'] for r in runs):.1f} ms CPU"
         print(line)
