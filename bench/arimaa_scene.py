@@ -29,14 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from ticktime import GC, Timer, pct  # noqa: E402
+import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+from ticktime import GC, Timer, pct
 
 WARM_TICKS = 5  # the game's first frames draw the fonts' glyphs once: not timed
 

@@ -28,14 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from ticktime import pct  # noqa: E402
+import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+from ticktime import pct
 
 PROFILES = ("desktop", "desktop-worker", "pi-zero-2w-sliced", "pi-zero-2w")
 

@@ -10,16 +10,12 @@ and of a whole app frame (input, update, draw, present) on the launcher and in B
 
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
+import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
 import pygame
 
 from emulator.app import App

@@ -24,11 +24,8 @@ import time
 import zlib
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchenv import ROOT
+
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 

@@ -15,17 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+from benchenv import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from firmware.boot import BootConfig, boot  # noqa: E402
-from hal.backends.headless import headless_hal  # noqa: E402
-from hal.interfaces import Button, RawTouch  # noqa: E402
-from hal.latch import InputLatch  # noqa: E402
+from firmware.boot import BootConfig, boot
+from hal.backends.headless import headless_hal
+from hal.interfaces import Button, RawTouch
+from hal.latch import InputLatch
 
 
 def pct(values: list[float], q: float) -> float:

@@ -24,10 +24,8 @@ Phases:
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -35,14 +33,10 @@ from math import cos, pi, sin
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
 
-from firmware.headless import build_machine  # noqa: E402
-from hal.interfaces import RawInput, RawTouch  # noqa: E402
+from firmware.headless import build_machine
+from hal.interfaces import RawInput, RawTouch
 
 TICK = 1 / 60
 TARGET_P99_MS = 2.0

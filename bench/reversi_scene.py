@@ -28,15 +28,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from ticktime import GC, pct  # noqa: E402
-from ticktime import Timer as BaseTimer  # noqa: E402
+import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+from ticktime import GC, pct
+from ticktime import Timer as BaseTimer
 
 TARGET_P99_MS = 2.0
 TARGET_THINK_MAX_MS = 8.0

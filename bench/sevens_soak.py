@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import random
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchenv import ROOT
+
 sys.path.insert(0, str(ROOT / "tests" / "games" / "sevens"))
 
 PERSONALITIES = ("simpleton", "cool", "hitman", "coward", "brute")
