@@ -14,7 +14,6 @@ import json
 import logging
 import os
 import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
 from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
+from hal.clock import MonotonicClock
 from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
 from hal.touch import Calibration, TouchFilterConfig
 
@@ -47,15 +47,6 @@ log = logging.getLogger("twinfold")
 # Until Settings > Calibrate has been run, the whole 12-bit ADC range spans the screen, so
 # the stylus already lands roughly where it points (good enough to reach the calibration).
 UNCALIBRATED = Calibration(SCREEN_W / 4096, 0.0, 0.0, 0.0, SCREEN_H / 4096, 0.0)
-
-
-class MonotonicClock(Clock):
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
 
 
 @dataclass

@@ -12,11 +12,12 @@ import pytest
 from evdev import ecodes
 
 from firmware.storage import Store
-from hal.backends.device.app import BootOptions, DeviceRunner, MonotonicClock, boot
+from hal.backends.device.app import BootOptions, DeviceRunner, boot
 from hal.backends.device.config import DeviceConfig, DisplayConfig, InputConfig, PanelConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
+from hal.clock import MonotonicClock
 from hal.interfaces import Hal, InputSource, RawInput
 
 
