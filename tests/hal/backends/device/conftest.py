@@ -1,8 +1,10 @@
-"""Stand-ins for the device backend's hardware: evdev devices, framebuffers with sysfs."""
+"""Stand-ins for the device backend's hardware: evdev devices, framebuffers with sysfs; and
+the helpers beside this file (device_config.py) made importable."""
 
 from __future__ import annotations
 
 import errno
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,10 @@ from typing import Any
 import pytest
 from evdev import InputEvent, ecodes
 from evdev.device import AbsInfo
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
 
 
 class FakeDevice:

@@ -4,32 +4,9 @@ from __future__ import annotations
 
 import json
 
+from device_config import config_file
+
 from firmware.cli import main
-
-
-def config_file(tmp_path, framebuffer, extra: str = "") -> str:
-    dev0, sys0 = framebuffer(tmp_path, "fb0", 320, 240, 16)
-    dev1, sys1 = framebuffer(tmp_path, "fb1", 320, 240, 16)
-    path = tmp_path / "device.toml"
-    path.write_text(
-        f"""
-[display.upper]
-device = "{dev0}"
-sysfs = "{sys0}"
-[display.lower]
-device = "{dev1}"
-sysfs = "{sys1}"
-[input]
-scan_dir = "{tmp_path / "input"}"
-[radio]
-enabled = false
-[system]
-data_dir = "{tmp_path / "data"}"
-audio = false
-{extra}
-"""
-    )
-    return str(path)
 
 
 def test_bad_keys_and_values_are_named_and_the_firmware_still_runs(tmp_path, framebuffer, capsys):

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from device_config import config_file
 from evdev import ecodes
 
 from firmware.storage import Store
@@ -211,28 +212,7 @@ def test_the_command_under_a_systemd_like_parent_stops_cleanly_on_sigterm(tmp_pa
     import sys
 
     root = Path(__file__).resolve().parents[4]
-    dev0, sys0 = framebuffer(tmp_path, "fb0", 320, 240, 16)
-    dev1, sys1 = framebuffer(tmp_path, "fb1", 320, 240, 16)
-    config = tmp_path / "device.toml"
-    config.write_text(
-        f"""
-[display.upper]
-device = "{dev0}"
-sysfs = "{sys0}"
-[display.lower]
-device = "{dev1}"
-sysfs = "{sys1}"
-[input]
-scan_dir = "{tmp_path / "input"}"
-[radio]
-enabled = false
-[system]
-data_dir = "{tmp_path / "data"}"
-audio = false
-[boot]
-game = "pop"
-"""
-    )
+    config = config_file(tmp_path, framebuffer, '[boot]\ngame = "pop"\n')
     address = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(address)
