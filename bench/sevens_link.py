@@ -19,6 +19,8 @@ import statistics
 import time
 from typing import Any
 
+from ticktime import pct
+
 from firmware.link.packet import ID_BYTES
 from firmware.link.session import Session, State
 from firmware.link.testbed import Air, prepaired
@@ -124,8 +126,8 @@ def main() -> None:
         name = "sealed" if sealed else "open  "
         secs = statistics.median(float(r["seconds"]) for r in runs)
         per = statistics.median(r["bytes_per_action"] for r in runs)
-        waits = sorted(w for r in runs for w in r["latency_ms"])
-        p95 = waits[min(len(waits) - 1, round(0.95 * (len(waits) - 1)))]
+        waits = [w for r in runs for w in r["latency_ms"]]
+        p95 = pct(waits, 0.95)
         line = (
             f"{name}: game {secs:5.1f} s (median of {len(runs)}), {per:5.0f} B/action, "
             f"chosen -> applied on every unit median {statistics.median(waits):4.0f} ms "
