@@ -19,6 +19,7 @@ import statistics
 import time
 from typing import Any
 
+import benchenv  # noqa: F401  (the checkout on sys.path)
 from ticktime import pct
 
 from firmware.link.packet import ID_BYTES
