@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from firmware.game_api import Cartridge, GameContext, Option
+from firmware.game_api import Cartridge, Option
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
 from games.arimaa.scene import ArimaaScene, sprites
 from games.arimaa.scene.play import SETUP_NAMES
@@ -24,14 +22,6 @@ def draw_icon(surf: pygame.Surface) -> None:
     surf.blit(sprites.piece(1, 0, 14), (16, 16))
 
 
-def _create(ctx: GameContext) -> ArimaaScene:
-    return ArimaaScene(ctx)
-
-
-def _replay(ctx: GameContext, record: dict[str, Any]) -> ArimaaScene:
-    return ArimaaScene(ctx, record=record)
-
-
 CARTRIDGE = Cartridge(
     id="arimaa",
     title="Arimaa",
@@ -42,7 +32,7 @@ CARTRIDGE = Cartridge(
     description_ja="16この駒を並べ、1手に4ステップまで動かす。弱い敵を押したり引いたりして"
     "わなで取り、ウサギを奥の列へ。コンピューター(5レベル)か ふたりで。",
     draw_icon=draw_icon,
-    create=_create,
+    create=ArimaaScene,
     players=(1, 2),
     options=(
         Option("mode", "Mode", ("cpu", "two"), "cpu", label_ja="モード",
@@ -56,7 +46,7 @@ CARTRIDGE = Cartridge(
                choice_labels={"casual": "casual (no clock)", "30s": "30 s a turn"}),
         Option("setup", "Setup", ("choose", *SETUP_NAMES), "choose", label_ja="配置"),
     ),
-    replay=_replay,
+    replay=ArimaaScene,  # the scene, opened on a record
     versus=True,  # `link` mode: the launcher's versus menu hosts or joins a match
     versus_options=("clock", "setup"),
 )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from firmware.game_api import Cartridge, GameContext, Option
+from firmware.game_api import Cartridge, Option
 from games.panels.rules.field import SHAPE_NAMES
 from games.panels.scene import PanelsScene, sprites
 from games.panels.scene.play import TARGETS
@@ -20,14 +18,6 @@ def draw_icon(surf: pygame.Surface) -> None:
     surf.blit(sprites.card_image(5, 0b1001, 1, size=15), (16, 16))
 
 
-def _create(ctx: GameContext) -> PanelsScene:
-    return PanelsScene(ctx)
-
-
-def _replay(ctx: GameContext, record: dict[str, Any]) -> PanelsScene:
-    return PanelsScene(ctx, record=record)
-
-
 CARTRIDGE = Cartridge(
     id="panels",
     title="Panel Link",
@@ -38,7 +28,7 @@ CARTRIDGE = Cartridge(
     description_ja="かずの カードを おいて つなぎめを つなげよう。おなじかず・れんばん・わっか・"
     "パーフェクトで とくてん。さきに もくひょうに とどいた ほうの かち。",
     draw_icon=draw_icon,
-    create=_create,
+    create=PanelsScene,
     players=(1, 2),
     options=(
         Option("mode", "Mode", ("cpu", "two"), "cpu", label_ja="モード",
@@ -51,7 +41,7 @@ CARTRIDGE = Cartridge(
         Option("first", "First player", ("1", "2"), "1", label_ja="せんこう",
                choice_labels={"1": "Player 1 (you)", "2": "Player 2"}),
     ),
-    replay=_replay,
+    replay=PanelsScene,  # the scene, opened on a record
     versus=True,  # two units over the peer link: the seed's main case
     versus_options=("target", "field", "removal", "items", "first"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge, GameContext
+from firmware.game_api import Cartridge
 from games.pop.scene import PopScene
 
 
@@ -19,10 +19,6 @@ def draw_icon(surf: pygame.Surface) -> None:
         pygame.draw.circle(surf, (255, 255, 255), (x - r // 3, y - r // 3), max(1, r // 4))
 
 
-def _create(ctx: GameContext) -> PopScene:
-    return PopScene(ctx)
-
-
 CARTRIDGE = Cartridge(
     id="pop",
     title="Bubble Pop",
@@ -32,6 +28,6 @@ CARTRIDGE = Cartridge(
     description_ja="うかんでいく あわを タッチして わろう。つづけて わると コンボ！"
     "3つ にがすと ゲームオーバー。",
     draw_icon=draw_icon,
-    create=_create,
+    create=PopScene,
     players=(1, 1),
 )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from firmware.game_api import Cartridge, GameContext, Option
+from firmware.game_api import Cartridge, Option
 from games.regions.scene import surfaces as srf
 from games.regions.scene.play import RegionsScene
 from games.regions.scene.surface_view import GREY, LINE, POINT, WHITE
@@ -26,14 +24,6 @@ def draw_icon(surf: pygame.Surface) -> None:
         pygame.draw.circle(surf, POINT, p, 2)
 
 
-def _create(ctx: GameContext) -> RegionsScene:
-    return RegionsScene(ctx)
-
-
-def _replay(ctx: GameContext, record: dict[str, Any]) -> RegionsScene:
-    return RegionsScene(ctx, record=record)
-
-
 def _pattern_number(value: str) -> bool:
     return value.isdigit() and 1 <= int(value) <= 3**15
 
@@ -50,9 +40,9 @@ CARTRIDGE = Cartridge(
     description_ja="てんを タッチすると まわりの りょういきの いろが かわる。ぜんぶ はいいろに "
     "しよう。かならず とけます。めんを えらぶ、ランダム、じぶんで かく。",
     draw_icon=draw_icon,
-    create=_create,
+    create=RegionsScene,
     players=(1, 2),
-    replay=_replay,
+    replay=RegionsScene,  # the scene, opened on a record
     versus=True,  # the race over the link (`ctx.versus`)
     versus_options=("variant", "goal", "unselectable", "surface", "pattern"),
     options=(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from firmware.game_api import Cartridge, GameContext, Option
+from firmware.game_api import Cartridge, Option
 from games.reversi.ai import LEVELS
 from games.reversi.scene import ReversiScene, sprites
 
@@ -24,14 +22,6 @@ def draw_icon(surf: pygame.Surface) -> None:
             surf.blit(sprites.small_disc(color, 11), (4 + i * 13, 4 + j * 13))
 
 
-def _create(ctx: GameContext) -> ReversiScene:
-    return ReversiScene(ctx)
-
-
-def _replay(ctx: GameContext, record: dict[str, Any]) -> ReversiScene:
-    return ReversiScene(ctx, record=record)
-
-
 CARTRIDGE = Cartridge(
     id="reversi",
     title="Reversi",
@@ -43,7 +33,7 @@ CARTRIDGE = Cartridge(
     "かち。コンピューター(4レベル)か ふたりで あそべます。「おしえて!」で おける ばしょが "
     "わかります。",
     draw_icon=draw_icon,
-    create=_create,
+    create=ReversiScene,
     players=(1, 2),
     options=(
         Option(
@@ -64,6 +54,6 @@ CARTRIDGE = Cartridge(
             choice_labels={"black": "Black (first)", "white": "White"},
         ),
     ),
-    replay=_replay,
+    replay=ReversiScene,  # the scene, opened on a record
     versus=True,
 )

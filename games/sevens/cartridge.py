@@ -9,8 +9,6 @@ launcher's option list stays short enough to read.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from firmware.game_api import Cartridge, GameContext, Option
@@ -26,14 +24,6 @@ def draw_icon(surf: pygame.Surface) -> None:
     pygame.draw.rect(surf, sprites.FELT, (0, 0, 32, 32), border_radius=6)
     surf.blit(sprites.table_card(2 * 13 + 7, "killed"), (12, 6))
     surf.blit(sprites.table_card(2 * 13 + 6, "played"), (3, 3))
-
-
-def _create(ctx: GameContext) -> SevensScene:
-    return SevensScene(ctx)
-
-
-def _replay(ctx: GameContext, record: dict[str, Any]) -> SevensScene:
-    return SevensScene(ctx, record=record)
 
 
 def _versus_resolve(options: dict[str, str], ctx: GameContext) -> dict[str, str]:
@@ -76,7 +66,7 @@ CARTRIDGE = Cartridge(
     description_ja="7並べに「殺し」をくわえたゲーム。上下左右を囲まれた札は殺されます。"
     "殺された札が一番少ない人の勝ち。性格のちがう5人のコンピュータと、または2〜4人で。",
     draw_icon=draw_icon,
-    create=_create,
+    create=SevensScene,
     players=(1, 4),
     options=(
         Option(
@@ -102,7 +92,7 @@ CARTRIDGE = Cartridge(
         _flag("sevens_first", "7s first", "7札を並べる"),
         _flag("extra_turn", "Extra turn", "もう一度手番"),
     ),
-    replay=_replay,
+    replay=SevensScene,  # the scene, opened on a record
     versus=True,
     # The rules only (the welcome message is one radio frame); the computers in empty seats
     # are the first time's Cool, Hitman and Coward, the same on every unit.
