@@ -25,7 +25,7 @@ from games.sevens.rules import board, parse_card
 from games.sevens.rules.cards import SEVEN_OF_DIAMONDS, SEVENS
 from games.sevens.rules.sealed import UNKNOWN
 from games.sevens.scene.setup import Setup
-from hal.interfaces import RawInput, RawTouch
+from hal.interfaces import Button, RawInput, RawTouch
 from hal.link.air import Impairments
 from hal.link.memory import MemoryMedium
 
@@ -41,12 +41,14 @@ class Tapper:
     def __init__(self, seed: int) -> None:
         self.machine: Any = None
         self.rng = random.Random(seed)
-        self.queue: list[tuple[int, int] | None] = []
+        self.queue: list[tuple[int, int] | RawInput | None] = []
 
     def __call__(self, tick: int) -> RawInput:
         if self.queue:
-            point = self.queue.pop(0)
-            return RawInput(touch=RawTouch(*point)) if point else RawInput()
+            item = self.queue.pop(0)
+            if isinstance(item, RawInput):
+                return item
+            return RawInput(touch=RawTouch(*item)) if item else RawInput()
         m = self.machine
         gs = m.game_scene() if m is not None else None
         if gs is None or gs.game.anim is not None or not gs.game.human_to_move():
@@ -269,7 +271,7 @@ class TwoUnits:
             if until():
                 return
 
-    def start(self) -> None:
+    def start(self, by_button: bool = False) -> None:
         host, guest = self.machines
         start_versus(host, "host", "sevens", {"max_kill": "4"})
         start_versus(guest, "join", "sevens", {})
@@ -279,17 +281,23 @@ class TwoUnits:
         lobby = host.scene.dump()
         assert lobby["joined"] == 1 and lobby["can_start"]
         host.render()  # the lobby with its "Start now" button draws
-        point = host.scene.hotspots()["button:start"].center
-        self.tappers[0].queue = [point, point, None, None]
+        if by_button:  # START alone, no stylus
+            self.tappers[0].queue = [RawInput(held=frozenset({Button.START}))] * 2 + [None] * 2
+        else:
+            point = host.scene.hotspots()["button:start"].center
+            self.tappers[0].queue = [point, point, None, None]
         self.run(60 * 60, until=lambda: all(m.game_scene() is not None for m in self.machines))
 
 
-def test_two_units_start_from_the_launcher_with_who_is_here(tmp_path: Path) -> None:
+@pytest.mark.parametrize("by_button", [False, True], ids=["stylus", "start-button"])
+def test_two_units_start_from_the_launcher_with_who_is_here(
+    tmp_path: Path, by_button: bool
+) -> None:
     """The launcher's lobby: a host of four seats, one guest joins, the host taps "Start
     now"; the session shrinks to the two units, computers take seats 2 and 3, the guest
     sees only its own hand, and both units record the same game with every hand."""
     units = TwoUnits(tmp_path)
-    units.start()
+    units.start(by_button)
     machines, guest, run = units.machines, units.guest, units.run
     sessions = [m.link.session for m in machines]
     rules = {"max_kill": "4", "three_walls": "off", "sevens_first": "off", "extra_turn": "on"}
