@@ -98,9 +98,7 @@ class Machine:
 
     # ----------------------------------------------------------------- services for scenes
     def tr(self, en: str, ja: str) -> str:
-        from firmware.gfx.text import japanese_available
-
-        if self.settings.language == "ja" and ja and japanese_available():
+        if self.settings.language == "ja" and ja:
             return ja
         return en
 

@@ -89,9 +89,10 @@ def title_bar(surface: pygame.Surface, title: str, right: str = "") -> None:
     bar = pygame.Rect(0, 0, surface.get_width(), 15)
     pygame.draw.rect(surface, pal.PANEL_LO, bar)
     pygame.draw.line(surface, pal.ACCENT, (0, 15), (bar.w, 15))
-    text.draw(surface, title, (6, 3), pal.ACCENT, shadow=pal.OUTLINE)
+    # One baseline for both texts, Latin or Japanese: two clear rows above the line under it.
+    text.draw(surface, title, (6, 11), pal.ACCENT, shadow=pal.OUTLINE, on_baseline=True)
     if right:
-        text.draw(surface, right, (bar.w - 6, 3), pal.TEXT_DIM, align="right")
+        text.draw(surface, right, (bar.w - 6, 11), pal.TEXT_DIM, align="right", on_baseline=True)
 
 
 def cursor(surface: pygame.Surface, rect: pygame.Rect, tick: int) -> None:
