@@ -154,6 +154,15 @@ def draw_block(
     return y
 
 
+def fit(text: str, width: int, scale: int = 1) -> str:
+    """`text` as it is when it fits `width` pixels, else shortened to fit with a visible "…"."""
+    if size(text, scale)[0] <= width:
+        return text
+    while text and size(text + "…", scale)[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def wrap(text: str, width: int, scale: int = 1) -> list[str]:
     """Break `text` into lines that fit `width` pixels (at spaces; CJK text anywhere)."""
     return list(_wrap(text, width, scale))

@@ -37,7 +37,7 @@ BACK: Text = ("Back", "もどる")
 NEXT: Text = ("Next", "次へ")
 PREV: Text = ("Prev", "前へ")
 CLOSE: Text = ("Close", "閉じる")
-SURE: Text = ("Resign? Tap again", "投了? もう一度")
+SURE: Text = ("Resign? Tap again", "投了する?")
 
 SETUP: Text = ("Setup", "配置")
 SETUP_ORDER: Text = ("Gold first, then Silver", "金が先、次に銀")

@@ -76,7 +76,7 @@ def draw_top(top: pygame.Surface, scene: RegionsScene) -> None:
                "ランダム: N こうさの あたらしい めん。かく: じぶんの せん。"),
         ])
     if scene.job is not None or scene.searching:
-        _working(top, scene.age)
+        _working(top, scene.age, tr("working", "けいさんちゅう"))
     if scene.message:
         box = pygame.Rect(4, 150, 248, 38)
         widgets.panel(top, box, pal.PANEL_LO)
@@ -255,14 +255,14 @@ def _state_name(scene: RegionsScene, state: int) -> str:
     return str(state)
 
 
-def _working(surf: pygame.Surface, tick: int) -> None:
+def _working(surf: pygame.Surface, tick: int, label: str) -> None:
     """The "working" animation: a box with orbiting dots."""
-    box = pygame.Rect(78, 120, 100, 26)
+    box = pygame.Rect(64, 120, 128, 26)
     widgets.panel(surf, box, pal.PANEL_HI)
-    text.draw(surf, "working", (box.x + 8, box.y + 9), pal.TEXT)
+    text.draw(surf, label, (box.x + 8, box.y + 20), pal.TEXT, on_baseline=True)
     for i in range(3):
         on = (tick // 8) % 3 == i
-        dot = (box.x + 70 + 9 * i, box.y + 13)
+        dot = (box.x + 98 + 9 * i, box.y + 13)
         pygame.draw.circle(surf, pal.ACCENT if on else pal.TEXT_DIM, dot, 3)
 
 
@@ -277,7 +277,7 @@ def draw_bottom(bottom: pygame.Surface, scene: RegionsScene) -> None:
         _bottom_surface(bottom, scene)
     if scene.job is not None or scene.searching:
         widgets.dim(bottom, 90)
-        _working(bottom, scene.age)
+        _working(bottom, scene.age, scene.ctx.tr("working", "けいさんちゅう"))
     del tr
 
 

@@ -253,10 +253,10 @@ def draw_talk(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]
     text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 3), (90, 90, 110))
     lines = text.wrap(bubble.text(tr("en", "ja") == "ja"), rect.w - 12)
     pitch = text.line_pitch(lines, minimum=10)
-    room = max(1, (rect.h - 16) // pitch)
+    y = rect.y + 5 + text.size(names[bubble.seat])[1]  # under the name (taller in Japanese)
+    room = max(1, (rect.bottom - 1 - y - (pitch - 2)) // pitch + 1)
     if len(lines) > room:  # a long announcement (a big kill's cards): end with an ellipsis
         lines = [*lines[: room - 1], lines[room - 1][:-1] + "…"]
-    y = rect.y + 14
     for line in lines:
         text.draw(surf, line, (rect.x + 6, y), pal.TEXT_DARK)
         y += pitch
