@@ -107,18 +107,22 @@ def draw(
     scale: int = 1,
     align: str = "left",
     shadow: Color | None = None,
-    on_baseline: bool = False,
+    valign: str = "latin",
 ) -> pygame.Rect:
     """Draw one line; `align` is left, center or right about `pos[0]`. Returns its rect.
 
-    `pos[1]` is the line's top, or with `on_baseline` the row just below its baseline (so a
-    Latin and a Japanese text drawn side by side at one y stand on one line).
+    `valign` says what `pos[1]` is: "latin" (the default) the top of the pixel font's
+    capitals, so every text drawn at one y stands on one baseline and Japanese rises
+    `JA_SHIFT` rows higher; "top" the top of the rendered line (for centring by `size`);
+    "baseline" the row just under the baseline.
     """
     if not text:
         return pygame.Rect(pos, (0, 0))
     img = render(text, color, scale)
     x, y = pos
-    if on_baseline:
+    if valign == "latin":
+        y -= baseline(text, scale) - LATIN_ASCENT * scale
+    elif valign == "baseline":
         y -= baseline(text, scale)
     if align == "center":
         x -= img.get_width() // 2
@@ -126,7 +130,8 @@ def draw(
         x -= img.get_width()
     if shadow is not None:
         surface.blit(render(text, shadow, scale), (x + scale, y + scale))
-    return surface.blit(img, (x, y))
+    surface.blit(img, (x, y))
+    return img.get_rect(topleft=(x, y))  # where the line is, even where the surface clips it
 
 
 def line_pitch(lines: list[str], scale: int = 1, minimum: int = LINE_H) -> int:

@@ -61,12 +61,11 @@ class PauseScene(MenuScene):
         text.draw(
             top,
             self.machine.tr("PAUSED", "ポーズ"),
-            (128, 97),  # the baseline: a taller Japanese title grows upwards, clear of the name
+            (128, 76),
             pal.ACCENT,
             scale=3,
             align="center",
             shadow=pal.OUTLINE,
-            on_baseline=True,
         )
         text.draw(top, title, (128, 108), pal.TEXT, align="center")
 

@@ -144,9 +144,8 @@ class SettingsScene(MenuScene):
         ]
         pitch = text.line_pitch([cell for row in rows for cell in row], minimum=14)
         for i, (label, value) in enumerate(rows):
-            base = 48 + i * pitch + text.baseline("日本語")
-            text.draw(top, label, (24, base), pal.TEXT_DIM, on_baseline=True)
-            text.draw(top, value, (232, base), pal.TEXT, align="right", on_baseline=True)
+            text.draw(top, label, (24, 48 + i * pitch), pal.TEXT_DIM)
+            text.draw(top, value, (232, 48 + i * pitch), pal.TEXT, align="right")
         notes = []
         if s.swap:
             notes.append(

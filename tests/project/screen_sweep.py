@@ -31,6 +31,8 @@ class Drawn:
     ink: pygame.Rect
     box: pygame.Rect | None
     seq: int = 0
+    base: int = 0  # the row under the baseline
+    scale: int = 1
 
 
 @dataclass
@@ -84,8 +86,10 @@ def recording() -> Iterator[Recorder]:
         rect = real_draw(surface, s, pos, color, **kw)
         if s:
             box = rec._box[-1] if rec._box else None
-            ink = _ink(s, kw.get("scale", 1), rect)
-            rec.drawn.append(Drawn(surface, s, ink, box, rec.next_seq()))
+            scale = kw.get("scale", 1)
+            ink = _ink(s, scale, rect)
+            base = rect.y + text.baseline(s, scale)
+            rec.drawn.append(Drawn(surface, s, ink, box, rec.next_seq(), base, scale))
         return rect
 
     def button(surface: pygame.Surface, rect: pygame.Rect, label, **kw) -> None:  # type: ignore[no-untyped-def]

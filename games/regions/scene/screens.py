@@ -257,12 +257,12 @@ def _state_name(scene: RegionsScene, state: int) -> str:
 
 def _working(surf: pygame.Surface, tick: int, label: str) -> None:
     """The "working" animation: a box with orbiting dots."""
-    box = pygame.Rect(64, 120, 128, 26)
+    box = pygame.Rect(60, 120, 136, 26)
     widgets.panel(surf, box, pal.PANEL_HI)
-    text.draw(surf, label, (box.x + 8, box.y + 20), pal.TEXT, on_baseline=True)
+    text.draw(surf, label, (box.x + 8, box.y + 9), pal.TEXT)
     for i in range(3):
         on = (tick // 8) % 3 == i
-        dot = (box.x + 98 + 9 * i, box.y + 13)
+        dot = (box.x + 106 + 9 * i, box.y + 13)
         pygame.draw.circle(surf, pal.ACCENT if on else pal.TEXT_DIM, dot, 3)
 
 

@@ -94,7 +94,7 @@ def _captions(surf: pygame.Surface, tr: Tr, lines: tuple[tuple[str, str], ...]) 
 def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
     widgets.background(surf)
     title = tr(*PAGES[page][0])
-    text.draw(surf, f"{page + 1}/{len(PAGES)}  {title}", (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
+    text.draw(surf, f"{page + 1}/{len(PAGES)}  {title}", (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
     if page == 0:
         played = _cards("7S 7H 8H 7D 8D 9D 6D")
         _table(surf, played, [])

@@ -125,7 +125,7 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         status = ""
     if scene.phase == "replay":
         status = f"{tr(*tx.REPLAY)} {scene.replay_index}/{len(scene.replay_actions)}  " + status
-    text.draw(surf, status, (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
+    text.draw(surf, status, (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
     o = game.options
     flags = (
         f"max {o.max_kill}"
@@ -133,7 +133,7 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         + (" 7s" if o.sevens_laid_out else "")
         + (" +1" if o.extra_turn else "")
     )
-    text.draw(surf, flags, (251, 2), pal.TEXT_DIM, align="right")
+    text.draw(surf, flags, (251, 3), pal.TEXT_DIM, align="right")
     # the table
     sliding = anim is not None and anim.card is not None and anim.age < SLIDE_TICKS
     flash = anim is not None and anim.killed and not sliding and (anim.age // 4) % 2 == 0
@@ -184,9 +184,9 @@ def draw_info(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]
     widgets.panel(surf, pygame.Rect(2, y - 4, 252, 192 - y + 2))
     for key, label in (
         ("left", tx.HEAD_LEFT),
-        ("killed", tx.HEAD_KILLED),
+        ("killed", tx.HEAD_KILLED_SHORT),
         ("kills", tx.HEAD_KILLS),
-        ("out", tx.HEAD_OUT),
+        ("out", tx.HEAD_OUT_SHORT),
     ):
         text.draw(surf, tr(*label), (cols[key], y), pal.TEXT_DIM, align="center")
     text.draw(surf, tr(*tx.HEAD_NAME), (cols["name"], y), pal.TEXT_DIM)
@@ -249,11 +249,11 @@ def draw_talk(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]
     pygame.draw.rect(surf, pal.OUTLINE, rect, border_radius=6)
     pygame.draw.rect(surf, fill, rect.inflate(-2, -2), border_radius=5)
     pygame.draw.polygon(surf, fill, [(rect.x - 5, 24), (rect.x + 2, 19), (rect.x + 2, 29)])
-    pygame.draw.rect(surf, sprites.SEAT_COLORS[bubble.seat], (rect.x + 5, rect.y + 4, 4, 7))
-    text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 3), (90, 90, 110))
+    pygame.draw.rect(surf, sprites.SEAT_COLORS[bubble.seat], (rect.x + 5, rect.y + 5, 4, 7))
+    text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 5), (90, 90, 110))
     lines = text.wrap(bubble.text(tr("en", "ja") == "ja"), rect.w - 12)
     pitch = text.line_pitch(lines, minimum=10)
-    y = rect.y + 5 + text.size(names[bubble.seat])[1]  # under the name (taller in Japanese)
+    y = rect.y + 17  # under the name: Japanese rises 3 rows above y, so room for it
     room = max(1, (rect.bottom - 1 - y - (pitch - 2)) // pitch + 1)
     if len(lines) > room:  # a long announcement (a big kill's cards): end with an ellipsis
         lines = [*lines[: room - 1], lines[room - 1][:-1] + "…"]
