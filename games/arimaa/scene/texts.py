@@ -32,6 +32,13 @@ HELP: Text = ("Help", "遊び方")
 OK: Text = ("OK", "決定")
 RANDOM: Text = ("Random", "ランダム")
 LAST: Text = ("Last", "前回")
+# The named setup buttons (99of9 is a player's name: the same in both languages).
+SETUP_NAMES: dict[str, Text] = {
+    "default": ("default", "基本"),
+    "classic": ("classic", "古典"),
+    "wing-rabbits": ("wing", "ウイング"),
+    "fort": ("fort", "とりで"),
+}
 PLAY_AGAIN: Text = ("Play again", "もう一度")
 BACK: Text = ("Back", "もどる")
 NEXT: Text = ("Next", "次へ")

@@ -220,7 +220,7 @@ def _draw_result(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
 def draw_top(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     widgets.background(surf)
     st = sc.state
-    title = "Panel Link"
+    title = tr("Panel Link", "パネルリンク")
     if sc.is_replay:
         turn, total = sc.replay_turn()
         title = f"{tr(*tx.REPLAY)} {tr(*tx.TURN)} {turn}/{total}"

@@ -40,6 +40,7 @@ from games.regions.scene import help as help_pages
 from games.regions.scene import layout, screens
 from games.regions.scene import surfaces as srf
 from games.regions.scene.jobs import Job
+from games.regions.scene.messages import UNUSABLE_JA, curve_error_ja
 from games.regions.scene.records import Best, best_of
 from games.regions.scene.surface_view import SurfaceView, nearest_point, point_rects
 
@@ -184,10 +185,10 @@ class RegionsScene(Game):
         if job.error is not None:
             err = job.error
             if isinstance(err, CurveError):
-                self.message = str(err)
+                self.message = self.ctx.tr(str(err), curve_error_ja(str(err)))
                 self.mark = err.at
             elif isinstance(err, DrawingError | ValueError):
-                self.message = f"This surface cannot be used: {err}"
+                self.message = self.ctx.tr(f"This surface cannot be used: {err}", UNUSABLE_JA)
             else:
                 raise err
             self.ctx.play("error")

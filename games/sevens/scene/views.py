@@ -128,7 +128,7 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     text.draw(surf, status, (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
     o = game.options
     flags = (
-        f"max {o.max_kill}"
+        tr(f"max {o.max_kill}", f"最大{o.max_kill}")
         + (" 3W" if o.three_walls else "")
         + (" 7s" if o.sevens_laid_out else "")
         + (" +1" if o.extra_turn else "")
