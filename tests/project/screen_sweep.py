@@ -155,3 +155,25 @@ def sweep_movie(movie_path: Path, language: str, tmp: Path) -> Iterator[tuple[in
                 yield frame, rec
     finally:
         m.store.close()
+
+
+def sweep_setup_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every game's setup screen with every choice of every option shown in turn."""
+    from firmware.cartridges import discover
+    from firmware.scenes.setup import SetupScene
+
+    m = machine_in(tmp, language)
+    try:
+        for cart in discover().values():
+            scene = SetupScene(m, cart)
+            m.push(scene)
+            for opt in cart.options:
+                for choice in opt.choices:
+                    scene.values[opt.key] = choice
+                    with recording() as rec:
+                        m.render()
+                    yield f"{cart.id} setup {opt.key}={choice}", rec
+                scene.values[opt.key] = opt.default
+            m.pop()
+    finally:
+        m.store.close()

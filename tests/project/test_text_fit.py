@@ -11,7 +11,7 @@ import itertools
 import re
 
 import pytest
-from screen_sweep import LANGUAGES, MOVIES, Drawn, Recorder, sweep_movie
+from screen_sweep import LANGUAGES, MOVIES, Drawn, Recorder, sweep_movie, sweep_setup_screens
 
 # Panel Link's score popups ("+30") float up across the board and the status row.
 FLOATING = re.compile(r"\+\d+")
@@ -59,5 +59,14 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
     problems = []
     for frame, rec in sweep_movie(movie, language, tmp_path):
         problems += [f"frame {frame}: {p}" for p in _problems(rec)]
+    problems = sorted(set(problems))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_fits_on_every_setup_screen(language, tmp_path):
+    problems = []
+    for where, rec in sweep_setup_screens(language, tmp_path):
+        problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
     assert not problems, "\n".join(problems)

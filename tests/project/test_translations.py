@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from screen_sweep import MOVIES, ROOT, sweep_movie
+from screen_sweep import MOVIES, ROOT, sweep_movie, sweep_setup_screens
 
 from firmware.gfx import text
 
@@ -54,6 +54,19 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
                 japanese = {c for c in d.text if text.is_japanese(c)}
                 if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
                     missing.add(f"no English for {d.text!r}")
+    assert not missing, "\n".join(sorted(missing))
+
+
+def test_setup_screens_speak_one_language(tmp_path):
+    missing = set()
+    for language in ("en", "ja"):
+        for where, rec in sweep_setup_screens(language, tmp_path / language):
+            for d in rec.drawn:
+                if language == "ja" and english_words(d.text):
+                    missing.add(f"{where}: no Japanese for {d.text!r}")
+                japanese = {c for c in d.text if text.is_japanese(c)}
+                if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
+                    missing.add(f"{where}: no English for {d.text!r}")
     assert not missing, "\n".join(sorted(missing))
 
 
