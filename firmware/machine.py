@@ -94,6 +94,9 @@ class Machine:
             self.scenes.append(boot.BootScene(self))
         else:
             self.scenes.append(launcher.LauncherScene(self))
+        from firmware.gfx import japanese
+
+        japanese.characters()  # the glyph table loads at boot, not on a frame (about 10 ms)
         settle_heap()
 
     # ----------------------------------------------------------------- services for scenes
