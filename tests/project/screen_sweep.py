@@ -177,3 +177,36 @@ def sweep_setup_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorde
             m.pop()
     finally:
         m.store.close()
+
+
+# Games opened at their first screen, whose "?" button opens pages turned by "next".
+HELP_GAMES = {
+    "arimaa": {"setup": "default", "mode": "two"},
+    "panels": {},
+    "sevens": {},
+}
+
+
+def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every how-to-play page of the games that have a help button, page by page."""
+    from firmware.testing import run, tap_script
+
+    def tap(m: Machine, name: str) -> None:
+        x, y = m.scene.hotspots()[name].center
+        m.hal.input.script = tap_script({m.tick: (x, y)})  # type: ignore[attr-defined]
+        run(m, 5, draw=False)
+
+    for game, options in HELP_GAMES.items():
+        m = machine_in(tmp / game, language, game=game, seed=1, options=options)
+        try:
+            run(m, 5, draw=False)
+            tap(m, "button:help")
+            for page in range(12):
+                with recording() as rec:
+                    m.render()
+                yield f"{game} help page {page + 1}", rec
+                if "button:next" not in m.scene.hotspots():
+                    break
+                tap(m, "button:next")
+        finally:
+            m.store.close()

@@ -11,7 +11,15 @@ import itertools
 import re
 
 import pytest
-from screen_sweep import LANGUAGES, MOVIES, Drawn, Recorder, sweep_movie, sweep_setup_screens
+from screen_sweep import (
+    LANGUAGES,
+    MOVIES,
+    Drawn,
+    Recorder,
+    sweep_help_screens,
+    sweep_movie,
+    sweep_setup_screens,
+)
 
 # Panel Link's score popups ("+30") float up across the board and the status row.
 FLOATING = re.compile(r"\+\d+")
@@ -63,10 +71,11 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("sweep", [sweep_setup_screens, sweep_help_screens], ids=["setup", "help"])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_text_fits_on_every_setup_screen(language, tmp_path):
+def test_every_text_fits_on_every_setup_and_help_screen(sweep, language, tmp_path):
     problems = []
-    for where, rec in sweep_setup_screens(language, tmp_path):
+    for where, rec in sweep(language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
     assert not problems, "\n".join(problems)

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from screen_sweep import MOVIES, ROOT, sweep_movie, sweep_setup_screens
+from screen_sweep import MOVIES, ROOT, sweep_help_screens, sweep_movie, sweep_setup_screens
 
 from firmware.gfx import text
 
@@ -57,10 +57,11 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
     assert not missing, "\n".join(sorted(missing))
 
 
-def test_setup_screens_speak_one_language(tmp_path):
+@pytest.mark.parametrize("sweep", [sweep_setup_screens, sweep_help_screens], ids=["setup", "help"])
+def test_setup_and_help_screens_speak_one_language(sweep, tmp_path):
     missing = set()
     for language in ("en", "ja"):
-        for where, rec in sweep_setup_screens(language, tmp_path / language):
+        for where, rec in sweep(language, tmp_path / language):
             for d in rec.drawn:
                 if language == "ja" and english_words(d.text):
                     missing.add(f"{where}: no Japanese for {d.text!r}")
