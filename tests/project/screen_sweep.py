@@ -210,3 +210,17 @@ def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder
                 tap(m, "button:next")
         finally:
             m.store.close()
+
+
+def sweep_first_start(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The first start's language choice (drawn the same whatever the language)."""
+    from firmware.scenes.language import LanguageScene
+
+    m = machine_in(tmp, language)
+    try:
+        m.push(LanguageScene(m, m.pop))
+        with recording() as rec:
+            m.render()
+        yield "language choice", rec
+    finally:
+        m.store.close()

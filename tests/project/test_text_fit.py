@@ -71,9 +71,13 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("sweep", [sweep_setup_screens, sweep_help_screens], ids=["setup", "help"])
+@pytest.mark.parametrize(
+    "sweep",
+    [sweep_setup_screens, sweep_help_screens, sweep_first_start],
+    ids=["setup", "help", "first-start"],
+)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_text_fits_on_every_setup_and_help_screen(sweep, language, tmp_path):
+def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):
     problems = []
     for where, rec in sweep(language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
