@@ -16,6 +16,7 @@ from screen_sweep import (
     MOVIES,
     Drawn,
     Recorder,
+    sweep_first_start,
     sweep_help_screens,
     sweep_movie,
     sweep_setup_screens,
