@@ -28,6 +28,8 @@ from pathlib import Path
 from benchenv import ROOT
 from ticktime import pct
 
+from firmware.machine import Machine
+
 sys.path.insert(0, str(ROOT / "tests" / "project"))
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
@@ -76,7 +78,7 @@ def line_figures(repeat: int) -> list[str]:
     ]
 
 
-def _ticks(m, frames: int) -> tuple[list[float], list[float]]:  # type: ignore[no-untyped-def]
+def _ticks(m: Machine, frames: int) -> tuple[list[float], list[float]]:
     cpu, wall = [], []
     for _ in range(frames):
         t0, c0 = time.perf_counter(), time.thread_time()

@@ -91,9 +91,9 @@ def read_source(path: Path = SOURCE) -> dict[str, tuple[int, ...]]:
             rows.append(bits)
         by_code[code] = tuple(rows)
     glyphs: dict[str, tuple[int, ...]] = {}
-    for code, rows in by_code.items():
+    for code, shape in by_code.items():
         for ch in unicode_names(code):
-            glyphs[ch] = rows
+            glyphs[ch] = shape
     for ch, code in EXTRA_ALIASES.items():
         glyphs[ch] = by_code[code]
     return glyphs
