@@ -84,3 +84,21 @@ def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, langu
         problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_settings_notes_stay_clear_of_its_rows(language, tmp_path):
+    """Issue 24: a Settings note was printed over the 'Touch factory' row."""
+    from screen_sweep import machine_in, recording
+
+    from firmware.scenes.settings import SettingsScene
+
+    m = machine_in(tmp_path, language)
+    m.settings.swap = True  # the swap note is the one shown
+    m.push(SettingsScene(m))
+    with recording() as rec:
+        m.render()
+    m.store.close()
+    assert any(d.text.startswith(("Touch stays", "いれかえちゅう")) for d in rec.drawn)
+    problems = _problems(rec)
+    assert not problems, "\n".join(problems)
