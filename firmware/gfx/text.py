@@ -50,7 +50,7 @@ def _glyph(ch: str, color: Color) -> pygame.Surface:
         rows, width, top_bit = glyph_rows(ch), GLYPH_W, 0x10
     else:
         width, top_bit = JA_ADVANCE, 1 << (japanese.CELL - 1)
-    ink = bytes((*color[:3], 255))
+    ink = bytes((*color[:3], color[3] if len(color) == 4 else 255))
     clear = bytes(4)
     pixels = b"".join(ink if row & (top_bit >> x) else clear for row in rows for x in range(width))
     return pygame.image.frombuffer(pixels, (width, len(rows)), "RGBA").copy()
