@@ -1,7 +1,7 @@
 """The firmware's own subcommand, `headless`, and what every booting command shares: the
 boot arguments (`--game`, `--seed`, `--option`, `--store`) and a movie's own `# args:` line
 (P-4). Backends register theirs through the `twinfold.commands` entry points: `emu`
-(emulator/commands.py) and `device` (hal/backends/device/commands.py)."""
+(emulator/commands.py) and `device` (handheld/commands.py)."""
 
 from __future__ import annotations
 

@@ -40,8 +40,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     from firmware.cli import STDOUT, CommandError, writable_output
     from firmware.logs import setup_logging
     from firmware.storage import StoreError
-    from hal.backends.device.app import BootOptions, start
     from hal.backends.device.config import load_config
+    from handheld.app import BootOptions, start
 
     config, problems = load_config(Path(args.config) if args.config else None)
     data_dir = Path(config.system.data_dir)
