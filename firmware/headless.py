@@ -15,9 +15,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+from firmware.arguments import CommandError, writable_output, write_text_output
 from firmware.boot import BootConfig, boot
-from firmware.cli import CommandError, movie_argument, writable_output, write_text_output
-from firmware.commands import apply_movie_args
+from firmware.boot_arguments import apply_movie_args, movie_argument
 from firmware.machine import Machine
 from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer

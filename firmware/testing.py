@@ -81,7 +81,9 @@ class GameDriver:
 
     @property
     def scene(self) -> Any:
-        return self.m.game_scene().game
+        running = self.m.game_scene()
+        assert running is not None, "no game is running"
+        return running.game
 
     def hotspots(self) -> dict[str, list[int]]:
         spots: dict[str, list[int]] = self.m.dump()["hotspots"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.cli import count_argument, seed_argument
+from firmware.arguments import count_argument, seed_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,7 +45,7 @@ def _generate(args: argparse.Namespace) -> int:
     import json
     import random
 
-    from firmware.cli import (
+    from firmware.arguments import (
         STDOUT,
         CommandError,
         read_text_input,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.cli import count_argument, seed_argument
+from firmware.arguments import count_argument, seed_argument
 
 GAMES_MAX = 10_000_000
 SEATS_HELP = "four of simpleton, cool, hitman, coward, brute (comma-separated, seat 1 first)"

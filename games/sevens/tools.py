@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from firmware.cli import STDOUT, CommandError, read_text_input, writable_output
+from firmware.arguments import STDOUT, CommandError, read_text_input, writable_output
 from games.sevens.ai.personalities import NAMES_EN, PERSONALITIES
 from games.sevens.rules.options import MAX_KILL_CHOICES, Options
 
