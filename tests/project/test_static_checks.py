@@ -216,7 +216,10 @@ class _FakeRun:
 
 
 def _tool(cmd: list[str]) -> str:
-    return cmd[2] if cmd[1:2] == ["-m"] else Path(cmd[0]).name
+    if cmd[1:2] == ["-m"]:
+        return cmd[2]
+    script = Path(cmd[1]) if len(cmd) > 1 and cmd[1].endswith(".py") else Path(cmd[0])
+    return script.stem if script.suffix == ".py" else script.name
 
 
 def test_run_py_test_runs_ruff_layers_types_then_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,7 +227,8 @@ def test_run_py_test_runs_ruff_layers_types_then_pytest(monkeypatch: pytest.Monk
     fake = _FakeRun(fail=None)
     monkeypatch.setattr(run_py.subprocess, "run", fake)
     assert run_py.run_tests("/venv/bin/python", ["-k", "x"], {}) == 0
-    assert [_tool(c) for c in fake.calls] == ["ruff", "lint-imports", "mypy", "pytest"]
+    tools = ["ruff", "lint-imports", "import_cycles", "mypy", "pytest"]
+    assert [_tool(c) for c in fake.calls] == tools
     assert fake.calls[-1][-2:] == ["-k", "x"]  # test arguments go to pytest
 
 
@@ -233,7 +237,8 @@ def test_run_py_test_runs_ruff_layers_types_then_pytest(monkeypatch: pytest.Monk
     [
         ("ruff", ["ruff"]),
         ("lint-imports", ["ruff", "lint-imports"]),
-        ("mypy", ["ruff", "lint-imports", "mypy"]),
+        ("import_cycles", ["ruff", "lint-imports", "import_cycles"]),
+        ("mypy", ["ruff", "lint-imports", "import_cycles", "mypy"]),
     ],
 )
 def test_run_py_test_stops_at_the_first_failing_check(
