@@ -32,6 +32,8 @@ from pathlib import Path
 
 from benchenv import ROOT
 
+from firmware.testing import scripted_input
+
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 TICK_MS = 1000 / 60
@@ -48,7 +50,7 @@ def reference() -> float:
     c0 = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         m = machine_from_movie(Path(tmp), seed=1)
-        m.hal.input.script = chaos_script(12, lid=False)
+        scripted_input(m).script = chaos_script(12, lid=False)
         for _ in range(1000):
             m.step()
             m.render()
@@ -68,7 +70,7 @@ def thinking_ticks(profile_name: str, speed: float, games: int, mode: str) -> li
     import firmware.machine
     from firmware.match.profiles import DeviceProfile
 
-    firmware.machine.DEFAULT_PROFILE = DeviceProfile(profile_name, speed, mode)  # type: ignore[misc]
+    firmware.machine.DEFAULT_PROFILE = DeviceProfile(profile_name, speed, mode)
     import reversi_scene
 
     timer, _ = reversi_scene.strongest_thinking(games)

@@ -18,6 +18,7 @@ import platform
 import sys
 import time
 from collections import defaultdict
+from typing import Any
 
 from games.sevens.ai.personalities import make_player
 from games.sevens.rules import Game, seat_view
@@ -34,7 +35,9 @@ def vs_simpletons(games: int, seed: int) -> None:
     )
     for key in STRONG:
         t0 = time.perf_counter()
-        res = simulate(games, [key, "simpleton", "simpleton", "simpleton"], seed).to_json()
+        res: dict[str, Any] = simulate(
+            games, [key, "simpleton", "simpleton", "simpleton"], seed
+        ).to_json()
         dt = time.perf_counter() - t0
         me = res["seats"][0]
         simple_killed = sum(s["avg_killed"] for s in res["seats"][1:]) / 3
@@ -59,7 +62,7 @@ def mixed_table(games: int, seed: int) -> None:
     t0 = time.perf_counter()
     for rot in range(4):
         seats = STRONG[rot:] + STRONG[:rot]
-        res = simulate(per, seats, seed * 10 + rot).to_json()
+        res: dict[str, Any] = simulate(per, seats, seed * 10 + rot).to_json()
         for s in res["seats"]:
             k = s["personality"]
             wins[k] += s["wins"]
@@ -93,6 +96,7 @@ def decision_times(games: int, seed: int) -> None:
         players = [make_player(k, seat_rng(seed, i, s)) for s, k in enumerate(seats)]
         while not game.over:
             seat = game.current
+            assert seat is not None  # a game not over has a seat to play
             t0 = time.perf_counter()
             view = seat_view(game, seat)  # building the seat's view counts as deciding
             action = players[seat].choose(view)

@@ -23,14 +23,11 @@ if TYPE_CHECKING:
 
 class RunningGame(Protocol):
     """A scene running a game (the firmware's GameScene): what the machine and the system
-    scenes read of it to suspend, dump, pause or badge the game."""
+    scenes read of it to suspend, dump, pause or badge the game (and a restart replaces)."""
 
-    @property
-    def cartridge(self) -> Cartridge: ...
-    @property
-    def ctx(self) -> GameContext: ...
-    @property
-    def game(self) -> Game: ...
+    cartridge: Cartridge
+    ctx: GameContext
+    game: Game
 
 
 class Host(GameHost, Protocol):
