@@ -23,11 +23,11 @@ from firmware.game_api import Cartridge
 from firmware.logs import setup_logging
 from firmware.machine import Machine, SystemScenes
 from firmware.match.profiles import DeviceProfile
+from firmware.scene import Host
 from firmware.scenes.boot import BootScene
 from firmware.scenes.error import ErrorScene
 from firmware.scenes.game_scene import GameScene
 from firmware.scenes.launcher import LauncherScene
-from firmware.scenes.versus import watch
 from firmware.storage import Store, StoreError
 from hal.interfaces import Hal
 from hal.touch import TouchFilterConfig
@@ -158,5 +158,17 @@ def system_scenes() -> SystemScenes:
     """The firmware's own scenes, as the machine opens them (boot, launcher, a running game,
     the error screen), and the versus watch it runs every tick while the radio is on."""
     return SystemScenes(
-        boot=BootScene, launcher=LauncherScene, game=GameScene, error=ErrorScene, watch_link=watch
+        boot=BootScene,
+        launcher=LauncherScene,
+        game=GameScene,
+        error=ErrorScene,
+        watch_link=watch_versus,
     )
+
+
+def watch_versus(host: Host) -> None:
+    """`firmware.scenes.versus.watch`, loaded on first use: only a unit with a radio runs
+    it, and the versus screens bring the link stack (and its cryptography) with them."""
+    from firmware.scenes.versus import watch
+
+    watch(host)

@@ -17,7 +17,7 @@ import secrets
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -25,7 +25,6 @@ from firmware.cursor import HotspotCursor
 from firmware.game_api import Cartridge, Game, GameContext, GameResult
 from firmware.gfx import widgets
 from firmware.input import InputTracker
-from firmware.link.service import LinkService
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
 from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Host, RunningGame, Scene
@@ -33,6 +32,9 @@ from firmware.settings import Settings
 from firmware.storage import Store
 from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
+
+if TYPE_CHECKING:
+    from firmware.link.service import LinkService
 
 log = logging.getLogger("twinfold")
 
@@ -102,6 +104,9 @@ class Machine:
         self._suspend_stored = store.load_suspend() is not None
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
+            # the link stack (and its cryptography) loads only on a unit with a radio
+            from firmware.link.service import LinkService
+
             self.link = LinkService(hal.link, store, self.settings, self._tick, link_name)
         if boot_game is not None:
             self.scenes.append(scenes.launcher(self, None))
