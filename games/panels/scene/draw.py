@@ -4,21 +4,47 @@ scores, turn, announcements and the game's yaku on the upper one (R-PAN-VIEW).""
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
-from games.panels.rules import Card
+from firmware.match import MatchResult
+from games.panels.rules import Card, GameState
 from games.panels.scene import layout, sprites
 from games.panels.scene import texts as tx
 from games.panels.scene.animation import Anim
 
-if TYPE_CHECKING:
-    from games.panels.scene.play import PanelsScene
-
 Tr = tx.Tr
+
+
+@dataclass(frozen=True)
+class PanelsView:
+    """What both screens show this frame, built by the scene from its state (the drawing
+    reads nothing else; `state` is the rules state, read only)."""
+
+    state: GameState
+    anims: tuple[Anim, ...]  # pending animations, the playing one first
+    clock: int  # ticks of this game (blinking, dots)
+    view_seat: int  # whose stock the lower screen shows
+    mode: str  # "cpu", "two" or "link"
+    is_replay: bool
+    local_to_move: bool
+    thinking: bool
+    names: list[str]
+    result: MatchResult | None  # once the game is over
+    shown_scores: list[int]
+    yaku_log: list[list[Any]]
+    item_armed: int | None
+    item_target: str | None
+    drag: int | None
+    drag_pos: tuple[int, int] | None
+    permitted: set[tuple[int, int]] | None  # where the selected card may go (while idle)
+    can_pass: bool  # the person to move may only pass (no stock card fits anywhere)
+    record_error: str | None
+    replay_turn: tuple[int, int]  # (turn shown, turns) of a replay
 
 
 def card_from(data: dict[str, Any]) -> Card:
@@ -46,11 +72,11 @@ def field_picture(usable: tuple[bool, ...], rows: int, cols: int) -> pygame.Surf
     return surf
 
 
-def _pending(sc: PanelsScene, kind: str) -> list[Anim]:
+def _pending(sc: PanelsView, kind: str) -> list[Anim]:
     return [a for a in sc.anims if a.kind == kind]
 
 
-def draw_bottom(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
+def draw_bottom(surf: pygame.Surface, sc: PanelsView, tr: Tr) -> None:
     widgets.background(surf, (20, 28, 26), (26, 36, 33))
     st = sc.state
     fld = st.field
@@ -59,7 +85,7 @@ def draw_bottom(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     hidden = {tuple(a.data["square"]) for a in sc.anims if a.kind in ("glide", "rotate")}
     origin = (layout.FIELD_X - 2, layout.FIELD_Y - 2)
     surf.blit(field_picture(fld.usable, fld.rows, fld.cols), origin)
-    permitted = sc.permitted() if not sc.anims else None
+    permitted = sc.permitted
     # cards that formed yaku and were removed stay visible until their removal plays
     ghosts: dict[tuple[int, int], Card] = {}
     for a in _pending(sc, "remove"):
@@ -101,7 +127,7 @@ def draw_bottom(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
         _draw_result(surf, sc, tr)
 
 
-def _draw_active(surf: pygame.Surface, sc: PanelsScene, anim: Anim) -> None:
+def _draw_active(surf: pygame.Surface, sc: PanelsView, anim: Anim) -> None:
     d = anim.data
     p = anim.progress
     ease = 1 - (1 - p) * (1 - p)
@@ -137,7 +163,7 @@ def _draw_active(surf: pygame.Surface, sc: PanelsScene, anim: Anim) -> None:
             surf.blit(small, small.get_rect(center=rect.center))
 
 
-def _draw_column(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
+def _draw_column(surf: pygame.Surface, sc: PanelsView, tr: Tr) -> None:
     st = sc.state
     seat = sc.view_seat
     me = st.players[seat]
@@ -184,9 +210,9 @@ def _draw_column(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     if sc.item_target == "delta":
         widgets.button(surf, layout.PLUS_RECT, "+1", face=pal.OK)
         widgets.button(surf, layout.MINUS_RECT, "-1", face=pal.DANGER)
-    local = sc.local_to_move() and not sc.anims
+    local = sc.local_to_move and not sc.anims
     can_fix = local and st.provisional is not None
-    if local and "button:pass" in sc.hotspots():
+    if local and sc.can_pass:
         widgets.button(surf, layout.DETERMINE_RECT, tr(*tx.PASS), face=pal.ACCENT_LO)
     else:
         widgets.button(surf, layout.DETERMINE_RECT, tr(*tx.DETERMINE), face=(64, 150, 88),
@@ -196,12 +222,12 @@ def _draw_column(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     widgets.button(surf, layout.HELP_RECT, "?")
 
 
-def _draw_result(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
+def _draw_result(surf: pygame.Surface, sc: PanelsView, tr: Tr) -> None:
     widgets.dim(surf, 120)
     box = pygame.Rect(40, 56, 176, 100)
     widgets.panel(surf, box)
-    result = sc.rules.result()
-    names = sc.names()
+    result = sc.result
+    names = sc.names
     if result is None or result.winner is None:
         title = tr(*tx.DRAW)
         color = pal.TEXT
@@ -217,15 +243,15 @@ def _draw_result(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
 
 
 # ------------------------------------------------------------------------------ top
-def draw_top(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
+def draw_top(surf: pygame.Surface, sc: PanelsView, tr: Tr) -> None:
     widgets.background(surf)
     st = sc.state
     title = "Panel Link"
     if sc.is_replay:
-        turn, total = sc.replay_turn()
+        turn, total = sc.replay_turn
         title = f"{tr(*tx.REPLAY)} {tr(*tx.TURN)} {turn}/{total}"
     widgets.title_bar(surf, title, f"{tr(*tx.TARGET)} {st.config.target}")
-    names = sc.names()
+    names = sc.names
     # Linked: the firmware draws the partner's name and link quality at y 36-52, top centre,
     # so the rows are compact, one above that band and one below it.
     compact = sc.mode == "link"
@@ -239,7 +265,7 @@ def draw_top(surf: pygame.Surface, sc: PanelsScene, tr: Tr) -> None:
     _draw_yaku_list(surf, sc, tr, top + 44)
 
 
-def _shown_score(sc: PanelsScene, seat: int) -> int:
+def _shown_score(sc: PanelsView, seat: int) -> int:
     """The score as shown: counting up while this seat's yaku are announced."""
     score = sc.shown_scores[seat] if seat < len(sc.shown_scores) else sc.state.players[seat].score
     active = sc.anims[0] if sc.anims else None
@@ -249,7 +275,7 @@ def _shown_score(sc: PanelsScene, seat: int) -> int:
 
 
 def _player_row(
-    surf: pygame.Surface, sc: PanelsScene, seat: int, name: str, tr: Tr, y: int
+    surf: pygame.Surface, sc: PanelsView, seat: int, name: str, tr: Tr, y: int
 ) -> None:
     st = sc.state
     player = st.players[seat]
@@ -273,7 +299,7 @@ def _player_row(
 
 
 def _player_row_compact(
-    surf: pygame.Surface, sc: PanelsScene, seat: int, name: str, tr: Tr, y: int
+    surf: pygame.Surface, sc: PanelsView, seat: int, name: str, tr: Tr, y: int
 ) -> None:
     st = sc.state
     player = st.players[seat]
@@ -293,11 +319,11 @@ def _player_row_compact(
     pygame.draw.rect(surf, color, (8, y + 15, filled, 2))
 
 
-def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rect) -> None:
+def _draw_message(surf: pygame.Surface, sc: PanelsView, tr: Tr, box: pygame.Rect) -> None:
     widgets.panel(surf, box, pal.PANEL_LO)
     anim = sc.anims[0] if sc.anims else None
     st = sc.state
-    names = sc.names()
+    names = sc.names
     if anim is not None and anim.kind == "yaku":
         d = anim.data
         parts = [tx.yaku_name(tr, k) for k in d["kinds"]]
@@ -323,22 +349,22 @@ def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rec
     if sc.record_error is not None:
         lines = [tr(*tx.BAD_RECORD)]
     elif st.over:
-        result = sc.rules.result()
+        result = sc.result
         if result is None or result.winner is None:
             lines = [tr(*tx.DRAW)]
         else:
             lines = [f"{names[result.winner]} {tr(*tx.WINS)}"]
-    elif sc.item_armed is not None and sc.local_to_move():
+    elif sc.item_armed is not None and sc.local_to_move:
         kind = st.players[st.current].items[sc.item_armed]
         prompt = {"stock": tx.PICK_STOCK, "card": tx.PICK_CARD, "delta": tx.PICK_DELTA}
         head = tr(*prompt[sc.item_target]) if sc.item_target else tr(*tx.TAP_AGAIN)
         lines = [f"{tx.item_name(tr, kind)}: {head}", *text.wrap(tr(*tx.ITEM_HELP[kind]), 236)]
-    elif sc.thinking or (sc.mode == "cpu" and not sc.is_replay and not sc.local_to_move()):
+    elif sc.thinking or (sc.mode == "cpu" and not sc.is_replay and not sc.local_to_move):
         dots = "." * (1 + (sc.clock // 15) % 3)
         lines = [f"{names[st.current]}: {tr(*tx.THINKING)}{dots}"]
-    elif sc.mode == "link" and not sc.local_to_move():
+    elif sc.mode == "link" and not sc.local_to_move:
         lines = [tr(*tx.WAITING)]
-    elif sc.local_to_move():
+    elif sc.local_to_move:
         lines = [tr(*tx.YOUR_TURN) if sc.mode == "cpu" else
                  f"{names[st.current]}: {tr(*tx.YOUR_TURN)}"]
     y = box.y + 5
@@ -347,7 +373,7 @@ def _draw_message(surf: pygame.Surface, sc: PanelsScene, tr: Tr, box: pygame.Rec
         y += 11
 
 
-def _draw_yaku_list(surf: pygame.Surface, sc: PanelsScene, tr: Tr, y: int) -> None:
+def _draw_yaku_list(surf: pygame.Surface, sc: PanelsView, tr: Tr, y: int) -> None:
     text.draw(surf, tr(*tx.YAKU_LIST), (8, y), pal.ACCENT)
     entries = sc.yaku_log[-5:]
     if not entries:

@@ -668,8 +668,36 @@ class PanelsScene(Game):
         if self.help_page is not None:
             howto.draw(top, bottom, self.help_page, tr)
             return
-        dr.draw_top(top, self, tr)
-        dr.draw_bottom(bottom, self, tr)
+        view = self.view()
+        dr.draw_top(top, view, tr)
+        dr.draw_bottom(bottom, view, tr)
+
+    def view(self) -> dr.PanelsView:
+        """The frame's view for the drawing code (dr): everything it shows, nothing more."""
+        st = self.state
+        local = self.local_to_move()
+        return dr.PanelsView(
+            state=st,
+            anims=tuple(self.anims),
+            clock=self.clock,
+            view_seat=self.view_seat,
+            mode=self.mode,
+            is_replay=self.is_replay,
+            local_to_move=local,
+            thinking=self.thinking,
+            names=self.names(),
+            result=self.rules.result() if st.over else None,
+            shown_scores=list(self.shown_scores),
+            yaku_log=self.yaku_log,
+            item_armed=self.item_armed,
+            item_target=self.item_target,
+            drag=self.drag,
+            drag_pos=self.drag_pos,
+            permitted=None if self.anims else self.permitted(),
+            can_pass=local and not self.anims and "button:pass" in self.hotspots(),
+            record_error=self.record_error,
+            replay_turn=self.replay_turn() if self.is_replay else (0, 0),
+        )
 
     def permitted(self) -> set[tuple[int, int]] | None:
         """Squares the selected card may go to (None: no selection to show)."""
