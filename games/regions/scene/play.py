@@ -752,8 +752,69 @@ class RegionsScene(Game):
             help_pages.draw_top(top, self.ctx.tr, self.help_page)
             help_pages.draw_bottom(bottom, self.ctx.tr, self.help_page, self.age)
             return
-        screens.draw_top(top, self)
-        screens.draw_bottom(bottom, self)
+        view = self.view()
+        screens.draw_top(top, view)
+        screens.draw_bottom(bottom, view)
+
+    def view(self) -> screens.RegionsView:
+        """The frame's view for the drawing code (screens): only what this phase shows."""
+        phase, chosen = self.phase, self.chosen
+        listing = phase == "choose" and self.step == "surface"
+        extra: dict[str, Any] = {}
+        if listing:
+            page = srf.catalogue_names()[self.page * layout.ROWS : (self.page + 1) * layout.ROWS]
+            extra.update(
+                page=self.page,
+                pages=self.pages,
+                random_n=self.random_n,
+                surface_bests={name: self.surface_best(name) for name in page},
+            )
+        elif phase == "choose" and chosen is not None:
+            extra["pattern_count"] = self.pattern_count
+            if not self.searching:
+                extra["pattern_best"] = self.bests().get(self.record_key(self.pattern))
+        if phase == "draw":
+            extra.update(stroke=tuple(self.stroke), mark=self.mark)
+        elif not listing:
+            extra["surface"] = self.surface_view()
+        if phase in ("play", "clear", "replay"):
+            partner = self.partner
+            extra.update(
+                puzzle=self.puzzle,
+                partner=partner,
+                ticks=self.ticks,
+                best_before=self.best_before,
+                hints=self.hints,
+                solution_shown=self.solution_shown,
+                hint_point=self.hint_point,
+            )
+            if partner is not None:
+                extra["race_won"] = self.race_winner == self.my_seat
+                if self.versus is not None:
+                    extra["partner_name"] = str(self.versus.partner_name() or "")
+            if phase == "play" and self.solution_shown:
+                extra["solution_left"] = len(self.solution())
+            if phase == "clear":
+                extra["is_best"] = self.is_best
+                extra["clear_buttons"] = self.hotspots()
+            if phase == "replay" and self.replay is not None:
+                extra["replay_at"] = (self.replay.index, self.replay.total)
+                extra["replay_ends"] = (self.replay.at_start, self.replay.at_end)
+        return screens.RegionsView(
+            tr=self.ctx.tr,
+            phase=phase,
+            step=self.step,
+            variant=self.variant,
+            goal=self.goal,
+            age=self.age,
+            busy=self.job is not None or self.searching,
+            searching=self.searching,
+            message=self.message,
+            chosen=chosen,
+            pattern=self.pattern,
+            blocked=self.blocked,
+            **extra,
+        )
 
     def surface_view(self) -> SurfaceView | None:
         """What the lower screen shows of the surface (pattern preview or play)."""
