@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor
 from firmware.match.replay import replay_command
@@ -30,6 +30,7 @@ from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
 from games.sevens.scene import help as help_pages
 from games.sevens.scene import layout, views
+from games.sevens.scene.animation import Anim
 from games.sevens.scene.hints import hand_marks
 from games.sevens.scene.setup import (
     OPTION_KEYS,
@@ -44,9 +45,6 @@ from games.sevens.scene.talk import Talk
 from hal.interfaces import Button
 
 STATE_VERSION = 1
-SLIDE_TICKS = layout.SLIDE_TICKS  # the card travels from its player's row to its place
-PLAY_TICKS = SLIDE_TICKS + 14  # then glows a moment
-KILL_TICKS = SLIDE_TICKS + 48  # killed cards flash this long: a kill is an event
 PHASES = ("members", "options", "play", "over", "replay")
 # The engine's announcements for a person, turned to "You" (verb agreement)
 YOU_VERBS = {
@@ -57,38 +55,6 @@ YOU_VERBS = {
     "wins": "win",
     "loses": "lose",
 }
-
-
-@dataclass
-class Anim:
-    """The card just played and the cards it killed, animating on the table."""
-
-    card: int | None
-    killed: list[int]
-    age: int = 0
-    seat: int | None = None  # who played it (the card slides from their row)
-
-    @property
-    def length(self) -> int:
-        return KILL_TICKS if self.killed else PLAY_TICKS
-
-    @property
-    def done(self) -> bool:
-        return self.age >= self.length
-
-    def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "killed": list(self.killed), "age": self.age, "seat": self.seat}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Anim:
-        card = data["card"]
-        killed = [int(c) for c in data["killed"]]
-        seat = data.get("seat")
-        if (card is not None and card not in range(52)) or any(c not in range(52) for c in killed):
-            raise ValueError("bad animation")
-        if seat is not None and seat not in range(4):
-            raise ValueError("bad animation seat")
-        return cls(card, killed, int(data["age"]), seat)
 
 
 class SevensScene(Game):
@@ -626,7 +592,97 @@ class SevensScene(Game):
 
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        views.draw(self, top, bottom)
+        """Each screen is drawn from a `SevensView` (made at most once a frame), or copied
+        from the cache when nothing it shows has changed."""
+        made: list[views.SevensView] = []
+        cache = self.cache
+
+        def view() -> views.SevensView:
+            if not made:
+                made.append(self.view())
+            return made[0]
+
+        tr = self.ctx.tr
+        phase = self.phase
+        lang = self.ctx.language
+        page = self.help_page
+        if page is not None:
+            help_key = ("help", lang, page)
+            cache.draw(top, "top", help_key, lambda s: help_pages.draw_top(s, tr, page))
+            cache.draw(bottom, "bottom", help_key, lambda s: help_pages.draw_bottom(s, tr, page))
+            return
+        if phase in ("members", "options"):
+            key = (phase, lang, self.draft, self.focus)
+            focus = self.focus
+            cache.draw(top, "top", key, lambda s: views.draw_intro_top(s, tr, phase, focus))
+            cache.draw(bottom, "bottom", key, lambda s: views.draw_dialog(s, tr, view()))
+            return
+        if self.record_error is not None:
+            views.draw_bad_record(top, bottom, tr)
+            return
+        still = self.anim is None
+        history = len(self.match.history) if self.match else 0
+        top_key = None
+        if still:
+            top_key = (
+                phase,
+                lang,
+                history,
+                self.selected,
+                self.human_to_move(),
+                self.match.to_move if self.match else None,
+            )
+        cache.draw(top, "top", top_key, lambda s: views.draw_table_top(s, tr, view()))
+        bottom_key = None
+        if still:
+            bubble = self.talk.current
+            think = self.think_ticks
+            bottom_key = (
+                phase,
+                lang,
+                history,
+                self.selected,
+                self.human_to_move(),
+                self.handoff,
+                len(self.talk.queue),
+                bubble.en if bubble else None,
+                (think // 15) % 3 if think >= THINKING_INDICATOR_TICKS else -1,
+                self.match.to_move if self.match else None,
+            )
+        if phase == "replay":
+            cache.draw(bottom, "bottom", bottom_key, lambda s: views.draw_replay(s, tr, view()))
+        elif phase == "over":
+            cache.draw(bottom, "bottom", bottom_key, lambda s: views.draw_over(s, tr, view()))
+        else:
+            cache.draw(bottom, "bottom", bottom_key, lambda s: views.draw_play(s, tr, view()))
+
+    def view(self) -> views.SevensView:
+        """What the drawing code (views) shows this frame: only what the phase shows."""
+        phase = self.phase
+        human = self.human_to_move()
+        over = phase == "over"
+        return views.SevensView(
+            phase=phase,
+            table=self.table,
+            names=self.names(),
+            anim=self.anim,
+            humans=self.humans,
+            members=list(self.members),
+            local_seat=self.local_seat,
+            human_to_move=human,
+            sending=self.sending,
+            selected=self.selected,
+            think_ticks=self.think_ticks,
+            handoff=self.handoff,
+            talk_current=self.talk.current,
+            talk_last=self.talk.last,
+            replay_index=self.replay_index,
+            replay_total=len(self.replay_actions),
+            marks=self.marks() if human and phase == "play" else {},
+            tally=self.tally() if over else None,
+            english_names=member_names(self.members, units=self.unit_names()) if over else [],
+            draft=self.draft,
+        )
 
     # ================================================================== the dump
     def dump(self) -> dict[str, Any]:

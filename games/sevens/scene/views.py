@@ -1,10 +1,12 @@
-"""Drawing the Killing Sevens screens from the scene's state (no state of its own besides a
-picture cache: a screen whose contents did not change is copied, not redrawn)."""
+"""Drawing the Killing Sevens screens from a `SevensView` the scene builds each frame (no
+state of its own besides a picture cache: a screen whose contents did not change is copied,
+not redrawn)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -12,18 +14,50 @@ from firmware.game_api import THINKING_INDICATOR_TICKS
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from games.sevens.ai.personalities import PERSONALITIES
-from games.sevens.rules import board
-from games.sevens.rules.cards import card_label
+from games.sevens.rules import Game as Table
+from games.sevens.rules import Tally, board, card_label, parse_card
 from games.sevens.scene import help as help_pages
 from games.sevens.scene import layout, sprites
 from games.sevens.scene import texts as tx
+from games.sevens.scene.animation import Anim
 from games.sevens.scene.layout import SLIDE_TICKS
-from games.sevens.scene.setup import OPTION_KEYS
-
-if TYPE_CHECKING:
-    from games.sevens.scene.play import SevensScene
+from games.sevens.scene.setup import OPTION_KEYS, Setup
+from games.sevens.scene.talk import Bubble
 
 Tr = Callable[[str, str], str]
+
+
+@dataclass(frozen=True)
+class SevensView:
+    """What the screens show this frame, built by the scene (`table` is the rules state, read
+    only). Fields a phase does not show stay empty: the tally is read from storage."""
+
+    phase: str  # "members", "options", "play", "over" or "replay"
+    table: Table | None
+    names: list[str]
+    anim: Anim | None
+    humans: list[int]  # the seats people play
+    members: list[str]  # "human" or a personality, per seat
+    local_seat: int  # whose hand the lower screen shows
+    human_to_move: bool
+    sending: bool  # linked play: this unit's action is on its way to the host
+    selected: int | None  # the card tapped once
+    think_ticks: int
+    handoff: bool  # "hand the unit to ..." between people on one unit
+    talk_current: Bubble | None
+    talk_last: Bubble | None
+    replay_index: int
+    replay_total: int
+    marks: dict[int, str]  # hint marks on the hand ("kill", "danger")
+    tally: Tally | None  # game over: the members' running totals
+    english_names: list[str]  # game over: the names the tally is kept under
+    draft: Setup  # the members and options dialogs
+
+
+def draw_bad_record(top: pygame.Surface, bottom: pygame.Surface, tr: Tr) -> None:
+    widgets.background(top)
+    widgets.background(bottom)
+    text.draw(bottom, tr(*tx.BAD_RECORD), (128, 90), pal.TEXT, align="center")
 
 
 class Cache:
@@ -44,87 +78,31 @@ class Cache:
             self.frames[slot] = (key, surf.copy())
 
 
-def draw(scene: SevensScene, top: pygame.Surface, bottom: pygame.Surface) -> None:
-    tr = scene.ctx.tr
-    phase = scene.phase
-    lang = scene.ctx.language
-    page = scene.help_page
-    if page is not None:
-        help_key = ("help", lang, page)
-        scene.cache.draw(top, "top", help_key, lambda s: help_pages.draw_top(s, tr, page))
-        scene.cache.draw(bottom, "bottom", help_key, lambda s: help_pages.draw_bottom(s, tr, page))
-        return
-    if phase in ("members", "options"):
-        key = (phase, lang, scene.draft, scene.focus)
-        scene.cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase, scene.focus))
-        scene.cache.draw(bottom, "bottom", key, lambda s: draw_dialog(s, tr, scene))
-        return
-    if scene.record_error is not None:
-        widgets.background(top)
-        widgets.background(bottom)
-        text.draw(bottom, tr(*tx.BAD_RECORD), (128, 90), pal.TEXT, align="center")
-        return
-    still = scene.anim is None
-    history = len(scene.match.history) if scene.match else 0
-    top_key = None
-    if still:
-        top_key = (
-            phase,
-            lang,
-            history,
-            scene.selected,
-            scene.human_to_move(),
-            scene.match.to_move if scene.match else None,
-        )
-    scene.cache.draw(top, "top", top_key, lambda s: draw_table_top(s, tr, scene))
-    bottom_key = None
-    if still:
-        bubble = scene.talk.current
-        bottom_key = (
-            phase,
-            lang,
-            history,
-            scene.selected,
-            scene.human_to_move(),
-            scene.handoff,
-            len(scene.talk.queue),
-            bubble.en if bubble else None,
-            (scene.think_ticks // 15) % 3 if scene.think_ticks >= THINKING_INDICATOR_TICKS else -1,
-            scene.match.to_move if scene.match else None,
-        )
-    if phase == "replay":
-        scene.cache.draw(bottom, "bottom", bottom_key, lambda s: draw_replay(s, tr, scene))
-    elif phase == "over":
-        scene.cache.draw(bottom, "bottom", bottom_key, lambda s: draw_over(s, tr, scene))
-    else:
-        scene.cache.draw(bottom, "bottom", bottom_key, lambda s: draw_play(s, tr, scene))
-
-
-def turn_of(tr: Tr, scene: SevensScene, names: list[str], seat: int) -> str:
+def turn_of(tr: Tr, view: SevensView, names: list[str], seat: int) -> str:
     """ "Cool's turn"; alone against the computers, "Your turn"."""
-    if len(scene.humans) == 1 and scene.members[seat] == "human" and scene.phase != "replay":
+    if len(view.humans) == 1 and view.members[seat] == "human" and view.phase != "replay":
         return tr("Your turn", "あなたの番")
     return names[seat] + tr(*tx.TURN_OF)
 
 
 # ============================================================================ upper screen
-def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+def draw_table_top(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.background(surf)
-    game = scene.table
+    game = view.table
     assert game is not None
-    names = scene.names()
-    anim = scene.anim
+    names = view.names
+    anim = view.anim
     # status strip
     if game.over:
         status = names[game.ranking()[0]] + tr(*tx.WINS)
     elif game.current is not None:
-        status = "▶ " + turn_of(tr, scene, names, game.current)
+        status = "▶ " + turn_of(tr, view, names, game.current)
         if game.events and game.events[-1]["type"] == "extra_turn":
             status += tr(": extra turn!", ": もう一度!")
     else:
         status = ""
-    if scene.phase == "replay":
-        status = f"{tr(*tx.REPLAY)} {scene.replay_index}/{len(scene.replay_actions)}  " + status
+    if view.phase == "replay":
+        status = f"{tr(*tx.REPLAY)} {view.replay_index}/{view.replay_total}  " + status
     text.draw(surf, status, (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
     o = game.options
     flags = (
@@ -153,10 +131,10 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
             pygame.draw.rect(surf, sprites.FLASH, rect, border_radius=2)
             continue
         surf.blit(sprites.table_card(card, state), rect)
-    if scene.selected is not None and scene.human_to_move():
-        color = sprites.PLAYABLE if game.is_playable(scene.selected) else sprites.BLOCKED
-        sprites.frame(surf, layout.cell_rect(scene.selected), color)
-    draw_info(surf, tr, scene, names)
+    if view.selected is not None and view.human_to_move:
+        color = sprites.PLAYABLE if game.is_playable(view.selected) else sprites.BLOCKED
+        sprites.frame(surf, layout.cell_rect(view.selected), color)
+    draw_info(surf, tr, view, names)
     if anim is not None and anim.card is not None:
         end = layout.cell_rect(anim.card)
         if sliding:
@@ -176,8 +154,8 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
             sprites.frame(surf, end, pal.WHITE, glow)
 
 
-def draw_info(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]) -> None:
-    game = scene.table
+def draw_info(surf: pygame.Surface, tr: Tr, view: SevensView, names: list[str]) -> None:
+    game = view.table
     assert game is not None
     y = layout.INFO_Y
     cols = layout.INFO_COLS
@@ -233,11 +211,11 @@ def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str, focus: str) -> None
 
 
 # ============================================================================ lower screen
-def draw_talk(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]) -> None:
-    bubble = scene.talk.current
+def draw_talk(surf: pygame.Surface, tr: Tr, view: SevensView, names: list[str]) -> None:
+    bubble = view.talk_current
     dim = bubble is None
     if bubble is None:
-        bubble = scene.talk.last
+        bubble = view.talk_last
     if bubble is None:
         return
     kind = bubble.personality or "human"
@@ -262,37 +240,37 @@ def draw_talk(surf: pygame.Surface, tr: Tr, scene: SevensScene, names: list[str]
         y += pitch
 
 
-def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+def draw_play(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.background(surf)
-    game = scene.table
+    game = view.table
     assert game is not None
-    names = scene.names()
-    draw_talk(surf, tr, scene, names)
+    names = view.names
+    draw_talk(surf, tr, view, names)
     widgets.button(surf, help_pages.HELP_RECT, "?")
-    if scene.handoff and game.current is not None:
+    if view.handoff and game.current is not None:
         draw_handoff(surf, tr, names[game.current], game.current)
         return
-    seat = scene.local_seat
+    seat = view.local_seat
     hand = game.hand(seat)
     rects = layout.hand_rects(len(hand))
-    if scene.human_to_move():
+    if view.human_to_move:
         legal = set(game.legal_cards())
-        marks = scene.marks()
-        if scene.sending:
+        marks = view.marks
+        if view.sending:
             status = tr(*tx.SENDING)  # linked play: the host applies it and echoes it
-        elif scene.selected is not None:
-            status = tr(*tx.TAP_AGAIN) if scene.selected in legal else tr(*tx.CANNOT)
+        elif view.selected is not None:
+            status = tr(*tx.TAP_AGAIN) if view.selected in legal else tr(*tx.CANNOT)
         elif not legal:
             status = tr(*tx.NOTHING)
         else:
             status = (
-                tr(*tx.YOUR_TURN) if len(scene.humans) == 1 else (turn_of(tr, scene, names, seat))
+                tr(*tx.YOUR_TURN) if len(view.humans) == 1 else (turn_of(tr, view, names, seat))
             )
         text.draw(
             surf, status, (128, layout.STATUS_Y), pal.ACCENT, align="center", shadow=pal.OUTLINE
         )
         for card, rect in zip(hand, rects, strict=True):
-            chosen = card == scene.selected
+            chosen = card == view.selected
             r = rect.move(0, -3) if chosen else rect
             surf.blit(sprites.hand_card(card, card not in legal), r)
             if chosen:
@@ -312,10 +290,10 @@ def draw_play(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     # someone else's turn: the hand stays face down (R-SEV-VIEW-1)
     mover = game.current
     if mover is not None:
-        label = turn_of(tr, scene, names, mover)
-        if scene.think_ticks >= THINKING_INDICATOR_TICKS:
+        label = turn_of(tr, view, names, mover)
+        if view.think_ticks >= THINKING_INDICATOR_TICKS:
             label = f"{names[mover]}: {tr(*tx.THINKING)}" + "." * (
-                1 + (scene.think_ticks // 15) % 3
+                1 + (view.think_ticks // 15) % 3
             )
         text.draw(surf, label, (128, layout.STATUS_Y), pal.TEXT_DIM, align="center")
     for rect in rects:
@@ -333,12 +311,12 @@ def draw_handoff(surf: pygame.Surface, tr: Tr, name: str, seat: int) -> None:
     widgets.button(surf, layout.HANDOFF_OK_RECT, tr(*tx.OK), face=pal.ACCENT_LO)
 
 
-def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+def draw_over(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.background(surf)
-    game = scene.table
+    game = view.table
     assert game is not None
-    names = scene.names()
-    draw_talk(surf, tr, scene, names)
+    names = view.names
+    draw_talk(surf, tr, view, names)
     ranking = game.ranking()
     text.draw(
         surf,
@@ -367,8 +345,9 @@ def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     y = 82
     for i, h in enumerate(heads):
         text.draw(surf, h, (cols[i], y), pal.TEXT_DIM, align="left" if i < 2 else "center")
-    tally = scene.tally()
-    english = _english_names(scene)
+    tally = view.tally
+    assert tally is not None
+    english = view.english_names
     for place, s in enumerate(ranking, 1):
         ry = y + 15 * place
         color = pal.ACCENT if place == 1 else pal.TEXT
@@ -389,16 +368,10 @@ def draw_over(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     widgets.button(surf, layout.RESET_RECT, tr(*tx.RESET), face=pal.BUTTON_LO)
 
 
-def _english_names(scene: SevensScene) -> list[str]:
-    from games.sevens.scene.setup import member_names
-
-    return member_names(scene.members, units=scene.unit_names())
-
-
-def draw_dialog(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+def draw_dialog(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.background(surf)
-    draft = scene.draft
-    if scene.phase == "members":
+    draft = view.draft
+    if view.phase == "members":
         widgets.title_bar(surf, tr(*tx.MEMBERS))
         rows: list[tuple[str, str | None]] = [(tr(*tx.YOU_SEAT), None)]
         for i, kind in enumerate(draft.seats):
@@ -434,13 +407,13 @@ def draw_dialog(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
     widgets.button(surf, layout.OK_RECT, tr(*tx.START), face=pal.ACCENT_LO)
 
 
-def draw_replay(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
+def draw_replay(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.background(surf)
-    game = scene.table
+    game = view.table
     assert game is not None
-    names = scene.names()
-    total = len(scene.replay_actions)
-    widgets.title_bar(surf, tr(*tx.REPLAY), f"{scene.replay_index}/{total}")
+    names = view.names
+    total = view.replay_total
+    widgets.title_bar(surf, tr(*tx.REPLAY), f"{view.replay_index}/{total}")
     for s in range(4):
         y = 20 + s * 27
         pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (2, y + 2, 4, 18))
@@ -448,7 +421,7 @@ def draw_replay(surf: pygame.Surface, tr: Tr, scene: SevensScene) -> None:
         held = set(game.hand(s))
         for i, card in enumerate(game.initial_hands[s]):
             surf.blit(sprites.mini_card(card, "held" if card in held else "gone"), (44 + i * 16, y))
-    events = _last_action_events(game.events) if scene.replay_index else []
+    events = _last_action_events(game.events) if view.replay_index else []
     line = _describe(tr, events, names)
     text.draw(surf, line, (128, 136), pal.ACCENT, align="center", shadow=pal.OUTLINE)
     labels = {"first": "|◀", "back": "◀", "forward": "▶", "last": "▶|"}
@@ -470,8 +443,6 @@ def _describe(tr: Tr, events: list[dict[str, Any]], names: list[str]) -> str:
     who = names[first["seat"]]
     if first["type"] == "pass":
         return tr(f"{who} passes", f"{who}: パス")
-    from games.sevens.rules import parse_card
-
     label = card_label(parse_card(first["card"]))
     killed = sum(len(e["cards"]) for e in events if e["type"] == "kill")
     line = tr(f"{who} plays {label}", f"{who}: {label}")
