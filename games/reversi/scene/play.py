@@ -35,7 +35,7 @@ from games.reversi.rules import Game as Board
 from games.reversi.scene import layout
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
-from games.reversi.scene.board_view import (
+from games.reversi.scene.bottom_view import (
     BoardView,
     draw_board,
     draw_buttons,
