@@ -44,7 +44,7 @@ from games.arimaa.scene import help as helppages
 from games.arimaa.scene import layout
 from games.arimaa.scene import texts as tx
 from games.arimaa.scene.animation import Fade, TurnAnimation
-from games.arimaa.scene.board_view import (
+from games.arimaa.scene.bottom_view import (
     BoardView,
     draw_board,
     draw_message,
