@@ -44,10 +44,12 @@ from games.panels.rules import (
 )
 from games.panels.rules import items as it
 from games.panels.rules.field import SHAPE_NAMES
-from games.panels.scene import draw as dr
-from games.panels.scene import effects, howto, layout
+from games.panels.scene import effects, layout
+from games.panels.scene import help as help_pages
 from games.panels.scene import texts as tx
 from games.panels.scene.animation import Anim
+from games.panels.scene.bottom_view import BottomView, draw_bottom
+from games.panels.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
 
 STATE_VERSION = 1
@@ -338,7 +340,7 @@ class PanelsScene(Game):
     # ------------------------------------------------------------------ hotspots
     def hotspots(self) -> dict[str, pygame.Rect]:
         if self.help_page is not None:
-            return howto.hotspots(self.help_page)
+            return help_pages.hotspots(self.help_page)
         spots: dict[str, pygame.Rect] = {}
         st = self.state
         if self.is_replay:
@@ -374,7 +376,7 @@ class PanelsScene(Game):
     def update(self, inp: InputState) -> None:
         self.clock += 1
         if self.help_page is not None:
-            self.help_page = howto.update(self.help_page, hit(self.hotspots(), inp), inp)
+            self.help_page = help_pages.update(self.help_page, hit(self.hotspots(), inp), inp)
             return
         name = hit(self.hotspots(), inp)
         if self.anims and (inp.touch_down or Button.A in inp.pressed):
@@ -666,24 +668,21 @@ class PanelsScene(Game):
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
         if self.help_page is not None:
-            howto.draw(top, bottom, self.help_page, tr)
+            help_pages.draw(top, bottom, self.help_page, tr)
             return
-        view = self.view()
-        dr.draw_top(top, view, tr)
-        dr.draw_bottom(bottom, view, tr)
+        draw_top(top, self.top_view(), tr)
+        draw_bottom(bottom, self.bottom_view(), tr)
 
-    def view(self) -> dr.PanelsView:
-        """The frame's view for the drawing code (dr): everything it shows, nothing more."""
+    def top_view(self) -> TopView:
+        """The upper screen's view for its drawing code: everything it shows, nothing more."""
         st = self.state
-        local = self.local_to_move()
-        return dr.PanelsView(
+        return TopView(
             state=st,
             anims=tuple(self.anims),
             clock=self.clock,
-            view_seat=self.view_seat,
             mode=self.mode,
             is_replay=self.is_replay,
-            local_to_move=local,
+            local_to_move=self.local_to_move(),
             thinking=self.thinking,
             names=self.names(),
             result=self.rules.result() if st.over else None,
@@ -691,12 +690,30 @@ class PanelsScene(Game):
             yaku_log=self.yaku_log,
             item_armed=self.item_armed,
             item_target=self.item_target,
+            record_error=self.record_error,
+            replay_turn=self.replay_turn() if self.is_replay else (0, 0),
+        )
+
+    def bottom_view(self) -> BottomView:
+        """The lower screen's view for its drawing code."""
+        st = self.state
+        local = self.local_to_move()
+        return BottomView(
+            state=st,
+            anims=tuple(self.anims),
+            clock=self.clock,
+            view_seat=self.view_seat,
+            mode=self.mode,
+            is_replay=self.is_replay,
+            local_to_move=local,
+            names=self.names(),
+            result=self.rules.result() if st.over else None,
+            item_armed=self.item_armed,
+            item_target=self.item_target,
             drag=self.drag,
             drag_pos=self.drag_pos,
             permitted=None if self.anims else self.permitted(),
             can_pass=local and not self.anims and "button:pass" in self.hotspots(),
-            record_error=self.record_error,
-            replay_turn=self.replay_turn() if self.is_replay else (0, 0),
         )
 
     def permitted(self) -> set[tuple[int, int]] | None:
