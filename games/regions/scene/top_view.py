@@ -1,27 +1,36 @@
-"""Drawing Region Select's two screens for every phase, from a `RegionsView` the scene builds
-each frame (the drawing reads nothing else and changes nothing)."""
+"""Region Select's upper screen for every phase: what to do, the chosen surface and start
+pattern, time, selections, bests, hints and the race partner's progress. Drawn from a
+`TopView` the scene builds each frame (the drawing reads nothing else, changes nothing)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
-from games.regions.rules.catalogue import entry
+from games.regions.records import Best
 from games.regions.rules.play import Puzzle
-from games.regions.scene import layout
 from games.regions.scene import surfaces as srf
-from games.regions.scene.records import Best
-from games.regions.scene.surface_view import GREY, WHITE, SurfaceView, colour, draw_surface
+from games.regions.scene.surface_view import colour
+
+CLEAR_BG = (30, 96, 84)
+CLEAR_STRIPE = (36, 110, 96)
+VARIANT_NAMES = {
+    "classic": ("White / grey", "しろ / はいいろ"),
+    "three": ("Three states, alternating", "3しょく(こうご)"),
+    "three-random": ("Three states, random", "3しょく(ランダム)"),
+    "cyclic3": ("Cycle of 3 (Z/3)", "3しょく じゅんかん"),
+    "cyclic4": ("Cycle of 4 (Z/4)", "4しょく じゅんかん"),
+}
 
 
 @dataclass(frozen=True)
-class RegionsView:
-    """What both screens show this frame. Fields a phase does not show keep their defaults
-    (the scene computes only what is drawn: records and solutions cost)."""
+class TopView:
+    """What the upper screen shows this frame. Fields a phase does not show keep their
+    defaults (the scene computes only what is drawn: records and solutions cost)."""
 
     tr: Callable[[str, str], str]
     phase: str  # "choose", "draw", "play", "clear" or "replay"
@@ -35,19 +44,9 @@ class RegionsView:
     chosen: srf.Chosen | None
     pattern: int
     blocked: int | None
-    # choosing
-    pattern_count: int = 0
+    pattern_count: int = 0  # choosing a pattern
     pattern_best: Best | None = None
-    page: int = 0
-    pages: int = 0
-    random_n: int = 0
-    surface_bests: dict[str, Best | None] = field(default_factory=dict)  # this page's rows
-    # drawing a curve
-    stroke: tuple[tuple[int, int], ...] = ()
-    mark: tuple[float, float] | None = None
-    # playing, clear and replay
-    surface: SurfaceView | None = None
-    puzzle: Puzzle | None = None
+    puzzle: Puzzle | None = None  # playing, clear and replay
     partner: Puzzle | None = None  # the partner's copy in a race
     partner_name: str = ""
     race_won: bool = False
@@ -58,19 +57,7 @@ class RegionsView:
     solution_shown: bool = False
     solution_left: int = 0  # selections the shown solution still needs
     hint_point: int | None = None
-    clear_buttons: dict[str, pygame.Rect] = field(default_factory=dict)
     replay_at: tuple[int, int] | None = None  # (index, total) of a replay
-    replay_ends: tuple[bool, bool] = (False, False)  # (at start, at end)
-
-CLEAR_BG = (30, 96, 84)
-CLEAR_STRIPE = (36, 110, 96)
-VARIANT_NAMES = {
-    "classic": ("White / grey", "しろ / はいいろ"),
-    "three": ("Three states, alternating", "3しょく(こうご)"),
-    "three-random": ("Three states, random", "3しょく(ランダム)"),
-    "cyclic3": ("Cycle of 3 (Z/3)", "3しょく じゅんかん"),
-    "cyclic4": ("Cycle of 4 (Z/4)", "4しょく じゅんかん"),
-}
 
 
 def clock(ticks: int) -> str:
@@ -88,8 +75,7 @@ def _wrap_lines(
     return y
 
 
-# ------------------------------------------------------------------------- upper screen
-def draw_top(top: pygame.Surface, view: RegionsView) -> None:
+def draw_top(top: pygame.Surface, view: TopView) -> None:
     tr = view.tr
     if view.phase == "clear":
         widgets.background(top, CLEAR_BG, CLEAR_STRIPE)
@@ -122,7 +108,7 @@ def draw_top(top: pygame.Surface, view: RegionsView) -> None:
                "ランダム: N こうさの あたらしい めん。かく: じぶんの せん。"),
         ])
     if view.busy:
-        _working(top, view.age)
+        working(top, view.age)
     if view.message:
         box = pygame.Rect(4, 150, 248, 38)
         widgets.panel(top, box, pal.PANEL_LO)
@@ -140,7 +126,7 @@ def headline(
     return rect.bottom
 
 
-def _goal_word(view: RegionsView) -> str:
+def _goal_word(view: TopView) -> str:
     if view.variant == "classic":
         return view.tr("grey", "はいいろ")
     if view.variant.startswith("three"):
@@ -148,13 +134,13 @@ def _goal_word(view: RegionsView) -> str:
     return "0"
 
 
-def _top_help(top: pygame.Surface, view: RegionsView, lines: list[str]) -> None:
+def _top_help(top: pygame.Surface, view: TopView, lines: list[str]) -> None:
     y = 24
     for line in lines:
         y = _wrap_lines(top, line, 10, y, 236, pal.TEXT) + 6
 
 
-def _top_pattern(top: pygame.Surface, view: RegionsView) -> None:
+def _top_pattern(top: pygame.Surface, view: TopView) -> None:
     tr = view.tr
     chosen = view.chosen
     assert chosen is not None
@@ -177,7 +163,7 @@ def _top_pattern(top: pygame.Surface, view: RegionsView) -> None:
                           f"てん {view.blocked} は えらべません(×)。"), (10, 134), pal.TEXT_DIM)
 
 
-def _surface_title(view: RegionsView) -> str:
+def _surface_title(view: TopView) -> str:
     chosen = view.chosen
     assert chosen is not None
     tr = view.tr
@@ -190,7 +176,7 @@ def _surface_title(view: RegionsView) -> str:
               f"あなたの せん({chosen.surface.crossings} こうさ)")
 
 
-def _top_replay(top: pygame.Surface, view: RegionsView) -> None:
+def _top_replay(top: pygame.Surface, view: TopView) -> None:
     tr = view.tr
     replay, puzzle = view.replay_at, view.puzzle
     if replay is None or puzzle is None:
@@ -211,7 +197,7 @@ def _top_replay(top: pygame.Surface, view: RegionsView) -> None:
     _legend(top, view, 124)
 
 
-def _top_play(top: pygame.Surface, view: RegionsView) -> None:
+def _top_play(top: pygame.Surface, view: TopView) -> None:
     tr = view.tr
     puzzle = view.puzzle
     assert puzzle is not None
@@ -273,7 +259,7 @@ def _top_play(top: pygame.Surface, view: RegionsView) -> None:
     _legend(top, view, 124)
 
 
-def _legend(top: pygame.Surface, view: RegionsView, y: int) -> None:
+def _legend(top: pygame.Surface, view: TopView, y: int) -> None:
     """The states and the goal: colour swatches with their names."""
     tr = view.tr
     k = {"classic": 2, "cyclic3": 3, "cyclic4": 4}.get(view.variant, 3)
@@ -294,7 +280,7 @@ def _legend(top: pygame.Surface, view: RegionsView, y: int) -> None:
             x += 6
 
 
-def _state_name(view: RegionsView, state: int) -> str:
+def _state_name(view: TopView, state: int) -> str:
     if view.variant == "classic":
         return view.tr("grey", "はいいろ") if state == 0 else view.tr("white", "しろ")
     if view.variant.startswith("three"):
@@ -302,7 +288,7 @@ def _state_name(view: RegionsView, state: int) -> str:
     return str(state)
 
 
-def _working(surf: pygame.Surface, tick: int) -> None:
+def working(surf: pygame.Surface, tick: int) -> None:
     """The "working" animation: a box with orbiting dots."""
     box = pygame.Rect(78, 120, 100, 26)
     widgets.panel(surf, box, pal.PANEL_HI)
@@ -311,147 +297,3 @@ def _working(surf: pygame.Surface, tick: int) -> None:
         on = (tick // 8) % 3 == i
         dot = (box.x + 70 + 9 * i, box.y + 13)
         pygame.draw.circle(surf, pal.ACCENT if on else pal.TEXT_DIM, dot, 3)
-
-
-# ------------------------------------------------------------------------- lower screen
-def draw_bottom(bottom: pygame.Surface, view: RegionsView) -> None:
-    tr = view.tr
-    if view.phase == "draw":
-        _bottom_draw(bottom, view)
-    elif view.phase == "choose" and view.step == "surface":
-        _bottom_list(bottom, view)
-    else:
-        _bottom_surface(bottom, view)
-    if view.busy:
-        widgets.dim(bottom, 90)
-        _working(bottom, view.age)
-    del tr
-
-
-def _bar(bottom: pygame.Surface) -> None:
-    pygame.draw.rect(bottom, pal.PANEL_LO, (0, int(layout.SURFACE_RECT[3]), 256, 24))
-
-
-def _bottom_surface(bottom: pygame.Surface, view: RegionsView) -> None:
-    tr = view.tr
-    _bar(bottom)
-    if view.surface is not None:
-        draw_surface(bottom, view.surface)
-    if view.phase == "play":
-        puzzle = view.puzzle
-        assert puzzle is not None
-        labels = {
-            "button:undo": tr("Undo", "もどす"),
-            "button:hint": tr("Hint", "ヒント"),
-            "button:solution": tr("Solution", "こたえ"),
-            "button:help": "?",
-        }
-        for name, rect in layout.PLAY_BUTTONS.items():
-            disabled = name == "button:undo" and not puzzle.moves
-            widgets.button(bottom, rect, labels[name], disabled=disabled)
-    elif view.phase == "replay":
-        labels = {"button:first": "|<", "button:back": "<", "button:forward": ">",
-                  "button:last": ">|"}
-        if view.replay_at is not None:
-            at_start, at_end = view.replay_ends
-            for name, rect in layout.REPLAY_BUTTONS.items():
-                off = (name in ("button:first", "button:back") and at_start) or (
-                    name in ("button:forward", "button:last") and at_end)
-                widgets.button(bottom, rect, labels[name], disabled=off)
-    elif view.phase == "clear":
-        widgets.dim(bottom, 110, CLEAR_BG)
-        pygame.draw.rect(bottom, CLEAR_BG, (20, 40, 216, 132), border_radius=6)
-        pygame.draw.rect(bottom, pal.ACCENT, (20, 40, 216, 132), 2, border_radius=6)
-        title = tr("Clear!", "クリア!")
-        if view.partner is not None:
-            won = view.race_won
-            title = tr("You win!", "かち!") if won else tr("Partner first", "あいての かち")
-        text.draw(bottom, title, (128, 50), pal.WHITE, scale=2, align="center",
-                  shadow=pal.OUTLINE)
-        labels = {
-            "choice:another": tr("Choose another surface", "べつの めん"),
-            "choice:new-pattern": tr("Same surface, new pattern", "おなじ めん、べつの パターン"),
-            "choice:quit": tr("Quit", "やめる"),
-        }
-        for name, rect in view.clear_buttons.items():
-            if name in labels:
-                widgets.button(bottom, rect, labels[name])
-    else:
-        labels = {
-            "choice:back": tr("Back", "もどる"),
-            "choice:pattern:less10": "-10",
-            "choice:pattern:less": "-",
-            "choice:pattern:more": "+",
-            "choice:pattern:more10": "+10",
-            "choice:pattern:random": tr("Random", "ランダム"),
-            "choice:start": tr("Start", "スタート"),
-        }
-        for name, rect in layout.PATTERN_BUTTONS.items():
-            face = pal.OK if name == "choice:start" else pal.BUTTON
-            widgets.button(bottom, rect, labels[name], face=face)
-
-
-def _bottom_list(bottom: pygame.Surface, view: RegionsView) -> None:
-    tr = view.tr
-    widgets.background(bottom)
-    widgets.title_bar(bottom, tr("Choose a surface", "めんを えらぶ")
-                      + f"  {view.page + 1}/{view.pages}")
-    widgets.button(bottom, layout.HELP_LIST_BUTTON, "?")
-    names = srf.catalogue_names()
-    for slot in range(layout.ROWS):
-        i = view.page * layout.ROWS + slot
-        if i >= len(names):
-            break
-        name = names[i]
-        rect = layout.row_rect(slot)
-        widgets.bevel_rect(bottom, rect, pal.PANEL_HI if slot % 2 else pal.PANEL)
-        n = entry(name).shadow.crossings
-        _mini_regions(bottom, rect.x + 4, rect.y + 4, n)
-        text.draw(bottom, name, (rect.x + 40, rect.y + 6), pal.WHITE)
-        text.draw(bottom, tr(f"{n} regions", f"{n} りょういき"), (rect.x + 116, rect.y + 6),
-                  pal.TEXT_DIM)
-        best = view.surface_bests.get(name)
-        shown = f"{clock(best.ticks)}  {best.selections}" if best else "-"
-        text.draw(bottom, shown, (rect.right - 6, rect.y + 6),
-                  pal.OK if best else pal.TEXT_DIM, align="right")
-    labels: dict[str, str | list[str]] = {
-        "choice:page:prev": "<",
-        "choice:page:next": ">",
-        "choice:random:less": "-",
-        "choice:random": [tr("Random", "ランダム"), f"N = {view.random_n}"],
-        "choice:random:more": "+",
-        "choice:draw": [tr("Draw", "じぶんで"), tr("your own", "かく")],
-    }
-    for name, rect in layout.LIST_BUTTONS.items():
-        face = pal.ACCENT_LO if name in ("choice:random", "choice:draw") else pal.BUTTON
-        widgets.button(bottom, rect, labels[name], face=face)
-
-
-def _mini_regions(surf: pygame.Surface, x: int, y: int, n: int) -> None:
-    """A little row of squares standing for the number of regions (up to 10)."""
-    for i in range(min(n, 10)):
-        c = WHITE if i % 2 == 0 else GREY
-        surf.fill(c, (x + (i % 5) * 6, y + (i // 5) * 6, 5, 5))
-
-
-def _bottom_draw(bottom: pygame.Surface, view: RegionsView) -> None:
-    tr = view.tr
-    bottom.fill((244, 242, 232), layout.DRAW_RECT)
-    for gx in range(0, 256, 16):
-        pygame.draw.line(bottom, (226, 224, 212), (gx, 0), (gx, layout.DRAW_RECT.bottom - 1))
-    for gy in range(0, layout.DRAW_RECT.bottom, 16):
-        pygame.draw.line(bottom, (226, 224, 212), (0, gy), (255, gy))
-    if len(view.stroke) >= 2:
-        pygame.draw.lines(bottom, (36, 46, 78), False, view.stroke, 2)
-    if view.stroke:
-        sx, sy = view.stroke[0]
-        pygame.draw.circle(bottom, (60, 170, 90), (sx, sy), 6, 2)  # where to come back to
-    if view.mark is not None:
-        mx, my = round(view.mark[0]), round(view.mark[1])
-        pygame.draw.circle(bottom, pal.DANGER, (mx, my), 10, 3)
-        pygame.draw.line(bottom, pal.DANGER, (mx - 14, my), (mx + 14, my), 1)
-        pygame.draw.line(bottom, pal.DANGER, (mx, my - 14), (mx, my + 14), 1)
-    _bar(bottom)
-    labels = {"choice:back": tr("Back", "もどる"), "choice:draw:clear": tr("Erase", "けす")}
-    for name, rect in layout.DRAW_BUTTONS.items():
-        widgets.button(bottom, rect, labels[name])
