@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -29,8 +30,16 @@ from games.sevens.match import PASS, SevensComputer, SevensRules, SevensSealed, 
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
 from games.sevens.scene import help as help_pages
-from games.sevens.scene import layout, views
+from games.sevens.scene import layout
 from games.sevens.scene.animation import Anim
+from games.sevens.scene.bottom_view import (
+    BottomView,
+    draw_bad_record,
+    draw_dialog,
+    draw_over,
+    draw_play,
+    draw_replay,
+)
 from games.sevens.scene.hints import hand_marks
 from games.sevens.scene.setup import (
     OPTION_KEYS,
@@ -42,6 +51,7 @@ from games.sevens.scene.setup import (
     resolve_members,
 )
 from games.sevens.scene.talk import Talk
+from games.sevens.scene.top_view import TopView, draw_intro_top, draw_table_top
 from hal.interfaces import Button
 
 STATE_VERSION = 1
@@ -55,6 +65,24 @@ YOU_VERBS = {
     "wins": "win",
     "loses": "lose",
 }
+
+
+class Cache:
+    """The last picture of each screen with the key it was drawn for."""
+
+    def __init__(self) -> None:
+        self.frames: dict[str, tuple[object, pygame.Surface]] = {}
+
+    def draw(
+        self, surf: pygame.Surface, slot: str, key: object, fn: Callable[[pygame.Surface], None]
+    ) -> None:
+        cached = self.frames.get(slot)
+        if key is not None and cached is not None and cached[0] == key:
+            surf.blit(cached[1], (0, 0))
+            return
+        fn(surf)
+        if key is not None:
+            self.frames[slot] = (key, surf.copy())
 
 
 class SevensScene(Game):
@@ -82,7 +110,7 @@ class SevensScene(Game):
         self.cursor: ReplayCursor[str] | None = None
         self.replay_names: list[str] = []
         self.replay_actions: list[tuple[int, bytes]] = []
-        self.cache = views.Cache()
+        self.cache = Cache()
         # A link session (firmware/link/session.py) when this is a versus match: one person
         # per unit, computers in the seats no unit took; None otherwise.
         self.versus: Any = getattr(ctx, "versus", None)
@@ -592,16 +620,9 @@ class SevensScene(Game):
 
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        """Each screen is drawn from a `SevensView` (made at most once a frame), or copied
-        from the cache when nothing it shows has changed."""
-        made: list[views.SevensView] = []
+        """Each screen is drawn from its view (`top_view`, `bottom_view`), or copied from the
+        cache when nothing it shows has changed."""
         cache = self.cache
-
-        def view() -> views.SevensView:
-            if not made:
-                made.append(self.view())
-            return made[0]
-
         tr = self.ctx.tr
         phase = self.phase
         lang = self.ctx.language
@@ -614,11 +635,11 @@ class SevensScene(Game):
         if phase in ("members", "options"):
             key = (phase, lang, self.draft, self.focus)
             focus = self.focus
-            cache.draw(top, "top", key, lambda s: views.draw_intro_top(s, tr, phase, focus))
-            cache.draw(bottom, "bottom", key, lambda s: views.draw_dialog(s, tr, view()))
+            cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase, focus))
+            cache.draw(bottom, "bottom", key, lambda s: draw_dialog(s, tr, self.bottom_view()))
             return
         if self.record_error is not None:
-            views.draw_bad_record(top, bottom, tr)
+            draw_bad_record(top, bottom, tr)
             return
         still = self.anim is None
         history = len(self.match.history) if self.match else 0
@@ -632,7 +653,7 @@ class SevensScene(Game):
                 self.human_to_move(),
                 self.match.to_move if self.match else None,
             )
-        cache.draw(top, "top", top_key, lambda s: views.draw_table_top(s, tr, view()))
+        cache.draw(top, "top", top_key, lambda s: draw_table_top(s, tr, self.top_view()))
         bottom_key = None
         if still:
             bubble = self.talk.current
@@ -649,25 +670,43 @@ class SevensScene(Game):
                 (think // 15) % 3 if think >= THINKING_INDICATOR_TICKS else -1,
                 self.match.to_move if self.match else None,
             )
-        if phase == "replay":
-            cache.draw(bottom, "bottom", bottom_key, lambda s: views.draw_replay(s, tr, view()))
-        elif phase == "over":
-            cache.draw(bottom, "bottom", bottom_key, lambda s: views.draw_over(s, tr, view()))
-        else:
-            cache.draw(bottom, "bottom", bottom_key, lambda s: views.draw_play(s, tr, view()))
+        lower = {"replay": draw_replay, "over": draw_over}.get(phase, draw_play)
+        cache.draw(bottom, "bottom", bottom_key, lambda s: lower(s, tr, self.bottom_view()))
 
-    def view(self) -> views.SevensView:
-        """What the drawing code (views) shows this frame: only what the phase shows."""
+    @property
+    def you(self) -> int | None:
+        """The one person's seat against the computers ("Your turn"); None in a replay or
+        with two or more people."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 and self.phase != "replay" else None
+
+    def top_view(self) -> TopView:
+        """What the upper screen shows (play, over and replay phases)."""
+        table = self.table
+        assert table is not None
+        return TopView(
+            phase=self.phase,
+            table=table,
+            names=self.names(),
+            anim=self.anim,
+            you=self.you,
+            human_to_move=self.human_to_move(),
+            selected=self.selected,
+            replay_index=self.replay_index,
+            replay_total=len(self.replay_actions),
+        )
+
+    def bottom_view(self) -> BottomView:
+        """What the lower screen shows: only what the phase shows (the tally is stored)."""
         phase = self.phase
         human = self.human_to_move()
         over = phase == "over"
-        return views.SevensView(
+        return BottomView(
             phase=phase,
             table=self.table,
             names=self.names(),
-            anim=self.anim,
+            you=self.you,
             humans=self.humans,
-            members=list(self.members),
             local_seat=self.local_seat,
             human_to_move=human,
             sending=self.sending,

@@ -1,10 +1,10 @@
-"""Drawing the Killing Sevens screens from a `SevensView` the scene builds each frame (no
-state of its own besides a picture cache: a screen whose contents did not change is copied,
-not redrawn)."""
+"""Killing Sevens' lower screen: the speech bubble, the hand (face down on others' turns),
+the hand-over between people, the game-over table with the running totals, the members and
+options dialogs and the replay's hands. Drawn from a `BottomView` the scene builds each
+frame."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,32 +13,27 @@ import pygame
 from firmware.game_api import THINKING_INDICATOR_TICKS
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
-from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.rules import Game as Table
-from games.sevens.rules import Tally, board, card_label, parse_card
+from games.sevens.rules import Tally, card_label, parse_card
 from games.sevens.scene import help as help_pages
 from games.sevens.scene import layout, sprites
 from games.sevens.scene import texts as tx
-from games.sevens.scene.animation import Anim
-from games.sevens.scene.layout import SLIDE_TICKS
 from games.sevens.scene.setup import OPTION_KEYS, Setup
 from games.sevens.scene.talk import Bubble
-
-Tr = Callable[[str, str], str]
+from games.sevens.scene.top_view import Tr, turn_of
 
 
 @dataclass(frozen=True)
-class SevensView:
-    """What the screens show this frame, built by the scene (`table` is the rules state, read
-    only). Fields a phase does not show stay empty: the tally is read from storage."""
+class BottomView:
+    """What the lower screen shows this frame (`table` is the rules state, read only). Fields
+    a phase does not show stay empty: the tally is read from storage."""
 
     phase: str  # "members", "options", "play", "over" or "replay"
     table: Table | None
     names: list[str]
-    anim: Anim | None
+    you: int | None  # the one person's seat against the computers (not in a replay)
     humans: list[int]  # the seats people play
-    members: list[str]  # "human" or a personality, per seat
-    local_seat: int  # whose hand the lower screen shows
+    local_seat: int  # whose hand is shown
     human_to_move: bool
     sending: bool  # linked play: this unit's action is on its way to the host
     selected: int | None  # the card tapped once
@@ -60,158 +55,7 @@ def draw_bad_record(top: pygame.Surface, bottom: pygame.Surface, tr: Tr) -> None
     text.draw(bottom, tr(*tx.BAD_RECORD), (128, 90), pal.TEXT, align="center")
 
 
-class Cache:
-    """The last picture of each screen with the key it was drawn for."""
-
-    def __init__(self) -> None:
-        self.frames: dict[str, tuple[object, pygame.Surface]] = {}
-
-    def draw(
-        self, surf: pygame.Surface, slot: str, key: object, fn: Callable[[pygame.Surface], None]
-    ) -> None:
-        cached = self.frames.get(slot)
-        if key is not None and cached is not None and cached[0] == key:
-            surf.blit(cached[1], (0, 0))
-            return
-        fn(surf)
-        if key is not None:
-            self.frames[slot] = (key, surf.copy())
-
-
-def turn_of(tr: Tr, view: SevensView, names: list[str], seat: int) -> str:
-    """ "Cool's turn"; alone against the computers, "Your turn"."""
-    if len(view.humans) == 1 and view.members[seat] == "human" and view.phase != "replay":
-        return tr("Your turn", "あなたの番")
-    return names[seat] + tr(*tx.TURN_OF)
-
-
-# ============================================================================ upper screen
-def draw_table_top(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
-    widgets.background(surf)
-    game = view.table
-    assert game is not None
-    names = view.names
-    anim = view.anim
-    # status strip
-    if game.over:
-        status = names[game.ranking()[0]] + tr(*tx.WINS)
-    elif game.current is not None:
-        status = "▶ " + turn_of(tr, view, names, game.current)
-        if game.events and game.events[-1]["type"] == "extra_turn":
-            status += tr(": extra turn!", ": もう一度!")
-    else:
-        status = ""
-    if view.phase == "replay":
-        status = f"{tr(*tx.REPLAY)} {view.replay_index}/{view.replay_total}  " + status
-    text.draw(surf, status, (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
-    o = game.options
-    flags = (
-        f"max {o.max_kill}"
-        + (" 3W" if o.three_walls else "")
-        + (" 7s" if o.sevens_laid_out else "")
-        + (" +1" if o.extra_turn else "")
-    )
-    text.draw(surf, flags, (251, 2), pal.TEXT_DIM, align="right")
-    # the table
-    sliding = anim is not None and anim.card is not None and anim.age < SLIDE_TICKS
-    flash = anim is not None and anim.killed and not sliding and (anim.age // 4) % 2 == 0
-    sprites.felt(surf, layout.TABLE_RECT)
-    if flash:
-        pygame.draw.rect(surf, sprites.BLOCKED, layout.TABLE_RECT, 2, border_radius=3)
-    for card in range(52):
-        bit = board.BIT[card]
-        state = "killed" if game.killed & bit else "played" if game.played & bit else "empty"
-        rect = layout.cell_rect(card)
-        if anim is not None and sliding:
-            if card == anim.card:
-                state = "empty"  # not landed yet
-            elif card in anim.killed:
-                state = "empty"  # still in a hand until the card lands
-        if anim is not None and card in anim.killed and flash:
-            pygame.draw.rect(surf, sprites.FLASH, rect, border_radius=2)
-            continue
-        surf.blit(sprites.table_card(card, state), rect)
-    if view.selected is not None and view.human_to_move:
-        color = sprites.PLAYABLE if game.is_playable(view.selected) else sprites.BLOCKED
-        sprites.frame(surf, layout.cell_rect(view.selected), color)
-    draw_info(surf, tr, view, names)
-    if anim is not None and anim.card is not None:
-        end = layout.cell_rect(anim.card)
-        if sliding:
-            seat = anim.seat if anim.seat is not None else 0
-            start = pygame.Rect(
-                layout.INFO_COLS["name"],
-                layout.INFO_Y + 12 + seat * layout.INFO_ROW_H - 8,
-                end.w,
-                end.h,
-            )
-            t = (anim.age + 1) / SLIDE_TICKS
-            x = round(start.x + (end.x - start.x) * t)
-            y = round(start.y + (end.y - start.y) * t)
-            surf.blit(sprites.table_card(anim.card, "played"), (x, y))
-        else:
-            glow = max(1, 3 - (anim.age - SLIDE_TICKS) // 6)
-            sprites.frame(surf, end, pal.WHITE, glow)
-
-
-def draw_info(surf: pygame.Surface, tr: Tr, view: SevensView, names: list[str]) -> None:
-    game = view.table
-    assert game is not None
-    y = layout.INFO_Y
-    cols = layout.INFO_COLS
-    widgets.panel(surf, pygame.Rect(2, y - 4, 252, 192 - y + 2))
-    for key, label in (
-        ("left", tx.HEAD_LEFT),
-        ("killed", tx.HEAD_KILLED),
-        ("kills", tx.HEAD_KILLS),
-        ("out", tx.HEAD_OUT),
-    ):
-        text.draw(surf, tr(*label), (cols[key], y), pal.TEXT_DIM, align="center")
-    text.draw(surf, tr(*tx.HEAD_NAME), (cols["name"], y), pal.TEXT_DIM)
-    for s in range(4):
-        ry = y + 12 + s * layout.INFO_ROW_H
-        if game.current == s:
-            pygame.draw.rect(
-                surf, pal.PANEL_HI, (4, ry - 2, 248, layout.INFO_ROW_H - 1), border_radius=2
-            )
-            text.draw(surf, "▶", (6, ry + 1), pal.ACCENT)
-        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (14, ry + 1, 5, 8))
-        text.draw(surf, names[s], (cols["name"], ry + 1), pal.TEXT)
-        place = game.finish_order.index(s) + 1 if s in game.finish_order else None
-        values = {
-            "left": (str(game.cards_left(s)), pal.TEXT),
-            "killed": (str(game.killed_count[s]), pal.DANGER if game.killed_count[s] else pal.TEXT),
-            "kills": (str(game.kills_count[s]), pal.OK if game.kills_count[s] else pal.TEXT),
-            "out": (str(place) if place else "-", pal.ACCENT if place else pal.TEXT_DIM),
-        }
-        for key, (value, color) in values.items():
-            text.draw(surf, value, (cols[key], ry + 1), color, align="center")
-
-
-def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str, focus: str) -> None:
-    widgets.background(surf)
-    text.draw(
-        surf, tr(*tx.TITLE), (128, 6), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE
-    )
-    if phase == "members":
-        for i, key in enumerate(PERSONALITIES):
-            y = 30 + i * 31
-            surf.blit(sprites.face(key, 0, 28), (8, y))
-            text.draw(surf, tr(*tx.SEAT_KIND[key]), (42, y + 3), pal.TEXT)
-            text.draw(surf, tr(*tx.SEAT_ABOUT[key]), (42, y + 15), pal.TEXT_DIM)
-        return
-    # the option last touched, explained in full; then the game in three sentences
-    widgets.panel(surf, pygame.Rect(6, 30, 244, 78))
-    label = tr(*tx.OPTION_LABEL[focus])
-    text.draw(surf, label, (14, 36), pal.ACCENT)
-    about = text.wrap(tr(*tx.OPTION_ABOUT[focus]), 226)
-    text.draw_block(surf, about[:4], (14, 36 + text.line_pitch([label]) + 2), pal.TEXT)
-    lines = text.wrap(tr(*tx.HOW_TO[0]), 236)
-    text.draw_block(surf, lines[:5], (10, 116), pal.TEXT_DIM)
-
-
-# ============================================================================ lower screen
-def draw_talk(surf: pygame.Surface, tr: Tr, view: SevensView, names: list[str]) -> None:
+def draw_talk(surf: pygame.Surface, tr: Tr, view: BottomView, names: list[str]) -> None:
     bubble = view.talk_current
     dim = bubble is None
     if bubble is None:
@@ -240,7 +84,7 @@ def draw_talk(surf: pygame.Surface, tr: Tr, view: SevensView, names: list[str]) 
         y += pitch
 
 
-def draw_play(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
+def draw_play(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.background(surf)
     game = view.table
     assert game is not None
@@ -264,7 +108,7 @@ def draw_play(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
             status = tr(*tx.NOTHING)
         else:
             status = (
-                tr(*tx.YOUR_TURN) if len(view.humans) == 1 else (turn_of(tr, view, names, seat))
+                tr(*tx.YOUR_TURN) if len(view.humans) == 1 else (turn_of(tr, names, seat, view.you))
             )
         text.draw(
             surf, status, (128, layout.STATUS_Y), pal.ACCENT, align="center", shadow=pal.OUTLINE
@@ -290,7 +134,7 @@ def draw_play(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     # someone else's turn: the hand stays face down (R-SEV-VIEW-1)
     mover = game.current
     if mover is not None:
-        label = turn_of(tr, view, names, mover)
+        label = turn_of(tr, names, mover, view.you)
         if view.think_ticks >= THINKING_INDICATOR_TICKS:
             label = f"{names[mover]}: {tr(*tx.THINKING)}" + "." * (
                 1 + (view.think_ticks // 15) % 3
@@ -311,7 +155,7 @@ def draw_handoff(surf: pygame.Surface, tr: Tr, name: str, seat: int) -> None:
     widgets.button(surf, layout.HANDOFF_OK_RECT, tr(*tx.OK), face=pal.ACCENT_LO)
 
 
-def draw_over(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
+def draw_over(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.background(surf)
     game = view.table
     assert game is not None
@@ -368,7 +212,7 @@ def draw_over(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.button(surf, layout.RESET_RECT, tr(*tx.RESET), face=pal.BUTTON_LO)
 
 
-def draw_dialog(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
+def draw_dialog(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.background(surf)
     draft = view.draft
     if view.phase == "members":
@@ -407,7 +251,7 @@ def draw_dialog(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
     widgets.button(surf, layout.OK_RECT, tr(*tx.START), face=pal.ACCENT_LO)
 
 
-def draw_replay(surf: pygame.Surface, tr: Tr, view: SevensView) -> None:
+def draw_replay(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.background(surf)
     game = view.table
     assert game is not None
