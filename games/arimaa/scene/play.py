@@ -617,7 +617,7 @@ class ArimaaScene(Game):
         if self.phase == "setup":
             sel = self.setup_sel if self.local_to_move() else None
             return BoardView(boards, side, selected=sel)
-        last = frozenset()
+        last: frozenset[int] = frozenset()
         if self.game.turns:
             last = frozenset(sq for s in self.game.turns[-1] for sq in (s.frm, s.to))
         if self.phase != "play" or not self.local_to_move():
@@ -896,7 +896,7 @@ def _mmss(ticks: int) -> str:
 
 def _captured(boards: Any, setups: list[dict[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each side's pieces no longer on the board (after its setup), strongest first."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for side in (0, 1):
         if side >= len(setups):
             out.append(())

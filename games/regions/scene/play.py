@@ -323,6 +323,7 @@ class RegionsScene(Game):
         rules = self.match.rules
         if isinstance(rules, RaceRules):
             return rules.puzzles[self.my_seat]
+        assert isinstance(rules, RegionsRules)
         return rules.puzzle
 
     @property

@@ -9,6 +9,7 @@ import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
+from firmware.gfx.text import Color
 from games.reversi.scene import layout, sprites
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
@@ -126,7 +127,7 @@ def disc_sentence(
     color: str,
     tail: str,
     center: tuple[int, int],
-    fg,
+    fg: Color,
     *,
     scale: int = 1,
     big: bool = False,

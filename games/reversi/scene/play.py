@@ -99,7 +99,8 @@ class ReversiScene(Game):
     def _seats(self) -> list[Seat[str]]:
         """Local seats for the people at this unit; a computer seat against the computer."""
         if self.versus is not None:
-            return self.versus.make_seats()
+            remote: list[Seat[str]] = self.versus.make_seats()
+            return remote
         seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
         if self.mode == "cpu":
             player = ReversiComputer(self.level, self.ai_seed)

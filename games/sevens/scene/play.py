@@ -137,7 +137,9 @@ class SevensScene(Game):
     @property
     def rules(self) -> SevensRules:
         assert self.match is not None
-        return self.match.rules  # type: ignore[return-value]
+        rules = self.match.rules
+        assert isinstance(rules, SevensRules)
+        return rules
 
     @property
     def table(self) -> Table | None:
@@ -847,7 +849,8 @@ class SevensScene(Game):
         if state["match"] is not None:
             match = self._match_for(f"{base}:{games}", setup, members)
             match.load(state["match"])
-            if match.rules.game.options != setup.rules:  # type: ignore[attr-defined]
+            rules = match.rules
+            if not isinstance(rules, SevensRules) or rules.game.options != setup.rules:
                 raise ValueError("the saved game's options differ from its setup")
         elif phase in ("play", "over"):
             raise ValueError("a game in play needs its match")
