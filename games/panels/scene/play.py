@@ -31,6 +31,7 @@ from firmware.match.replay import replay_command
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
+from games.panels.records import StoredGame, make_record, read_record, turn_boundaries
 from games.panels.rules import (
     Back,
     Determine,
@@ -158,32 +159,16 @@ class PanelsScene(Game):
         self.computer = None
         self.locals = {}
         try:
-            config = GameConfig.from_json(data["config"])
-            actions = [(int(s), bytes.fromhex(str(h))) for s, h in data["actions"]]
-            self.mode = str(data.get("mode", "two"))
-            self.level = int(data.get("level", 3))
-            self.boundaries = self._turn_boundaries(config, actions)
+            stored = read_record(data)
+            self.mode, self.level = stored.mode, stored.level
+            self.boundaries = turn_boundaries(stored.config, stored.actions)
         except (KeyError, TypeError, ValueError) as exc:
             self.record_error = str(exc)
-            config = GameConfig(seed=0)
-            actions, self.boundaries = [], [0]
-        self.replay_config = config
-        self.replay_actions = actions
+            stored = StoredGame(GameConfig(seed=0), [], self.mode, self.level)
+            self.boundaries = [0]
+        self.replay_config = stored.config
+        self.replay_actions = stored.actions
         self._seek(0)
-
-    @staticmethod
-    def _turn_boundaries(config: GameConfig, actions: list[tuple[int, bytes]]) -> list[int]:
-        """Action counts at which a turn has ended (0 first): where replay steps stop."""
-        probe = PanelsRules.new(config)
-        out = [0]
-        for n, (seat, data) in enumerate(actions, start=1):
-            action = decode_action(data)
-            probe.apply(seat, action)
-            if isinstance(action, Determine | Fix | Pass):
-                out.append(n)
-        if out[-1] != len(actions):
-            out.append(len(actions))
-        return out
 
     def _seek(self, count: int) -> None:
         """Replay: the position after `count` actions, shown at once (no animations)."""
@@ -647,16 +632,7 @@ class PanelsScene(Game):
             outcome = "draw" if result.draw else "win" if result.winner == self.me else "loss"
         names = [tx.player_name(lambda en, ja: en, self.mode, s, self.me, self.level)
                  for s in range(st.config.players)]
-        record = {
-            "version": 1,
-            "config": st.config.to_json(),
-            "mode": self.mode,
-            "level": self.level,
-            "names": names,
-            "actions": [[p.seat, p.data.hex()] for p in self.match.history],
-            "scores": list(result.scores),
-            "winner": result.winner,
-        }
+        record = make_record(st.config, self.mode, self.level, names, self.match.history, result)
         summary = " - ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         self.ctx.finish(
             GameResult(outcome, result.scores[self.me] if outcome else None, summary,
