@@ -95,7 +95,7 @@ def run_game(args: argparse.Namespace) -> int:
     import random
 
     from games.sevens.ai.voices import Narrator
-    from games.sevens.record_files import save_record
+    from games.sevens.records import save_record
     from games.sevens.rules.record import record_of
     from games.sevens.simulator import play_game
 
@@ -181,7 +181,7 @@ def _seat_names(path: str) -> list[str]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from games.sevens.record_files import load_record
+    from games.sevens.records import load_record
     from games.sevens.rules.record import RecordError
 
     try:

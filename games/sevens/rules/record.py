@@ -39,7 +39,7 @@ def record_of(game: Game, seats: list[str] | None = None) -> dict[str, Any]:
 
 
 def record_text(game: Game, seats: list[str] | None = None) -> str:
-    """The record as the JSON text a record file holds (files: games.sevens.record_files)."""
+    """The record as the JSON text a record file holds (files: games.sevens.records)."""
     return json.dumps(record_of(game, seats), ensure_ascii=False, indent=1)
 
 

@@ -27,6 +27,7 @@ from firmware.scene import hit
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.ai.voices import Narrator, Speech
 from games.sevens.match import PASS, SevensComputer, SevensRules, SevensSealed, deal_for_link
+from games.sevens.records import replay_actions
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
 from games.sevens.scene import help as help_pages
@@ -581,12 +582,7 @@ class SevensScene(Game):
         self.replay_names = [str(n) for n in names]
         hands = [list(h) for h in full.initial_hands]
         options = full.options
-        actions: list[tuple[int, bytes]] = []
-        probe = SevensRules(Table([list(h) for h in hands], options))
-        for e in full.events:
-            if e["type"] in ("play", "pass"):
-                action = e["card"] if e["type"] == "play" else PASS
-                actions.append((e["seat"], probe.encode(action)))
+        actions = replay_actions(full)
         self.replay_actions = actions
         self.cursor = ReplayCursor(
             lambda: SevensRules(Table([list(h) for h in hands], options)), actions
