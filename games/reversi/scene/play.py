@@ -36,7 +36,7 @@ from games.reversi.scene import layout
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
 from games.reversi.scene.bottom_view import (
-    BoardView,
+    BottomView,
     draw_board,
     draw_buttons,
     draw_replay_buttons,
@@ -394,7 +394,7 @@ class ReversiScene(Game):
         legal = self.game.legal() if mover else {}
         draw_board(
             bottom,
-            BoardView(
+            BottomView(
                 rows=self.game.position.rows(),
                 mover=mover,
                 hints={sq: len(f) for sq, f in legal.items()},
