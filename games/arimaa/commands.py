@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     aei = sub.add_parser(
         "aei",
         help="run the Arimaa computer player as an AEI v1 engine",

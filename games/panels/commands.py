@@ -10,7 +10,7 @@ GAMES_MAX = 100_000
 TARGET_RANGE = (10, 100_000)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim = sub.add_parser(
         "panels-sim",
         help="play Panel Link games between computer levels and print win rates",

@@ -7,7 +7,7 @@ import argparse
 from firmware.arguments import count_argument, seed_argument
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     gen = sub.add_parser(
         "regions-gen",
         help="make a Region Select surface (JSON and PNG)",

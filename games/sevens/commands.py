@@ -14,7 +14,7 @@ SEATS_HELP = "four of simpleton, cool, hitman, coward, brute (comma-separated, s
 SEED_HELP = "seed of the deal and the computers' choices (0..2**63-1, default 0)"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim = sub.add_parser(
         "sevens-sim",
         help="Killing Sevens: play many games between computer personalities",

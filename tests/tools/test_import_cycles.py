@@ -96,32 +96,18 @@ def test_a_planted_cycle_in_a_copy_of_the_tree_fails_and_is_named(tmp_path: Path
 
 def test_the_script_passes_the_unchanged_packages() -> None:
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "hal", "firmware", "emulator", "handheld"],
+        [sys.executable, str(SCRIPT), "hal", "firmware", "games", "emulator", "handheld"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("import cycles: none in hal, firmware, emulator, handheld")
+    assert result.stdout.startswith(
+        "import cycles: none in hal, firmware, games, emulator, handheld"
+    )
 
 
-def test_no_import_cycle_outside_the_games() -> None:
-    """Every package together (so a loop across packages is seen), games' own loops aside."""
-    outside = [c.describe() for c in find_cycles(PACKAGES) if not _within_games(c.modules)]
-    assert outside == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="three game scenes' drawing modules import their scene back and Killing Sevens' "
-    "rules.game <-> rules.record: removed by the arch-scenes branch (issue 23 item 4); once "
-    "merged, drop this mark and add games to run.py's CYCLE_CHECKED",
-)
-def test_no_import_cycle_in_the_games() -> None:
-    inside = [c.describe() for c in find_cycles(PACKAGES) if _within_games(c.modules)]
-    assert inside == []
-
-
-def _within_games(modules: tuple[str, ...]) -> bool:
-    return all(m == "games" or m.startswith("games.") for m in modules)
+def test_no_import_cycle_anywhere() -> None:
+    """Every package together, so a loop across packages is seen too."""
+    assert [c.describe() for c in find_cycles(PACKAGES)] == []
