@@ -18,7 +18,6 @@ import platform
 import sys
 import time
 from collections import defaultdict
-from typing import Any
 
 from games.sevens.ai.personalities import make_player
 from games.sevens.rules import Game, seat_view
@@ -35,9 +34,7 @@ def vs_simpletons(games: int, seed: int) -> None:
     )
     for key in STRONG:
         t0 = time.perf_counter()
-        res: dict[str, Any] = simulate(
-            games, [key, "simpleton", "simpleton", "simpleton"], seed
-        ).to_json()
+        res = simulate(games, [key, "simpleton", "simpleton", "simpleton"], seed).to_json()
         dt = time.perf_counter() - t0
         me = res["seats"][0]
         simple_killed = sum(s["avg_killed"] for s in res["seats"][1:]) / 3
@@ -62,7 +59,7 @@ def mixed_table(games: int, seed: int) -> None:
     t0 = time.perf_counter()
     for rot in range(4):
         seats = STRONG[rot:] + STRONG[:rot]
-        res: dict[str, Any] = simulate(per, seats, seed * 10 + rot).to_json()
+        res = simulate(per, seats, seed * 10 + rot).to_json()
         for s in res["seats"]:
             k = s["personality"]
             wins[k] += s["wins"]
