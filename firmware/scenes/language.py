@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.input import InputState
-from firmware.scene import Scene, hit
+from firmware.scene import Host, Scene, hit
 from firmware.settings import LANGUAGES
-
-if TYPE_CHECKING:
-    from firmware.machine import Machine
 
 # Each language named in itself (never translated).
 NAMES = {"en": "English", "ja": "日本語"}
@@ -46,7 +43,7 @@ class LanguageScene(Scene):
 
     name = "language"
 
-    def __init__(self, machine: Machine, after: Callable[[], None]) -> None:
+    def __init__(self, machine: Host, after: Callable[[], None]) -> None:
         super().__init__(machine)
         self.after = after
 

@@ -52,3 +52,33 @@ def test_an_unknown_language_is_refused(tmp_path):
         m.scene.choose("fr")
     assert done == [] and m.settings.language == "en"
     m.store.close()
+
+
+def _booted(data_dir, ask_language=True):
+    from firmware.boot import BootConfig, boot
+    from hal.backends.headless import headless_hal
+
+    return boot(headless_hal(data_dir), BootConfig(log=False, ask_language=ask_language))
+
+
+def test_the_first_start_asks_the_language_once(tmp_path):
+    m = _booted(tmp_path)
+    run(m, 100)  # the boot animation ends by itself
+    assert m.scene.name == "language"
+    x, y = m.scene.hotspots()["lang:ja"].center
+    m.hal.input.script = tap_script({m.tick: (x, y)})
+    run(m, 5)
+    assert m.scene.name == "launcher" and m.settings.language == "ja"
+    assert m.tr("Settings", "せってい") == "せってい"
+    m.store.close()
+    again = _booted(tmp_path)  # the same store: the choice is remembered, not asked again
+    run(again, 100)
+    assert again.scene.name == "launcher" and again.settings.language == "ja"
+    again.store.close()
+
+
+def test_headless_runs_and_movies_are_not_asked(tmp_path):
+    m = _booted(tmp_path, ask_language=False)
+    run(m, 100)
+    assert m.scene.name == "launcher" and m.settings.language == "en"
+    m.store.close()
