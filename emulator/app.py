@@ -18,6 +18,7 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
+from emulator.rewind import History, Rewinder
 from firmware.boot import BootConfig, boot, start_logging
 from firmware.cli import STDOUT, CommandError, movie_argument
 from firmware.commands import apply_movie_args, profile_of
@@ -77,6 +79,9 @@ class SessionInput(InputSource):
         self.player: MoviePlayer | None = None
         self.movie_end = -1
         self.recorder: MovieRecorder | None = None
+        # While the rewind history replays: its recorded input instead of all of the above.
+        self.override: Callable[[int], RawInput] | None = None
+        self.history: History | None = None  # told every polled input (rewind, clips)
 
     def play(self, movie: Movie | None) -> None:
         self.player = MoviePlayer(movie) if movie is not None else None
@@ -86,12 +91,16 @@ class SessionInput(InputSource):
         return self.player is not None and tick <= self.movie_end
 
     def poll(self, tick: int) -> RawInput:
+        if self.override is not None:
+            return self.override(tick)
         if self.player is not None and tick <= self.movie_end:
             raw = replace(self.player.input_at(tick), quit_requested=self.live.quit_requested)
         else:
             raw = self.live.poll(tick)
         if self.recorder is not None:
             self.recorder.feed(raw)
+        if self.history is not None:
+            self.history.record(tick, raw)
         return raw
 
 
@@ -111,13 +120,14 @@ class TimedMachine:
         self._work += time.perf_counter() - t0
 
     def step(self) -> None:
-        self._timed(self.app.machine.step)
+        self._timed(self.app.step)
 
     def render(self) -> None:
-        self._timed(self.app.machine.render)
+        if not self.app.rewinder.active:  # a rewound frame comes drawn from the history
+            self._timed(self.app.machine.render)
 
     def present(self) -> None:
-        self._timed(self.app.machine.present)
+        self._timed(self.app.present)
         self.frame_costs.append(self._work)
         self._work = 0.0
         self.present_times.append(time.perf_counter())
@@ -208,6 +218,9 @@ class App:
         self.store = self.machine.store
         if args.swap:
             self.machine.settings.swap = True
+        self.history = History()
+        self.input.history = self.history
+        self.rewinder = Rewinder(self.history, self.input)
         self.timed = TimedMachine(self)
         self.loop = FixedStepLoop(self.timed, self.clock)
         self.overlay = False
@@ -334,6 +347,9 @@ class App:
         if action == "fast_forward":
             self.loop.speed = FAST_FORWARD_SPEED if pressed else 1
             return
+        if action == "rewind":
+            self.start_rewind() if pressed else self.stop_rewind()
+            return
         if not pressed:
             return
         if action.startswith("save_state_"):
@@ -421,6 +437,53 @@ class App:
     def _hk_quit_now(self) -> None:
         self.quitting = True
 
+    # ------------------------------------------------------------------ rewind
+    def step(self) -> None:
+        """One tick forward (recording the rewind history), or one frame back."""
+        if self.rewinder.active:
+            if not self.rewinder.back(self.machine):
+                self.say("rewind: this is as far back as the history goes")
+            return
+        if self.in_link_match():
+            self.history.clear()  # nothing from a link match can be rewound into
+        else:
+            self.history.before_step(self.machine)
+        self.machine.step()
+
+    def present(self) -> None:
+        frame = self.rewinder.frame() if self.rewinder.active else None
+        if frame is None:
+            self.machine.present()
+        elif frame.blank:
+            self.display.blank()
+        else:
+            upper, lower = (frame.bottom, frame.top) if frame.swap else (frame.top, frame.bottom)
+            self.display.present(upper, lower)
+
+    def in_link_match(self) -> bool:
+        """A versus session is open: the other unit cannot go back with this one."""
+        link = self.machine.link
+        return link is not None and link.session is not None
+
+    def start_rewind(self) -> bool:
+        if self.in_link_match():
+            self.say("no rewind during a link match: the other unit cannot rewind with you")
+            return False
+        if self.input.recorder is not None:
+            self.say("stop recording first: a movie cannot contain a rewind")
+            return False
+        if not self.rewinder.start(self.machine):
+            self.say("nothing to rewind yet")
+            return False
+        self.say("rewinding (release to play on)")
+        return True
+
+    def stop_rewind(self) -> None:
+        if self.rewinder.active:
+            position = self.rewinder.stop(self.machine)
+            self.loop.resync()
+            self.say(f"playing on from frame {position}")
+
     # ------------------------------------------------------------------ actions
     def say(self, message: str) -> None:
         """A short status line along the bottom of the window."""
@@ -429,6 +492,8 @@ class App:
 
     def reset(self) -> None:
         """Power cycle: a new machine on the same store, boot options and seed."""
+        self.rewinder.cancel()
+        self.history.clear()
         self.machine = self._boot()
         if self.args.swap:
             self.machine.settings.swap = True

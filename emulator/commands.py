@@ -7,7 +7,8 @@ import argparse
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
 from firmware.cli import OneLineParser, count_argument
-from firmware.commands import add_boot_arguments, add_link_arguments, frames_argument
+from firmware.commands import FRAMES_MAX, add_boot_arguments, add_link_arguments, frames_argument
+from firmware.match.profiles import PROFILES
 
 
 def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
@@ -48,12 +49,71 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         help="record an input movie to FILE from power-on ('-': standard output, on quit); "
         "an existing FILE needs --force",
     )
-    emu.add_argument(
-        "--force", action="store_true", help="let --record replace an existing file"
-    )
+    emu.add_argument("--force", action="store_true", help="let --record replace an existing file")
     add_link_arguments(emu)
     frames_argument(emu, "quit after this many frames", "run until the window closes")
     emu.set_defaults(handler=_emu)
+    register_clip(sub)
+
+
+def register_clip(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    clip = sub.add_parser(
+        "clip",
+        help="render an input movie to an animated GIF or PNG clip",
+        description="Replay MOVIE (with its '# args:' line) headless and write its frames "
+        "as an animated image, composed like the emulator window. The extension of --out "
+        "picks the format: .gif (20 frames per second) or .png / .apng (60).",
+    )
+    clip.add_argument("movie", metavar="MOVIE", help="the input movie to render")
+    clip.add_argument("--out", required=True, metavar="FILE", help="the clip to write")
+    frame = count_argument(0, FRAMES_MAX)
+    clip.add_argument(
+        "--from",
+        dest="start",
+        type=frame,
+        default=0,
+        metavar="F",
+        help="first frame (ticks from power-on; default 0)",
+    )
+    clip.add_argument(
+        "--to",
+        type=frame,
+        default=None,
+        metavar="F",
+        help="last frame (default: the movie's end)",
+    )
+    clip.add_argument(
+        "--layout",
+        choices=("vertical", "horizontal", "hybrid", "single"),
+        default="vertical",
+        help="how the two screens sit in the clip (default: vertical)",
+    )
+    clip.add_argument(
+        "--scale",
+        type=count_argument(1, MAX_SCALE),
+        default=1,
+        metavar="N",
+        help=f"integer scale 1..{MAX_SCALE} (default: 1)",
+    )
+    clip.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default=None,
+        help="device profile for computer players (default: the movie's, else desktop)",
+    )
+    clip.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: on a terminal)",
+    )
+    clip.set_defaults(handler=_clip)
+
+
+def _clip(args: argparse.Namespace) -> int:
+    from emulator.clip import clip_from_args
+
+    return clip_from_args(args)
 
 
 def _emu(args: argparse.Namespace) -> int:
