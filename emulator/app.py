@@ -28,12 +28,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from emulator.audio import make_audio
+from emulator.clip import CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from firmware.boot import BootConfig, boot, start_logging
+from firmware.checkpoint import capture, restore
 from firmware.cli import STDOUT, CommandError, movie_argument
 from firmware.commands import apply_movie_args, profile_of
 from firmware.game_api import Cartridge
@@ -41,7 +43,7 @@ from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine
 from firmware.movie import Movie, MoviePlayer, MovieRecorder
 from hal.clock import MonotonicClock
-from hal.interfaces import Clock, Hal, InputSource, RawInput
+from hal.interfaces import TICK_HZ, Clock, Hal, InputSource, RawInput
 
 log = logging.getLogger("twinfold")
 
@@ -385,6 +387,9 @@ class App:
         self.say(f"screenshot {path}")
         log.info("screenshot saved to %s", path)
 
+    def _hk_clip(self) -> None:
+        self.save_clip()
+
     def _hk_record(self) -> None:
         if self.input.recorder is None:
             self.start_recording(self.data_dir / "movies" / f"twinfold-{timestamp()}.movie")
@@ -483,6 +488,38 @@ class App:
             position = self.rewinder.stop(self.machine)
             self.loop.resync()
             self.say(f"playing on from frame {position}")
+
+    def save_clip(self, seconds: int = CLIP_SECONDS) -> Path | None:
+        """The last `seconds` of play as an animated GIF in `clips/`, replayed from the
+        rewind history at the window's layout and scale; the game then goes on unchanged."""
+        oldest = self.history.oldest
+        if self.rewinder.active or oldest is None or self.machine.tick <= oldest:
+            self.say(
+                "nothing to clip yet"
+                if not self.in_link_match()
+                else "no clips during a link match: the history is not kept"
+            )
+            return None
+        end = self.machine.tick
+        start = max(oldest, end - seconds * TICK_HZ)
+        path = self.data_dir / "clips" / f"twinfold-{timestamp()}.gif"
+        layout = self.display.layout
+        geometry = layout.geometry()
+        now = capture(self.machine)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            frames = self.history.frames(self.machine, self.input, start, end)
+            write_clip(frames, path, geometry)
+        except (OSError, ValueError) as exc:
+            self.say(f"clip failed: {exc}")
+            log.warning("clip not saved: %s", exc)
+            return None
+        finally:
+            restore(self.machine, now)
+            self.loop.resync()
+        self.say(f"clip {path}")
+        log.info("clip of frames %d..%d saved to %s", start, end, path)
+        return path
 
     # ------------------------------------------------------------------ actions
     def say(self, message: str) -> None:
