@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime as dt
-import json
 import logging
 import os
 import secrets
@@ -34,8 +33,9 @@ from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
+from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
 from firmware.boot import BootConfig, boot, start_logging
-from firmware.checkpoint import capture, restore
+from firmware.checkpoint import Checkpoint, capture, restore
 from firmware.cli import STDOUT, CommandError, movie_argument
 from firmware.commands import apply_movie_args, profile_of
 from firmware.game_api import Cartridge
@@ -50,8 +50,6 @@ log = logging.getLogger("twinfold")
 FAST_FORWARD_SPEED = 4
 STATUS_SECONDS = 3.0
 QUIT_CONFIRM_SECONDS = 2.0
-STATE_SLOTS = 4
-STATE_FORMAT = "twinfold-state-1"
 
 
 def default_data_dir() -> Path:
@@ -221,6 +219,8 @@ class App:
         if args.swap:
             self.machine.settings.swap = True
         self.history = History()
+        self.undo_point: Checkpoint | None = None  # the machine a state load replaced
+        self._paused_before_picker = False
         self.input.history = self.history
         self.rewinder = Rewinder(self.history, self.input)
         self.timed = TimedMachine(self)
@@ -386,6 +386,9 @@ class App:
         self.display.flash()
         self.say(f"screenshot {path}")
         log.info("screenshot saved to %s", path)
+
+    def _hk_undo_load_state(self) -> None:
+        self.undo_load_state()
 
     def _hk_clip(self) -> None:
         self.save_clip()
@@ -614,20 +617,19 @@ class App:
         if snapshot is None:
             self.say("no game is running: nothing to save")
             return False
-        data = {"format": STATE_FORMAT, "tick": self.machine.tick, "snapshot": snapshot}
-        path = self.slot_path(slot)
+        self.machine.render()  # the thumbnail shows the state saved, drawn now
+        thumb = thumbnail(self.machine.top, self.machine.bottom)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, path)
+            write_slot(self.slot_path(slot), snapshot, self.machine.tick, thumb)
         except (OSError, TypeError, ValueError) as exc:
             self.say(f"could not save slot {slot}: {exc}")
             return False
         self.say(f"saved state slot {slot}")
+        self._refresh_picker()
         return True
 
     def load_state(self, slot: int) -> bool:
+        """Load a slot; the state it replaces is kept for `undo_load_state`."""
         if self.input.recorder is not None:
             self.say("stop recording first: a movie cannot contain a state load")
             return False
@@ -635,17 +637,65 @@ class App:
         if not path.exists():
             self.say(f"state slot {slot} is empty")
             return False
+        replaced = capture(self.machine)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-                raise ValueError("not a Twinfold state slot")
-            self.machine.restore(data["snapshot"])
+            found = read_slot(path, slot)
+            assert found.snapshot is not None  # read_slot refuses a slot without one
+            self.machine.restore(found.snapshot)
         except Exception as exc:  # a bad slot, or a game refusing its state: say so
+            restore(self.machine, replaced)  # whatever the failed load did is undone
             self.say(f"cannot load state slot {slot}: {exc}")
             log.warning("state slot %s not loaded: %s", path, exc)
             return False
-        self.say(f"loaded state slot {slot}")
+        self.undo_point = replaced
+        self.history.clear()
+        self.close_picker()
+        self.say(f"loaded state slot {slot} ({self.keys_for('undo_load_state')} undoes it)")
         return True
+
+    def undo_load_state(self) -> bool:
+        """Put back the machine a state load replaced, exactly as it was."""
+        if self.undo_point is None:
+            self.say("no state load to undo")
+            return False
+        if self.input.recorder is not None:
+            self.say("stop recording first: a movie cannot contain a state load")
+            return False
+        restore(self.machine, self.undo_point)
+        self.undo_point = None
+        self.history.clear()
+        self.loop.resync()
+        self.say("state load undone")
+        return True
+
+    def keys_for(self, action: str) -> str:
+        """The first key bound to a hotkey, as the keymap names it (for messages)."""
+        keys = self.keymap.source.get("hotkeys", {}).get(action, [])
+        keys = [keys] if isinstance(keys, str) else keys
+        return keys[0] if keys else action
+
+    # ------------------------------------------------------------------ slot picker
+    def _hk_state_picker(self) -> None:
+        if self.display.picker is not None:
+            self.close_picker()
+        else:
+            self._paused_before_picker = self.loop.paused
+            self.loop.paused = True
+            self._refresh_picker(force=True)
+
+    def _refresh_picker(self, force: bool = False) -> None:
+        if self.display.picker is None and not force:
+            return
+        titles = {c.id: c.title for c in self.machine.cartridges.values()}
+        slots = [read_slot_quietly(self.slot_path(n), n) for n in range(1, STATE_SLOTS + 1)]
+        self.display.picker = (slots, titles)
+
+    def close_picker(self) -> None:
+        if self.display.picker is None:
+            return
+        self.display.picker = None
+        self.loop.paused = self._paused_before_picker
+        self.loop.resync()
 
     # ------------------------------------------------------------------ display
     def _update_hud(self) -> None:

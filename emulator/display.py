@@ -12,6 +12,7 @@ from __future__ import annotations
 import pygame
 
 from emulator.layout import Geometry, Layout
+from emulator.states import Slot, draw_picker
 from firmware.gfx import text
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W, Display
 
@@ -31,6 +32,7 @@ class WindowDisplay(Display):
         self.blanked = False
         self.hud: list[str] = []  # top-left overlay lines (FPS, frame time)
         self.status: str = ""  # a one-line message along the bottom edge
+        self.picker: tuple[list[Slot | str], dict[str, str]] | None = None  # slots shown
         self._flash = 0
         self._title = ""
         self.layout = layout
@@ -99,7 +101,7 @@ class WindowDisplay(Display):
     def redraw(self) -> None:
         """Compose panels, overlay and flash into the window and show it."""
         window = self.window
-        decorated = bool(self.hud or self.status or self._flash)
+        decorated = bool(self.hud or self.status or self._flash or self.picker)
         if self._backdrop_stale or decorated:  # the bezel only needs repainting after these
             window.fill(BACKDROP)
         self._backdrop_stale = decorated
@@ -109,6 +111,8 @@ class WindowDisplay(Display):
                 window.blit(source, (rect.x, rect.y))
             else:  # nearest neighbour, straight into the window
                 pygame.transform.scale(source, (rect.w, rect.h), self._targets[name])
+        if self.picker is not None:
+            window.blit(draw_picker(window.get_size(), *self.picker), (0, 0))
         text_scale = 2 if window.get_width() >= 2 * SCREEN_W else 1
         if self.hud:
             self._text_box(self.hud, (4, 4), text_scale)

@@ -54,6 +54,8 @@ HOTKEYS = (
     "load_state_2",
     "load_state_3",
     "load_state_4",
+    "undo_load_state",
+    "state_picker",
     "quit",
     "quit_now",
 )
@@ -98,6 +100,8 @@ DEFAULT_KEYMAP: dict[str, Any] = {
         "load_state_2": ["f2"],
         "load_state_3": ["f3"],
         "load_state_4": ["f4"],
+        "undo_load_state": ["ctrl+z"],
+        "state_picker": ["ctrl+o"],
         "quit": ["escape"],
         "quit_now": ["ctrl+q"],
     },
