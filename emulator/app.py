@@ -30,7 +30,7 @@ from emulator.audio import make_audio
 from emulator.clip import CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
-from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
+from emulator.layout import DEFAULT_GAP, LAYOUTS, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
@@ -47,6 +47,7 @@ from hal.interfaces import TICK_HZ, Clock, Hal, InputSource, RawInput
 
 log = logging.getLogger("twinfold")
 
+WINDOW_EVENTS = (pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED, pygame.WINDOWEXPOSED)
 FAST_FORWARD_SPEED = 4
 STATUS_SECONDS = 3.0
 QUIT_CONFIRM_SECONDS = 2.0
@@ -183,7 +184,12 @@ class App:
         layout = self._initial_layout()
         try:
             with captured_stderr("the video library"):
-                self.display = WindowDisplay(layout)
+                self.display = WindowDisplay(
+                    layout,
+                    split=args.layout == "windows",
+                    mode="fit" if getattr(args, "fit", False) else "integer",
+                    fullscreen=bool(getattr(args, "fullscreen", False)),
+                )
         except pygame.error as exc:
             raise CommandError(f"cannot open a window: {exc}") from None
         self.link = None
@@ -195,7 +201,7 @@ class App:
             except LinkError as exc:
                 pygame.display.quit()
                 raise CommandError(str(exc)) from None
-        self.live = EmuInput(self.keymap, self.display.geometry)
+        self.live = EmuInput(self.keymap, self.display)
         self.input = SessionInput(self.live)
         self.hal = Hal(
             name="emulator",
@@ -242,14 +248,19 @@ class App:
         args = self.args
         gap = DEFAULT_GAP if args.gap is None else args.gap
         try:
+            kind = "single" if args.layout == "windows" else args.layout  # one panel each
             if args.scale is None:
                 desktop = pygame.display.get_desktop_sizes() or [(1024, 768)]
                 dw, dh = desktop[0]
                 bounds = (int(dw * 0.9), int(dh * 0.85))  # leave room for the title bar, dock
-                scale = fit_scale(args.layout, min(max(gap, 0), 256), bounds)
+                if args.layout == "windows":
+                    bounds = (bounds[0] // 2, bounds[1])
+                scale = fit_scale(kind, min(max(gap, 0), 256), bounds)
             else:
                 scale = args.scale
-            return Layout(args.layout, scale, gap, swap=bool(args.swap))
+            if args.layout == "windows":
+                kind = "vertical"  # what the layout key turns back into
+            return Layout(kind, scale, gap, swap=bool(args.swap))
         except LayoutError as exc:
             raise CommandError(str(exc)) from None
 
@@ -322,7 +333,13 @@ class App:
 
     def process_events(self) -> None:
         lid_was_closed = self.live.lid_closed
-        for action, pressed in self.live.handle_all(pygame.event.get()):
+        events = pygame.event.get()
+        for event in events:
+            if event.type == pygame.WINDOWCLOSE:  # either window of two: quit, like one
+                self.live.quit_requested = True
+            elif event.type in WINDOW_EVENTS:
+                self.display.window_event(event)
+        for action, pressed in self.live.handle_all(events):
             self.hotkey(action, pressed)
         if self.live.lid_closed != lid_was_closed:
             self.say("lid closed: the game is suspended" if self.live.lid_closed else "lid open")
@@ -342,6 +359,7 @@ class App:
         self.store.close()
         if self.link is not None:
             self.link.close()
+        self.display.close()
         pygame.display.quit()
 
     # ------------------------------------------------------------------ hotkeys
@@ -409,8 +427,30 @@ class App:
         self.overlay = not self.overlay
 
     def _hk_layout(self) -> None:
-        self.set_layout(self.display.layout.next_kind())
-        self.say(f"layout: {self.display.layout.kind}")
+        """Next layout; after the last of one window, two windows (then back to the first)."""
+        layout = self.display.layout
+        if self.display.split:
+            self.set_layout(layout.with_kind(LAYOUTS[0]), split=False)
+        elif layout.kind == LAYOUTS[-1]:
+            self.set_layout(layout, split=True)
+        else:
+            self.set_layout(layout.next_kind())
+        self.say(f"layout: {self.layout_name()}")
+
+    def layout_name(self) -> str:
+        return "windows" if self.display.split else self.display.layout.kind
+
+    def _hk_fullscreen(self) -> None:
+        if self.display.split:
+            self.say("fullscreen needs one window (F7 changes the layout)")
+            return
+        self.display.set_fullscreen(not self.display.fullscreen)
+        self.say("fullscreen" if self.display.fullscreen else "windowed")
+
+    def _hk_fit_mode(self) -> None:
+        mode = "fit" if self.display.mode == "integer" else "integer"
+        self.display.set_mode(mode)
+        self.say("largest fit" if mode == "fit" else "whole-number scale (crisp pixels)")
 
     def _hk_focus(self) -> None:
         layout = self.display.layout.toggle_focus()
@@ -539,14 +579,13 @@ class App:
             self.machine.settings.swap = True
         self.loop.resync()
 
-    def set_layout(self, layout: Layout) -> None:
-        previous = self.display.layout
+    def set_layout(self, layout: Layout, *, split: bool | None = None) -> None:
+        previous, was_split = self.display.layout, self.display.split
         try:
-            self.display.set_layout(layout)
+            self.display.set_layout(layout, split=split)
         except pygame.error as exc:  # e.g. a window larger than the system allows
             self.say(f"cannot show that layout: {exc}")
-            self.display.set_layout(previous)
-        self.live.geometry = self.display.geometry
+            self.display.set_layout(previous, split=was_split)
 
     def _sync_layout(self) -> None:
         """Follow the firmware's swap setting (the settings screen may change it)."""

@@ -21,16 +21,27 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     add_boot_arguments(emu, "store.db in the data directory, ~/.local/share/twinfold")
     emu.add_argument(
         "--layout",
-        choices=("vertical", "horizontal", "hybrid", "single"),
+        choices=("vertical", "horizontal", "hybrid", "single", "windows"),
         default="vertical",
-        help="how the two screens sit in the window (default: vertical)",
+        help="how the two screens sit in the window; windows: one window per screen "
+        "(default: vertical)",
+    )
+    emu.add_argument(
+        "--fullscreen", action="store_true", help="start fullscreen (alt+return toggles)"
+    )
+    emu.add_argument(
+        "--fit",
+        action="store_true",
+        help="scale the screens to the largest size that fits the window, not only by "
+        "whole numbers (ctrl+i toggles)",
     )
     emu.add_argument(
         "--scale",
         type=count_argument(1, MAX_SCALE),
         default=None,
         metavar="N",
-        help=f"integer scale 1..{MAX_SCALE} (default: the largest that fits the desktop)",
+        help=f"the window's starting size as an integer scale 1..{MAX_SCALE} (default: the "
+        "largest that fits the desktop); the window can then be resized freely",
     )
     emu.add_argument(
         "--gap",

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -42,6 +42,8 @@ HOTKEYS = (
     "reset",
     "overlay",
     "layout",
+    "fullscreen",
+    "fit_mode",
     "focus",
     "swap",
     "scale_up",
@@ -88,6 +90,8 @@ DEFAULT_KEYMAP: dict[str, Any] = {
         "reset": ["ctrl+r"],
         "overlay": ["f10"],
         "layout": ["f7"],
+        "fullscreen": ["alt+return", "ctrl+f"],
+        "fit_mode": ["ctrl+i"],
         "focus": ["f8"],
         "swap": ["f9"],
         "scale_up": ["=", "keypad +"],
@@ -125,6 +129,15 @@ DEFAULT_KEYMAP: dict[str, Any] = {
 
 _MODIFIERS = {"ctrl": pygame.KMOD_CTRL, "shift": pygame.KMOD_SHIFT, "alt": pygame.KMOD_ALT}
 _BUTTONS = {b.value: b for b in Button}
+
+
+class Pointer(Protocol):
+    """Maps a mouse position (in a window's points) to a lower-panel pixel: the display,
+    which knows its windows, their sizes and where it placed the panels."""
+
+    def to_lower(
+        self, x: float, y: float, window: pygame.Window | None = None
+    ) -> tuple[int, int] | None: ...
 
 
 class KeymapError(ValueError):
@@ -344,7 +357,7 @@ def load_keymap(data_dir: Path) -> Keymap:
 class EmuInput(InputSource):
     """Keyboard, mouse-as-stylus and gamepads, fed with pygame events by the app."""
 
-    def __init__(self, keymap: Keymap, geometry: Geometry) -> None:
+    def __init__(self, keymap: Keymap, geometry: Pointer | Geometry) -> None:
         self.keymap = keymap
         self.geometry = geometry
         self.lid_closed = False
@@ -352,6 +365,7 @@ class EmuInput(InputSource):
         self._keys_down: set[int] = set()
         self._hotkeys_down: dict[int, str] = {}
         self._mouse_pos: tuple[int, int] | None = None
+        self._mouse_window: pygame.Window | None = None  # the window the mouse is over
         self._mouse_down = False
         self._pad_buttons: set[tuple[int, int]] = set()
         self._pad_hats: dict[tuple[int, int], tuple[int, int]] = {}
@@ -378,15 +392,16 @@ class EmuInput(InputSource):
             if action is not None:
                 return [(action, False)]
         elif t == pygame.MOUSEMOTION:
-            self._mouse_pos = tuple(event.pos)  # type: ignore[assignment]
+            self._mouse_at(event)
         elif t == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._mouse_pos = tuple(event.pos)  # type: ignore[assignment]
+            self._mouse_at(event)
             self._mouse_down = True
         elif t == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._mouse_pos = tuple(event.pos)  # type: ignore[assignment]
+            self._mouse_at(event)
             self._mouse_down = False
         elif t == pygame.WINDOWLEAVE:
-            self._mouse_pos = None
+            if getattr(event, "window", None) in (None, self._mouse_window):
+                self._mouse_pos = None
         elif t == pygame.WINDOWFOCUSLOST:
             return self.release_all()
         elif t == pygame.JOYDEVICEADDED:
@@ -402,6 +417,11 @@ class EmuInput(InputSource):
         elif t == pygame.JOYAXISMOTION:
             self._pad_axes[(event.instance_id, event.axis)] = float(event.value)
         return []
+
+    def _mouse_at(self, event: pygame.event.Event) -> None:
+        x, y = event.pos
+        self._mouse_pos = (int(x), int(y))
+        self._mouse_window = getattr(event, "window", None)
 
     def handle_all(self, events: Iterable[pygame.event.Event]) -> list[tuple[str, bool]]:
         actions: list[tuple[str, bool]] = []
@@ -478,7 +498,11 @@ class EmuInput(InputSource):
     def touch(self) -> RawTouch | None:
         if not self._mouse_down or self._mouse_pos is None:
             return None
-        point = self.geometry.to_lower(*self._mouse_pos)
+        geometry = self.geometry
+        if isinstance(geometry, Geometry):  # one window, placed by a fixed layout
+            point = geometry.to_lower(*self._mouse_pos)
+        else:  # real events name their window (two windows: only the lower one touches)
+            point = geometry.to_lower(*self._mouse_pos, self._mouse_window)
         if point is None:
             return None
         return RawTouch(float(point[0]), float(point[1]))

@@ -76,7 +76,7 @@ def test_hotkeys_match_modifiers_exactly_and_never_reach_the_machine(source: Emu
     assert source.handle(down("f1")) == [("load_state_1", True)]
     assert source.handle(down("f1", pygame.KMOD_LSHIFT)) == [("save_state_1", True)]
     assert source.handle(down("r", pygame.KMOD_LCTRL)) == [("reset", True)]
-    assert source.handle(down("r")) == []  # plain R is nothing by default
+    assert source.handle(down("r")) == [("rewind", True)]  # plain R: another hotkey
     assert source.handle(down("tab")) == [("fast_forward", True)]
     assert source.handle(up("tab")) == [("fast_forward", False)]
     assert source.poll(0).held == frozenset()

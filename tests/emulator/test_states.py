@@ -91,6 +91,6 @@ def test_a_slot_has_a_thumbnail_and_the_time_and_the_picker_shows_it(
     tick = app.machine.tick
     run(app, 5)
     assert app.machine.tick == tick  # the game waits while the picker is open
-    pygame.image.save(app.display.window, str(tmp_path / "picker.png"))
+    pygame.image.save(app.display.window_pixels(), str(tmp_path / "picker.png"))
     assert app.load_state(2)  # loading from the picker closes it and plays on
     assert app.display.picker is None and not app.loop.paused
