@@ -9,8 +9,9 @@ Pure geometry (no window). The window can be resized freely, so the layout's nat
   blocks of one of two neighbouring widths.
 
 Either way the bezel around the panels is an even border, and a window pixel (wx, wy) is
-over lower-panel pixel ((wx - x) * 256 // w, (wy - y) * 192 // h) of the lower panel's
-rectangle (x, y, w, h): for integer scales that is ((wx - x) // scale, (wy - y) // scale).
+over the lower-panel pixel of the lower panel's
+rectangle (x, y, w, h), the one under the window pixel's centre (as the GPU samples):
+((2 (wx - x) + 1) * 256 // 2w, ...); for integer scales that is ((wx - x) // scale, ...).
 The GPU draws a texture with nearest-neighbour sampling at the same boundaries.
 """
 
@@ -71,7 +72,7 @@ class Placement:
         r = self.lower
         if r is None or not r.contains(wx, wy):
             return None
-        return ((wx - r.x) * SCREEN_W // r.w, (wy - r.y) * SCREEN_H // r.h)
+        return (_source(wx - r.x, r.w, SCREEN_W), _source(wy - r.y, r.h, SCREEN_H))
 
     def lower_block(self, x: int, y: int) -> tuple[int, int, int, int]:
         """The window rectangle (x, y, w, h) of the pixels that map to lower pixel (x, y)."""
@@ -80,14 +81,25 @@ class Placement:
             raise ValueError("the lower panel is not shown in this window")
         if not (0 <= x < SCREEN_W and 0 <= y < SCREEN_H):
             raise ValueError(f"({x}, {y}) is not a pixel of the {SCREEN_W}x{SCREEN_H} panel")
-        x0, x1 = -(-x * r.w // SCREEN_W), -(-(x + 1) * r.w // SCREEN_W)
-        y0, y1 = -(-y * r.h // SCREEN_H), -(-(y + 1) * r.h // SCREEN_H)
+        x0, x1 = _first(x, r.w, SCREEN_W), _first(x + 1, r.w, SCREEN_W)
+        y0, y1 = _first(y, r.h, SCREEN_H), _first(y + 1, r.h, SCREEN_H)
         return (r.x + x0, r.y + y0, x1 - x0, y1 - y0)
 
     def to_window(self, x: int, y: int) -> tuple[int, int]:
         """A window pixel in the middle of lower-panel pixel (x, y)'s block."""
         bx, by, bw, bh = self.lower_block(x, y)
         return (bx + (bw - 1) // 2, by + (bh - 1) // 2)
+
+
+def _source(d: int, shown: int, native: int) -> int:
+    """The panel pixel nearest-neighbour sampling takes for window pixel `d` of `shown`:
+    the one under the window pixel's centre, (d + 1/2) * native / shown, rounded down."""
+    return (2 * d + 1) * native // (2 * shown)
+
+
+def _first(p: int, shown: int, native: int) -> int:
+    """The first window pixel that samples panel pixel `p` (or beyond)."""
+    return -(-(2 * p * shown - native) // (2 * native))
 
 
 def place(layout: Layout, size: tuple[int, int], mode: Mode = "integer") -> Placement:
