@@ -182,7 +182,8 @@ def move_times(levels: list[int], moves: int) -> list[str]:
         per_unit = sum(cpu) / max(1, sum(units)) * 1e6
         est = ", ".join(
             f"{name} {statistics.mean(cpu) / p.speed:.1f} s"
-            for name, p in PROFILES.items() if name in ("pi5", "pi4", "pi-zero-2w")
+            for name, p in PROFILES.items()
+            if name in ("pi5", "pi4", "pi-zero-2w")
         )
         out.append(
             f"level {level}: {len(cpu)} moves, cpu mean {statistics.mean(cpu):.2f} s, max "

@@ -133,8 +133,15 @@ def top_level(games: int, profile: str) -> tuple[Timer, list[int], list[int]]:
     turns: list[int] = []
     for g in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            m = machine(tmp, 100 + g, profile, mode="cpu", level="4", target="300",
-                        first="2" if g % 2 else "1")
+            m = machine(
+                tmp,
+                100 + g,
+                profile,
+                mode="cpu",
+                level="4",
+                target="300",
+                first="2" if g % 2 else "1",
+            )
             scene = m.game_scene().game
             rng = random.Random(g)
             while not scene.state.over:
@@ -146,7 +153,8 @@ def top_level(games: int, profile: str) -> tuple[Timer, list[int], list[int]]:
                 mover = scene.state.current
                 while not scene.state.over and (scene.state.current == mover or scene.anims):
                     thinking = scene.thinking_ticks() > 0 or (
-                        not scene.anims and not scene.local_to_move())
+                        not scene.anims and not scene.local_to_move()
+                    )
                     think.tick(m, keep=thinking)
                     if first is None and len(scene.match.history) > history:
                         first = m.tick - start
@@ -161,8 +169,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--frames", type=int, default=600, help="idle frames measured")
     ap.add_argument("--profile", default="desktop", help="device profile (desktop, ...)")
     args = ap.parse_args(argv)
-    print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
-          f"profile {args.profile}")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
+        f"profile {args.profile}"
+    )
     print(f"{'ms per tick':<26} {'ticks':>6}  cpu   p50   p99    max   wall   p50   p99    max")
     idle, anim = idle_and_animations(args.frames, args.profile)
     print(row("idle, card selected", idle))
@@ -171,10 +181,14 @@ def main(argv: list[str]) -> int:
     print(row("level 4 thinking", think))
     secs = [w / 60 for w in waits]
     whole = [t / 60 for t in turns]
-    print(f"level 4 decision wait (s): median {statistics.median(secs):.2f}  "
-          f"p95 {pct(secs, 0.95):.2f}  max {max(secs):.2f}  ({len(secs)} turns)")
-    print(f"level 4 whole turn shown (s): median {statistics.median(whole):.2f}  "
-          f"p95 {pct(whole, 0.95):.2f}  max {max(whole):.2f}")
+    print(
+        f"level 4 decision wait (s): median {statistics.median(secs):.2f}  "
+        f"p95 {pct(secs, 0.95):.2f}  max {max(secs):.2f}  ({len(secs)} turns)"
+    )
+    print(
+        f"level 4 whole turn shown (s): median {statistics.median(whole):.2f}  "
+        f"p95 {pct(whole, 0.95):.2f}  max {max(whole):.2f}"
+    )
     return 0
 
 

@@ -115,8 +115,12 @@ def trefoil() -> list[tuple[int, int]]:
     pts = []
     for i in range(161):
         t = 2 * pi * i / 160
-        pts.append((round(128 + 24 * (sin(t) + 2 * sin(2 * t))),
-                    round(84 + 24 * (cos(t) - 2 * cos(2 * t)))))
+        pts.append(
+            (
+                round(128 + 24 * (sin(t) + 2 * sin(2 * t))),
+                round(84 + 24 * (cos(t) - 2 * cos(2 * t))),
+            )
+        )
     return pts
 
 

@@ -272,7 +272,8 @@ class WindowDisplay(Display):
     def _compose(self, screen: Screen, *, decorate: bool) -> None:
         renderer = screen.renderer
         renderer.draw_color = (*BACKDROP, 255)
-        renderer.clear()
+        for bezel in screen.placement.bezel():  # not a full clear: each pixel once
+            renderer.fill_rect(bezel.as_tuple())
         for name, rect in screen.placement.panels():
             texture = screen.textures[name]
             texture.update(self.upper if name == "upper" else self.lower)

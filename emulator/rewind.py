@@ -22,11 +22,11 @@ from typing import Any, Protocol
 
 import pygame
 
-from firmware.checkpoint import Checkpoint, capture, restore
+from firmware.checkpoint import Checkpoint, SurfacePool, capture, restore
 from firmware.machine import Machine
 from hal.interfaces import TICK_HZ, Audio, RawInput, SilentAudio
 
-KEYFRAME_EVERY = 30  # ticks between checkpoints: half a second
+KEYFRAME_EVERY = 20  # ticks between checkpoints: a third of a second
 HISTORY_SECONDS = 60  # at least this much play can be rewound
 
 
@@ -106,10 +106,12 @@ class History:
         self._last_input: RawInput | None = None
         self._next_tick = -1  # the tick the next step should run; anything else: a jump
         self.capture_seconds = 0.0  # time spent taking checkpoints (the bench reads it)
+        self.pool = SurfacePool()  # surfaces equal across checkpoints are kept once
 
     # ----------------------------------------------------------------- recording
     def clear(self) -> None:
         self.checkpoints.clear()
+        self.pool = SurfacePool()
         self.inputs.clear()
         self._last_input = None
         self._next_tick = -1
@@ -122,7 +124,7 @@ class History:
         self._next_tick = tick + 1
         if not self.checkpoints or tick - self.checkpoints[-1].tick >= self.every:
             t0 = time.perf_counter()
-            self.checkpoints.append(capture(machine))
+            self.checkpoints.append(capture(machine, self.pool))
             self.capture_seconds += time.perf_counter() - t0
             self._forget_old(tick)
 
@@ -135,10 +137,14 @@ class History:
 
     def _forget_old(self, now: int) -> None:
         """Drop checkpoints no longer needed to reach `now - span`, and their inputs."""
+        dropped = False
         while len(self.checkpoints) > 1 and self.checkpoints[1].tick <= now - self.span:
             old = self.checkpoints.popleft()
             for t in range(old.tick, self.checkpoints[0].tick):
                 self.inputs.pop(t, None)
+            dropped = True
+        if dropped:
+            self.pool.forget_unused(list(self.checkpoints))
 
     # ----------------------------------------------------------------- going back
     @property

@@ -67,6 +67,23 @@ class Placement:
             out.append(("lower", self.lower))
         return out
 
+    def bezel(self) -> list[Rect]:
+        """Rectangles covering the window outside the panels (drawn in the backdrop colour,
+        so a frame writes each window pixel once)."""
+        width, height = self.size
+        rects = [r for _, r in self.panels()]
+        ys = sorted({0, height, *(v for r in rects for v in (r.y, r.bottom) if 0 < v < height)})
+        out: list[Rect] = []
+        for y0, y1 in zip(ys, ys[1:], strict=False):
+            x = 0
+            for r in sorted((r for r in rects if r.y < y1 and r.bottom > y0), key=lambda r: r.x):
+                if r.x > x:
+                    out.append(Rect(x, y0, r.x - x, y1 - y0))
+                x = max(x, r.right)
+            if x < width:
+                out.append(Rect(x, y0, width - x, y1 - y0))
+        return out
+
     def to_lower(self, wx: int, wy: int) -> tuple[int, int] | None:
         """The lower-panel pixel under window pixel (wx, wy); None off the lower panel."""
         r = self.lower
