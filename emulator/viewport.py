@@ -17,6 +17,7 @@ The GPU draws a texture with nearest-neighbour sampling at the same boundaries.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -74,7 +75,7 @@ class Placement:
         rects = [r for _, r in self.panels()]
         ys = sorted({0, height, *(v for r in rects for v in (r.y, r.bottom) if 0 < v < height)})
         out: list[Rect] = []
-        for y0, y1 in zip(ys, ys[1:], strict=False):
+        for y0, y1 in itertools.pairwise(ys):
             x = 0
             for r in sorted((r for r in rects if r.y < y1 and r.bottom > y0), key=lambda r: r.x):
                 if r.x > x:
