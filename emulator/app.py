@@ -30,10 +30,11 @@ from emulator.audio import make_audio
 from emulator.clip import CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
-from emulator.layout import DEFAULT_GAP, LAYOUTS, Layout, LayoutError, fit_scale
+from emulator.layout import DEFAULT_GAP, LAYOUTS, Kind, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
+from emulator.viewport import Mode
 from firmware.boot import BootConfig, boot, start_logging
 from firmware.checkpoint import Checkpoint, capture, restore
 from firmware.cli import STDOUT, CommandError, movie_argument
@@ -248,7 +249,8 @@ class App:
         args = self.args
         gap = DEFAULT_GAP if args.gap is None else args.gap
         try:
-            kind = "single" if args.layout == "windows" else args.layout  # one panel each
+            # windows: each window shows one panel; the layout key then turns to vertical
+            kind: Kind = "single" if args.layout == "windows" else args.layout
             if args.scale is None:
                 desktop = pygame.display.get_desktop_sizes() or [(1024, 768)]
                 dw, dh = desktop[0]
@@ -448,7 +450,7 @@ class App:
         self.say("fullscreen" if self.display.fullscreen else "windowed")
 
     def _hk_fit_mode(self) -> None:
-        mode = "fit" if self.display.mode == "integer" else "integer"
+        mode: Mode = "fit" if self.display.mode == "integer" else "integer"
         self.display.set_mode(mode)
         self.say("largest fit" if mode == "fit" else "whole-number scale (crisp pixels)")
 

@@ -413,7 +413,8 @@ class EmuInput(InputSource):
         elif t == pygame.JOYBUTTONUP:
             self._pad_buttons.discard((event.instance_id, event.button))
         elif t == pygame.JOYHATMOTION:
-            self._pad_hats[(event.instance_id, event.hat)] = tuple(event.value)  # type: ignore[assignment]
+            hx, hy = event.value
+            self._pad_hats[(event.instance_id, event.hat)] = (int(hx), int(hy))
         elif t == pygame.JOYAXISMOTION:
             self._pad_axes[(event.instance_id, event.axis)] = float(event.value)
         return []

@@ -18,12 +18,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import pygame
 
 from firmware.checkpoint import Checkpoint, SurfacePool, capture, restore
 from firmware.machine import Machine
+from firmware.storage import Store
 from hal.interfaces import TICK_HZ, Audio, RawInput, SilentAudio
 
 KEYFRAME_EVERY = 20  # ticks between checkpoints: a third of a second
@@ -169,7 +170,7 @@ class History:
         store = machine.store
         source.override = self.input_at
         machine.hal.audio = SilentAudio()
-        machine.store = ReplayStore(store)  # type: ignore[assignment]  # reads as a Store
+        machine.store = cast(Store, ReplayStore(store))  # a Store to every reader
         try:
             yield
         finally:

@@ -21,7 +21,7 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from emulator.layout import MAX_SCALE, Layout, Panel
+from emulator.layout import MAX_SCALE, Focus, Layout, Panel
 from hal.interfaces import SCREEN_H, SCREEN_W
 
 Mode = Literal["integer", "fit"]
@@ -154,5 +154,5 @@ def place(layout: Layout, size: tuple[int, int], mode: Mode = "integer") -> Plac
 
 def place_one(panel: Panel, size: tuple[int, int], mode: Mode = "integer") -> Placement:
     """One panel alone in its own window (the `windows` arrangement)."""
-    focus = "top" if panel == "upper" else "bottom"
+    focus: Focus = "top" if panel == "upper" else "bottom"
     return place(Layout("single", 1, 0, focus=focus), size, mode)
