@@ -4,6 +4,7 @@ so the firmware's command line never imports the emulator."""
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
 from firmware.cli import OneLineParser, count_argument
@@ -15,8 +16,15 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu = sub.add_parser(
         "emu",
         help="open the emulator window",
-        description="The firmware in a desktop window: keyboard, mouse as stylus, gamepads, "
-        "layouts, movies, save states. `python -m emulator` is the same command.",
+        description=textwrap.fill(  # the epilog's table keeps its lines: wrap this here
+            "The firmware in a desktop window: keyboard, mouse as stylus, gamepads, "
+            "layouts, movies, save states, rewind, instant-replay clips. The window can be "
+            "resized freely; the screens are scaled by the GPU. `python -m emulator` is the "
+            "same command.",
+            width=78,
+        ),
+        epilog=hotkey_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_boot_arguments(emu, "store.db in the data directory, ~/.local/share/twinfold")
     emu.add_argument(
@@ -65,6 +73,23 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     frames_argument(emu, "quit after this many frames", "run until the window closes")
     emu.set_defaults(handler=_emu)
     register_clip(sub)
+
+
+def hotkey_epilog() -> str:
+    """The default hotkeys, for `emu --help` (keymap.json in the data directory rebinds them)."""
+    from emulator.keymap import DEFAULT_KEYMAP, HOTKEY_HELP
+
+    keys = DEFAULT_KEYMAP["hotkeys"]
+    rows = [f"  {', '.join(keys[action]):<22} {text}" for action, text in HOTKEY_HELP.items()]
+    return "\n".join(
+        [
+            "hotkeys (defaults; rebind them in keymap.json in the data directory, "
+            "docs/emulator.md):",
+            *rows,
+            "",
+            "`twinfold clip MOVIE --out FILE` renders a movie to an animated GIF / PNG clip.",
+        ]
+    )
 
 
 def register_clip(sub: argparse._SubParsersAction[OneLineParser]) -> None:

@@ -62,6 +62,38 @@ HOTKEYS = (
     "quit_now",
 )
 
+# What each hotkey does, for `twinfold emu --help` (docs/emulator.md says more).
+HOTKEY_HELP = {
+    "pause": "pause / resume",
+    "frame_advance": "run one frame (pauses first)",
+    "fast_forward": "fast-forward x4 while held",
+    "rewind": "run backwards while held (the last 60 s), play on when released",
+    "screenshot": "screenshot of both screens (screenshots/)",
+    "clip": "the last 30 s as an animated GIF (clips/)",
+    "record": "start / stop recording a movie (movies/)",
+    "reset": "reset (power cycle)",
+    "overlay": "FPS and frame-time overlay",
+    "layout": "next layout: vertical, horizontal, hybrid, single, windows",
+    "fullscreen": "fullscreen on / off",
+    "fit_mode": "whole-number scale (crisp) / largest fit",
+    "focus": "hybrid: the large screen; single: the screen shown",
+    "swap": "swap the screens (the firmware setting)",
+    "scale_up": "larger window (next whole-number scale)",
+    "scale_down": "smaller window",
+    "save_state_1": "save state slot 1",
+    "save_state_2": "save state slot 2",
+    "save_state_3": "save state slot 3",
+    "save_state_4": "save state slot 4",
+    "load_state_1": "load state slot 1",
+    "load_state_2": "load state slot 2",
+    "load_state_3": "load state slot 3",
+    "load_state_4": "load state slot 4",
+    "undo_load_state": "undo the last state load",
+    "state_picker": "show the state slots (thumbnails, times)",
+    "quit": "quit (press twice within 2 s)",
+    "quit_now": "quit at once",
+}
+
 DEFAULT_KEYMAP: dict[str, Any] = {
     "keyboard": {
         "UP": ["up"],
