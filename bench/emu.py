@@ -10,8 +10,9 @@ the GPU scales them, present) at scale 1, 4 and fullscreen, against the CPU comp
 the emulator used before (scale each panel into the window surface with
 `pygame.transform.scale`, flip), kept here as the baseline.
 
-rewind: for games in play (movies, then the computers go on alone), the cost per tick of
-taking checkpoints (`History.before_step`), the memory the 60 s history holds (the Python
+rewind: for games in play (movies, then the computers go on alone), the CPU time of
+taking checkpoints (`History.before_step`; CPU time, as a shared host's scheduling would
+swamp wall-clock maxima), per checkpoint and per tick, the memory the 60 s history holds (the Python
 heap it adds, tracemalloc, and the process's resident size, which also counts SDL's pixel
 memory), and the frames kept while rewinding a segment.
 """
@@ -200,9 +201,9 @@ def bench_rewind(movie: str, seconds: int = 62) -> None:
         packed = {id(p): len(p.data) for c in history.checkpoints for p in c.packed}
         rewinder = Rewinder(history, source)
         rewinder.start(machine)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         rewinder.back(machine)  # rebuilds one segment: the worst frame while rewinding
-        segment_ms = 1000 * (time.perf_counter() - t0)
+        segment_ms = 1000 * (time.process_time() - t0)
         kept = rewinder.kept_bytes()
         rewinder.stop(machine)
         machine.store.close()
