@@ -67,9 +67,17 @@ class SurfacePool:
 
     def pack(self, surface: pygame.Surface) -> PackedSurface:
         data = surface.get_buffer().raw
-        key = hashlib.blake2b(data, digest_size=16).digest() + repr(
-            (surface.get_size(), surface.get_masks(), surface.get_colorkey(), surface.get_alpha())
-        ).encode()
+        key = (
+            hashlib.blake2b(data, digest_size=16).digest()
+            + repr(
+                (
+                    surface.get_size(),
+                    surface.get_masks(),
+                    surface.get_colorkey(),
+                    surface.get_alpha(),
+                )
+            ).encode()
+        )
         packed = self._packed.get(key)
         if packed is None:
             packed = self._packed[key] = PackedSurface(surface, data)
