@@ -46,6 +46,7 @@ def test_mouse_maps_to_the_shown_lower_pixel_at_every_window_size(
     for label in ("window-256x392", "window-600x800", "window-1000x900", "fit-700x1000"):
         assert f"{label}: ok" in out
     assert "two-windows: ok" in out
+    assert "key in the upper window: ok" in out and "key in the lower window: ok" in out
 
 
 def test_mouse_maps_to_the_shown_lower_pixel_in_fullscreen(xdisplay: str, tmp_path: Path) -> None:

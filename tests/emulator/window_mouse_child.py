@@ -115,6 +115,34 @@ def check(app: App, display: str, label: str, rng: random.Random) -> None:
 OUT = "."
 
 
+def keys_in_each_window(app: App, display: str) -> None:
+    """With one window per screen, a key pressed while either window has the focus is the
+    handheld's button (here `x`, the A button)."""
+    from hal.interfaces import Button
+
+    game = app.machine.game_scene().game
+    env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+    for screen in app.display.screens:
+        x, y = screen.window.position
+        subprocess.run(  # focus the window by clicking its bezel corner, then the key
+            ["xdotool", "mousemove", str(x + 1), str(y + 1), "click", "1"],
+            env=env,
+            check=True,
+            timeout=30,
+        )
+        settle(app, 3)
+        before = len(game.seen)
+        subprocess.run(["xdotool", "key", "x"], env=env, check=True, timeout=30)
+        for _ in range(30):
+            app.pass_once()
+            if any(Button.A in s.pressed for s in game.seen[before:]):
+                break
+            time.sleep(0.01)
+        else:
+            sys.exit(f"the A key did not reach the game from the {screen.panels[0]} window")
+        print(f"key in the {screen.panels[0]} window: ok", flush=True)
+
+
 def main() -> None:
     global OUT
     parser = argparse.ArgumentParser()
@@ -149,6 +177,7 @@ def main() -> None:
         app.display.screens[1].window.position = (400, 100)
         app.display.screens[1].window.size = (600, 500)
         check(app, ns.display, "two-windows", rng)
+        keys_in_each_window(app, ns.display)
     finally:
         app.shutdown()
 
