@@ -50,6 +50,12 @@ log = logging.getLogger("twinfold")
 
 WINDOW_EVENTS = (pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED, pygame.WINDOWEXPOSED)
 FAST_FORWARD_SPEED = 4
+# Hotkeys that act on the machine's state: not while rewinding (the machine is then at the
+# end of the rebuilt segment, not at the frame on screen).
+CHANGES_THE_MACHINE = frozenset(
+    {*(f"save_state_{n}" for n in range(1, 5)), *(f"load_state_{n}" for n in range(1, 5))}
+    | {"undo_load_state", "reset", "record", "clip", "frame_advance"}
+)
 STATUS_SECONDS = 3.0
 QUIT_CONFIRM_SECONDS = 2.0
 
@@ -374,6 +380,9 @@ class App:
             return
         if not pressed:
             return
+        if self.rewinder.active and action in CHANGES_THE_MACHINE:
+            self.say("release the rewind key first")
+            return
         if action.startswith("save_state_"):
             self.save_state(int(action.rsplit("_", 1)[1]))
         elif action.startswith("load_state_"):
@@ -549,6 +558,8 @@ class App:
         start = max(oldest, end - seconds * TICK_HZ)
         path = self.data_dir / "clips" / f"twinfold-{timestamp()}.gif"
         layout = self.display.layout
+        if self.display.split:  # one window per screen: the clip shows them as vertical
+            layout = layout.with_kind("vertical")
         geometry = layout.geometry()
         now = capture(self.machine)
         try:

@@ -140,3 +140,18 @@ def test_rewind_is_refused_while_recording(tmp_path: Path) -> None:
         assert "recording" in app.display.status
     finally:
         app.shutdown()
+
+
+def test_state_hotkeys_wait_while_rewinding(movie_app: App) -> None:
+    app = movie_app
+    run(app, 100)
+    pygame.event.post(key_event(pygame.KEYDOWN, "r"))
+    run(app, 10)
+    pygame.event.post(key_event(pygame.KEYDOWN, "f1", pygame.KMOD_LSHIFT))
+    app.pass_once()
+    assert "release the rewind key" in app.display.status
+    assert not app.slot_path(1).exists()
+    pygame.event.post(key_event(pygame.KEYUP, "f1", pygame.KMOD_LSHIFT))
+    pygame.event.post(key_event(pygame.KEYUP, "r"))
+    app.pass_once()
+    assert app.save_state(1) and app.slot_path(1).exists()
