@@ -35,10 +35,10 @@ from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
 from emulator.viewport import Mode
+from firmware.arguments import STDOUT, CommandError
 from firmware.boot import BootConfig, boot, start_logging
+from firmware.boot_arguments import apply_movie_args, movie_argument, profile_of
 from firmware.checkpoint import Checkpoint, capture, restore
-from firmware.cli import STDOUT, CommandError, movie_argument
-from firmware.commands import apply_movie_args, profile_of
 from firmware.game_api import Cartridge
 from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine

@@ -26,8 +26,8 @@ import pygame
 from PIL import Image
 
 from emulator.layout import DEFAULT_GAP, Geometry, Layout, LayoutError
-from firmware.cli import CommandError, movie_argument
-from firmware.commands import apply_movie_args
+from firmware.arguments import CommandError
+from firmware.boot_arguments import apply_movie_args, movie_argument
 from firmware.machine import Machine
 from firmware.match.profiles import PROFILES
 from hal.interfaces import TICK_HZ
@@ -189,7 +189,7 @@ def write_clip(
 
 def check_output(path: Path) -> None:
     """Refuse, before rendering, an output that cannot be written."""
-    from firmware.cli import writable_output
+    from firmware.arguments import writable_output
 
     clip_format(path)
     writable_output(str(path), "clip")

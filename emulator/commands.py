@@ -7,8 +7,13 @@ import argparse
 import textwrap
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
-from firmware.cli import OneLineParser, count_argument
-from firmware.commands import FRAMES_MAX, add_boot_arguments, add_link_arguments, frames_argument
+from firmware.arguments import OneLineParser, count_argument
+from firmware.boot_arguments import (
+    FRAMES_MAX,
+    add_boot_arguments,
+    add_link_arguments,
+    frames_argument,
+)
 from firmware.match.profiles import PROFILES
 
 

@@ -2,8 +2,9 @@
 
 A checkpoint is a deep copy of the machine's own state (the scene stack with the game in it,
 input edges and repeat counts, the touch filter, the hotspot cursor, lid and sleep, the tick)
-that shares what is not the machine's to copy: the hardware (`hal`), the store, the radio,
-the cartridges and the two screen surfaces (redrawn in full every frame). The emulator's
+that shares what is not the machine's to copy: the hardware (`hal`), the store and the
+settings kept in it, the radio, the cartridges and system scenes, and the two screen
+surfaces (redrawn in full every frame). The emulator's
 rewind history and its undo of a state load are made of these; unlike a save state (a
 game's JSON through `Game.save_state`), a checkpoint also holds the menus, the pause screen
 and every animation, so frames after `restore` equal the frames after the original tick.
@@ -32,7 +33,20 @@ if TYPE_CHECKING:
     from firmware.machine import Machine
 
 # Machine attributes that are shared, never copied: host resources and redrawn buffers.
-SHARED = ("hal", "store", "cartridges", "top", "bottom", "link", "profile", "touch_profile")
+# The settings are the store's (and the radio holds the same object), so like the store they
+# are not rewound: a changed setting stays changed.
+SHARED = (
+    "hal",
+    "store",
+    "settings",
+    "cartridges",
+    "system_scenes",
+    "top",
+    "bottom",
+    "link",
+    "profile",
+    "touch_profile",
+)
 
 
 class PackedSurface:
