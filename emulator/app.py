@@ -282,6 +282,7 @@ class App:
             seed=self.seed,
             cartridges=self.cartridges,
             profile=self.profile,
+            ask_language=self.movie is None,  # a first start offers the language choice
         )
 
     def _boot(self) -> Machine:

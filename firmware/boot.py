@@ -57,6 +57,10 @@ class BootConfig:
     profile: DeviceProfile | None = None  # computer players' budget; default: the desktop's
     show_boot: bool = True  # the boot animation (skipped when `game` is given)
     link_name: str = ""  # the radio's name; default: the stored one (settings)
+    # Offer the language choice after the boot animation of a first start (a store without
+    # settings): the emulator's window and the handheld say True; headless runs and input
+    # movies keep False so that a movie's taps mean the same on every store.
+    ask_language: bool = False
 
     def store_file(self, hal: Hal) -> Path:
         return Path(self.store_path) if self.store_path is not None else hal.data_dir / STORE_NAME
@@ -147,6 +151,7 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
             profile=config.profile,
             show_boot=config.show_boot,
             link_name=config.link_name,
+            ask_language=config.ask_language,
         )
     except ValueError as exc:
         if opened:

@@ -29,6 +29,16 @@ if TYPE_CHECKING:
 A = TypeVar("A")
 
 
+# Choices many games' options share, in Japanese (a game's own choice_labels_ja wins).
+COMMON_CHOICES_JA = {
+    "on": "オン",
+    "off": "オフ",
+    "last": "前回",
+    "random": "ランダム",
+    "choose": "えらぶ",
+}
+
+
 @dataclass(frozen=True)
 class Option:
     """A choice made before the game starts (mode, level, variant...)."""
@@ -39,6 +49,7 @@ class Option:
     default: str
     label_ja: str = ""
     choice_labels: dict[str, str] = field(default_factory=dict)  # choice -> shown text
+    choice_labels_ja: dict[str, str] = field(default_factory=dict)  # the same in Japanese
     # Values beyond `choices` this option also takes from --option (e.g. a puzzle number);
     # the launcher still offers only `choices`. None: `choices` only.
     accepts: Callable[[str], bool] | None = None
@@ -50,7 +61,12 @@ class Option:
         if self.default not in self.choices:
             raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
 
-    def shown(self, choice: str) -> str:
+    def shown(self, choice: str, language: str = "en") -> str:
+        """The text a choice is shown as; words every game shares have their Japanese here."""
+        if language == "ja":
+            ja = self.choice_labels_ja.get(choice) or COMMON_CHOICES_JA.get(choice)
+            if ja:
+                return ja
         return self.choice_labels.get(choice, choice)
 
 

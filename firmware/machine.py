@@ -78,6 +78,7 @@ class Machine:
         touch_profile: TouchFilterConfig | None = None,
         profile: DeviceProfile | None = None,
         show_boot: bool = True,
+        ask_language: bool = False,
         link_name: str = "",
     ) -> None:
         self.hal = hal
@@ -88,7 +89,10 @@ class Machine:
         self.bottom = pygame.Surface(SCREEN_SIZE)
         self.cartridges = cartridges
         self.system_scenes = scenes
-        self.settings = Settings.from_json(store.get_setting("settings", None))
+        stored_settings = store.get_setting("settings", None)
+        self.settings = Settings.from_json(stored_settings)
+        # A store that never held settings: the boot screen offers the language first.
+        self.ask_language = ask_language and stored_settings is None
         self.touch_profile = touch_profile or TouchFilterConfig.NONE
         self.profile: DeviceProfile = profile or DEFAULT_PROFILE
         self.touch = TouchPipeline(self._stored_calibration(), self.touch_profile)
@@ -115,6 +119,9 @@ class Machine:
             self.scenes.append(scenes.boot(self))
         else:
             self.scenes.append(scenes.launcher(self, None))
+        from firmware.gfx import japanese
+
+        japanese.characters()  # the glyph table loads at boot, not on a frame (about 10 ms)
         settle_heap()
 
     def _tick(self) -> int:
@@ -122,9 +129,7 @@ class Machine:
 
     # ----------------------------------------------------------------- services for scenes
     def tr(self, en: str, ja: str) -> str:
-        from firmware.gfx.text import japanese_available
-
-        if self.settings.language == "ja" and ja and japanese_available():
+        if self.settings.language == "ja" and ja:
             return ja
         return en
 

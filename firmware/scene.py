@@ -35,6 +35,7 @@ class Host(GameHost, Protocol):
     and the store (from `GameHost`). `firmware.machine.Machine` satisfies it."""
 
     notice: str | None  # a message for the boot screen to show once (e.g. a repaired store)
+    ask_language: bool  # a first start: the boot screen offers the language choice first
 
     @property
     def scene(self) -> Scene: ...

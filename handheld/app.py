@@ -117,6 +117,7 @@ def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> 
         seed=options.seed,
         touch_profile=TOUCH_PROFILE,
         profile=profile,
+        ask_language=True,  # a first start offers the language choice
     )
     machine = firmware_boot(hal, boot_config, store=store)
     if store.get_calibration() is None:

@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/screenshots.py            # all of them
     .venv/bin/python tools/screenshots.py launcher   # just one
+    .venv/bin/python tools/screenshots.py --japanese [NAME ...]   # in Japanese, docs/img/ja/
 
 Each movie `docs/movies/NAME.txt` may carry a line `# args: --game reversi --seed 3`: the
 movie format's own arguments, which `twinfold headless --movie` applies (so each picture is
@@ -45,24 +46,55 @@ def compose(top: pygame.Surface, bottom: pygame.Surface, scale: int = 2) -> pyga
     return pygame.transform.scale(shell, (w * scale, h * scale))
 
 
-def render(name: str) -> Path:
+def _store_in(language: str, tmp: str) -> str:
+    """A store whose settings say `language` (what the first start's choice leaves)."""
+    from firmware.headless import build_machine
+
+    store = Path(tmp) / "store.db"
+    machine = build_machine(Path(tmp) / "setup", store_path=store)
+    machine.settings.language = language
+    machine.save_settings()
+    machine.store.close()
+    return str(store)
+
+
+def render(name: str, language: str = "en") -> Path:
     from firmware.cli import main
 
     movie = MOVIES / f"{name}.txt"
     with tempfile.TemporaryDirectory() as tmp:
-        rc = main(["headless", "--movie", str(movie), "--shots", tmp])
+        store = ["--store", _store_in(language, tmp)] if language != "en" else []
+        rc = main(["headless", "--movie", str(movie), "--shots", tmp, *store])
         if rc != 0:
             raise SystemExit(f"{name}: headless run failed ({rc})")
         top = pygame.image.load(f"{tmp}/top.png")
         bottom = pygame.image.load(f"{tmp}/bottom.png")
-    OUT.mkdir(parents=True, exist_ok=True)
-    out = OUT / f"{name}.png"
+    folder = OUT if language == "en" else OUT / language
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{name}.png"
     pygame.image.save(compose(top, bottom), str(out))
     return out
 
 
+# The README's Japanese pictures: the launcher and one screen of each game (docs/img/ja/).
+JAPANESE = (
+    "launcher",
+    "settings",
+    "reversi-over",
+    "arimaa-cpu",
+    "panels-play",
+    "regions-play",
+    "sevens-play",
+)
+
+
 def main(names: list[str]) -> int:
     from tools import versus_screenshots
+
+    if names[:1] == ["--japanese"]:
+        for name in names[1:] or JAPANESE:
+            print(render(name, "ja").relative_to(ROOT))
+        return 0
 
     versus = [n for n in names if n in versus_screenshots.SHOTS]
     single = [n for n in names if n not in versus]

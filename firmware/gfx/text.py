@@ -1,141 +1,91 @@
-"""Text on a 256x192 panel: the built-in pixel font, with a system CJK font for Japanese.
+"""Text on a 256x192 panel: the built-in pixel font for Latin, the shipped bitmap font for
+Japanese, on one baseline.
 
-Latin text always uses the crisp 5x7 font from `glyphs`. Characters it lacks (kana, kanji)
-are drawn with a Japanese-capable TrueType font when one is installed (found once, at first
-use); without one they show as boxes, and `japanese_available()` lets settings say so.
-Rendered strings are cached: a frame redraws the same labels many times.
+Latin text uses the crisp 5x7 font from `glyphs`; kana, kanji and full-width forms come from
+`japanese` (12x12 Shinonome glyphs shipped with the firmware), so every unit draws Japanese
+the same way with no font installed. A line holding Japanese is 12 rows tall (10 above the
+baseline, 2 below); its Latin characters sit on the same baseline, 3 rows down. Characters
+neither font has show as a box (`missing_glyphs` finds them). Rendered strings are cached:
+a frame redraws the same labels many times.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-from pathlib import Path
 
 import pygame
 
+from firmware.gfx import japanese
 from firmware.gfx.glyphs import GLYPH_H, GLYPH_W, glyph_rows, has_glyph
 
 ADVANCE = GLYPH_W + 1
 LINE_H = GLYPH_H + 2
-CJK_PX = 12
+LATIN_ASCENT = 7  # rows of the pixel font above its baseline (capitals and digits)
+JA_ADVANCE = japanese.CELL
+JA_H = japanese.CELL
+JA_SHIFT = japanese.ASCENT - LATIN_ASCENT  # how far Latin moves down in a Japanese line
 
 Color = tuple[int, int, int] | tuple[int, int, int, int]
 
-_CJK_CANDIDATES = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJKjp-Regular.otf",
-    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf",
-    "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
-    "/usr/share/fonts/truetype/takao-gothic/TakaoPGothic.ttf",
-    "/usr/share/fonts/truetype/vlgothic/VL-Gothic-Regular.ttf",
-    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-    "/System/Library/Fonts/ヒラギノ角ゴシック W3.ttc",
-    "C:/Windows/Fonts/msgothic.ttc",
-)
-_CJK_NAMES = ("notosanscjkjp", "notosanscjk", "ipagothic", "takaopgothic", "vlgothic", "msgothic")
+
+def is_japanese(ch: str) -> bool:
+    """True when `ch` is drawn from the Japanese font (the pixel font lacks it)."""
+    return not has_glyph(ch) and japanese.has_glyph(ch)
 
 
-def _find_cjk_font_path() -> str | None:
-    override = os.environ.get("TWINFOLD_CJK_FONT")
-    if override is not None:
-        return override if override and Path(override).is_file() else None
-    for candidate in _CJK_CANDIDATES:
-        if Path(candidate).is_file():
-            return candidate
-    try:
-        for name in _CJK_NAMES:
-            found = pygame.font.match_font(name)
-            if found:
-                return found
-    except Exception:  # font lookup is a convenience; no font is a valid answer
-        return None
-    return None
+def missing_glyphs(text: str) -> set[str]:
+    """The characters of `text` that neither font draws (they would show as boxes)."""
+    return {ch for ch in text if not has_glyph(ch) and not japanese.has_glyph(ch)}
 
 
-@functools.cache
-def _cjk_font() -> pygame.font.Font | None:
-    path = _find_cjk_font_path()
-    if path is None:
-        return None
-    if not pygame.font.get_init():
-        pygame.font.init()
-    try:
-        return pygame.font.Font(path, CJK_PX)
-    except (OSError, pygame.error):
-        return None
-
-
-def _cjk_band(font: pygame.font.Font) -> tuple[int, int]:
-    """Rows (top, height) where the CJK font's ink lies: its surfaces carry empty leading."""
-    key = id(font)
-    if key not in _BANDS:
-        ink = font.render("あ漢アー。ぎゃ語gj", False, (255, 255, 255)).get_bounding_rect()
-        _BANDS[key] = (ink.top, max(1, ink.height))
-    return _BANDS[key]
-
-
-_BANDS: dict[int, tuple[int, int]] = {}
-
-
-def japanese_available() -> bool:
-    """True when Japanese text can be drawn (a CJK-capable font is installed)."""
-    return _cjk_font() is not None
+def _has_japanese(text: str) -> bool:
+    return any(is_japanese(ch) for ch in text)
 
 
 @functools.lru_cache(maxsize=4096)
 def _glyph(ch: str, color: Color) -> pygame.Surface:
-    surf = pygame.Surface((GLYPH_W, GLYPH_H), pygame.SRCALPHA)
-    for y, row in enumerate(glyph_rows(ch)):
-        for x in range(GLYPH_W):
-            if row & (0x10 >> x):
-                surf.set_at((x, y), color)
-    return surf
+    """One character as a transparent surface: 5x9 from the pixel font, else 12x12."""
+    rows = None if has_glyph(ch) else japanese.glyph_rows(ch)
+    if rows is None:
+        rows, width, top_bit = glyph_rows(ch), GLYPH_W, 0x10
+    else:
+        width, top_bit = JA_ADVANCE, 1 << (japanese.CELL - 1)
+    ink = bytes((*color[:3], color[3] if len(color) == 4 else 255))
+    clear = bytes(4)
+    pixels = b"".join(ink if row & (top_bit >> x) else clear for row in rows for x in range(width))
+    return pygame.image.frombuffer(pixels, (width, len(rows)), "RGBA").copy()
 
 
-def _runs(text: str) -> list[tuple[bool, str]]:
-    """Split into (is_pixel_font, chunk) runs."""
-    runs: list[tuple[bool, str]] = []
-    for ch in text:
-        pixel = has_glyph(ch) or _cjk_font() is None
-        if runs and runs[-1][0] == pixel:
-            runs[-1] = (pixel, runs[-1][1] + ch)
-        else:
-            runs.append((pixel, ch))
-    return runs
+def _advance(ch: str) -> int:
+    return JA_ADVANCE if is_japanese(ch) else ADVANCE
+
+
+def _width(text: str) -> int:
+    """Pixel width of one line at scale 1 (a Latin last character has no gap after it)."""
+    if not text:
+        return 0
+    return sum(_advance(ch) for ch in text) - (0 if is_japanese(text[-1]) else 1)
+
+
+def baseline(text: str, scale: int = 1) -> int:
+    """Rows from the top of `text`'s rendered line down to its baseline."""
+    return (japanese.ASCENT if _has_japanese(text) else LATIN_ASCENT) * scale
 
 
 @functools.lru_cache(maxsize=2048)
 def render(text: str, color: Color, scale: int = 1) -> pygame.Surface:
     """One line of text as a transparent surface (cached)."""
-    pieces: list[tuple[pygame.Surface, int]] = []
-    height = GLYPH_H
-    for pixel, chunk in _runs(text):
-        if pixel:
-            surf = pygame.Surface((max(1, len(chunk) * ADVANCE - 1), GLYPH_H), pygame.SRCALPHA)
-            for i, ch in enumerate(chunk):
-                surf.blit(_glyph(ch, color), (i * ADVANCE, 0))
-            pieces.append((surf, 0))
-        else:
-            font = _cjk_font()
-            assert font is not None
-            top, band = _cjk_band(font)
-            full = font.render(chunk, False, color[:3])
-            crop = pygame.Rect(0, top, full.get_width(), band).clip(full.get_rect())
-            surf = full.subsurface(crop).copy()
-            band = surf.get_height()
-            height = max(height, band)
-            pieces.append((surf, 1))
-    width = sum(p.get_width() for p, _ in pieces) + max(0, len(pieces) - 1)
-    line = pygame.Surface((max(1, width), height), pygame.SRCALPHA)
+    japanese_line = _has_japanese(text)
+    height = JA_H if japanese_line else GLYPH_H
+    line = pygame.Surface((max(1, _width(text)), height), pygame.SRCALPHA)
     x = 0
-    for surf, is_cjk in pieces:
-        # Pixel-font runs sit so their baseline meets the bottom of the CJK band less its
-        # descent: both scripts then share one visual baseline.
-        y = 0 if is_cjk or height == GLYPH_H else height - GLYPH_H
-        line.blit(surf, (x, y))
-        x += surf.get_width() + 1
+    for ch in text:
+        if is_japanese(ch):
+            line.blit(_glyph(ch, color), (x, 0))
+            x += JA_ADVANCE
+        else:
+            line.blit(_glyph(ch, color), (x, JA_SHIFT if japanese_line else 0))
+            x += ADVANCE
     if scale != 1:
         line = pygame.transform.scale(line, (line.get_width() * scale, line.get_height() * scale))
     return line
@@ -144,7 +94,8 @@ def render(text: str, color: Color, scale: int = 1) -> pygame.Surface:
 def size(text: str, scale: int = 1) -> tuple[int, int]:
     if not text:
         return (0, GLYPH_H * scale)
-    return render(text, (255, 255, 255), scale).get_size()
+    height = JA_H if _has_japanese(text) else GLYPH_H
+    return (max(1, _width(text)) * scale, height * scale)
 
 
 def draw(
@@ -156,19 +107,31 @@ def draw(
     scale: int = 1,
     align: str = "left",
     shadow: Color | None = None,
+    valign: str = "latin",
 ) -> pygame.Rect:
-    """Draw one line; `align` is left, center or right about `pos[0]`. Returns its rect."""
+    """Draw one line; `align` is left, center or right about `pos[0]`. Returns its rect.
+
+    `valign` says what `pos[1]` is: "latin" (the default) the top of the pixel font's
+    capitals, so every text drawn at one y stands on one baseline and Japanese rises
+    `JA_SHIFT` rows higher; "top" the top of the rendered line (for centring by `size`);
+    "baseline" the row just under the baseline.
+    """
     if not text:
         return pygame.Rect(pos, (0, 0))
     img = render(text, color, scale)
     x, y = pos
+    if valign == "latin":
+        y -= baseline(text, scale) - LATIN_ASCENT * scale
+    elif valign == "baseline":
+        y -= baseline(text, scale)
     if align == "center":
         x -= img.get_width() // 2
     elif align == "right":
         x -= img.get_width()
     if shadow is not None:
         surface.blit(render(text, shadow, scale), (x + scale, y + scale))
-    return surface.blit(img, (x, y))
+    surface.blit(img, (x, y))
+    return img.get_rect(topleft=(x, y))  # where the line is, even where the surface clips it
 
 
 def line_pitch(lines: list[str], scale: int = 1, minimum: int = LINE_H) -> int:
@@ -194,6 +157,15 @@ def draw_block(
         draw(surface, line, (x, y), color, align=align, shadow=shadow)
         y += pitch
     return y
+
+
+def fit(text: str, width: int, scale: int = 1) -> str:
+    """`text` as it is when it fits `width` pixels, else shortened to fit with a visible "…"."""
+    if size(text, scale)[0] <= width:
+        return text
+    while text and size(text + "…", scale)[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def wrap(text: str, width: int, scale: int = 1) -> list[str]:
@@ -222,7 +194,7 @@ def _wrap(text: str, width: int, scale: int) -> tuple[str, ...]:
 
 
 _NO_LINE_START = frozenset(
-    "、。，．・ー」』）】〕！？!?,.:;)" "ぁぃぅぇぉっゃゅょゎ" "ァィゥェォッャュョヮ"
+    "、。，．・ー」』）】〕！？!?,.:;)ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ"
 )
 
 
@@ -246,8 +218,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def reset_caches() -> None:
-    """Forget the font lookup and everything rendered (after the installed fonts change)."""
-    _cjk_font.cache_clear()
-    _BANDS.clear()
+    """Forget everything rendered (benches measure a cold start with it)."""
+    _glyph.cache_clear()
     render.cache_clear()
     _wrap.cache_clear()

@@ -80,7 +80,15 @@ def button(
     line_h = max(text.size(line)[1] for line in lines) + 2
     y = r.centery - (line_h * len(lines) - 2) // 2 - 1
     for line in lines:
-        text.draw(surface, line, (r.centerx, y), fg, align="center", shadow=shade(face, -0.6))
+        text.draw(
+            surface,
+            line,
+            (r.centerx, y),
+            fg,
+            align="center",
+            shadow=shade(face, -0.6),
+            valign="top",
+        )
         y += line_h
 
 
@@ -89,9 +97,10 @@ def title_bar(surface: pygame.Surface, title: str, right: str = "") -> None:
     bar = pygame.Rect(0, 0, surface.get_width(), 15)
     pygame.draw.rect(surface, pal.PANEL_LO, bar)
     pygame.draw.line(surface, pal.ACCENT, (0, 15), (bar.w, 15))
-    text.draw(surface, title, (6, 3), pal.ACCENT, shadow=pal.OUTLINE)
+    # One baseline for both texts, Latin or Japanese: two clear rows above the line under it.
+    text.draw(surface, title, (6, 4), pal.ACCENT, shadow=pal.OUTLINE)
     if right:
-        text.draw(surface, right, (bar.w - 6, 3), pal.TEXT_DIM, align="right")
+        text.draw(surface, right, (bar.w - 6, 4), pal.TEXT_DIM, align="right")
 
 
 def cursor(surface: pygame.Surface, rect: pygame.Rect, tick: int) -> None:

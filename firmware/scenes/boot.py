@@ -47,6 +47,16 @@ class BootScene(Scene):
             self.finish()
 
     def finish(self) -> None:
+        from firmware.scenes.language import LanguageScene
+
+        if self.machine.ask_language:  # a first start: the language before anything else
+            self.machine.ask_language = False
+            self.machine.replace(LanguageScene(self.machine, self.open_launcher))
+            return
+        self.open_launcher()
+
+    def open_launcher(self) -> None:
+        """The launcher, then any resume offer and notice, on top of this scene's place."""
         from firmware.scenes.launcher import LauncherScene
         from firmware.scenes.prompts import NoticeScene, ResumeScene
 

@@ -119,7 +119,7 @@ class CalibrationScene(Scene):
                     f"Touch the centre of target {self.index + 1} of {len(TARGETS)}",
                     f"まとの まんなかを タッチ ({self.index + 1}/{len(TARGETS)})",
                 ),
-                tr("and lift the stylus.", ""),
+                tr("and lift the stylus.", "タッチして ペンを はなそう。"),
                 "",
                 tr("B: cancel", "B: やめる"),
             ]
@@ -134,7 +134,10 @@ class CalibrationScene(Scene):
                         f"Largest error: {self.residual:.2f} px",
                         f"さいだいのずれ: {self.residual:.2f} px",
                     ),
-                    tr("Save keeps it; Retry starts over.", ""),
+                    tr(
+                        "Save keeps it; Retry starts over.",
+                        "ほぞんで きめる。やりなおしで はじめから。",
+                    ),
                 ]
             else:
                 lines = [

@@ -101,10 +101,11 @@ class MenuScene(Scene):
             elif item.value is not None:
                 widgets.bevel_rect(bottom, rect, pal.PANEL_HI)
                 label_y = rect.centery - 5
-                text.draw(bottom, item.label(), (rect.x + 6, label_y), pal.TEXT_DIM)
+                label = text.draw(bottom, item.label(), (rect.x + 6, label_y), pal.TEXT_DIM)
+                room = rect.right - 6 - (label.right + 8)  # a long value is shortened, with …
                 text.draw(
                     bottom,
-                    item.value(),
+                    text.fit(item.value(), room),
                     (rect.right - 6, label_y),
                     pal.ACCENT,
                     align="right",

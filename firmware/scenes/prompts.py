@@ -53,7 +53,11 @@ class ResumeScene(MenuScene):
             self.machine.pop()
             self.machine.push(
                 NoticeScene(
-                    self.machine, f"The saved game could not be resumed ({exc}); it was discarded."
+                    self.machine,
+                    self.machine.tr(
+                        f"The saved game could not be resumed ({exc}); it was discarded.",
+                        f"セーブしたゲームを つづけられないので けしました({exc})。",
+                    ),
                 )
             )
 

@@ -9,7 +9,6 @@ import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
-from firmware.gfx.text import japanese_available
 from firmware.scenes.menu import MenuItem, MenuScene
 from firmware.scenes.radio import current_name
 from firmware.settings import LANGUAGES, MAX_VOLUME
@@ -41,11 +40,7 @@ class SettingsScene(MenuScene):
             MenuItem(
                 "language",
                 lambda: tr("Language", "ことば"),
-                value=lambda: (
-                    "日本語"
-                    if s.language == "ja" and japanese_available()
-                    else ("Japanese*" if s.language == "ja" else "English")
-                ),
+                value=lambda: "日本語" if s.language == "ja" else "English",
                 on_step=self.step_language,
             ),
             MenuItem(
@@ -152,11 +147,6 @@ class SettingsScene(MenuScene):
             text.draw(top, label, (24, 48 + i * pitch), pal.TEXT_DIM)
             text.draw(top, value, (232, 48 + i * pitch), pal.TEXT, align="right")
         notes = []
-        if s.language == "ja" and not japanese_available():
-            notes.append(
-                "* No Japanese font is installed (e.g. Debian's fonts-noto-cjk); "
-                "text stays in English."
-            )
         if s.swap:
             notes.append(
                 tr(
@@ -165,6 +155,7 @@ class SettingsScene(MenuScene):
                     "いれかえちゅうは じゅうじキーと A で",
                 )
             )
+        below_rows = 48 + len(rows) * pitch + 4  # notes start under the last row
         text.draw_block(
-            top, [r for note in notes for r in text.wrap(note, 220)], (20, 112), pal.ACCENT
+            top, [r for note in notes for r in text.wrap(note, 216)], (20, below_rows), pal.ACCENT
         )

@@ -39,7 +39,7 @@ class SetupScene(MenuScene):
         return MenuItem(
             opt.key,
             lambda: self.machine.tr(opt.label, opt.label_ja),
-            value=lambda: opt.shown(self.values[opt.key]),
+            value=lambda: opt.shown(self.values[opt.key], self.machine.settings.language),
             on_step=step,
         )
 

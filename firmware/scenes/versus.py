@@ -209,9 +209,7 @@ class LobbyScene(Scene):
         name = hit(self.hotspots(), inp)
         if name == "button:back":
             self.leave()
-        elif name == "button:start" or (
-            Button.START in inp.pressed and session.can_start_now()
-        ):
+        elif name == "button:start" or (Button.START in inp.pressed and session.can_start_now()):
             self.machine.play("select")
             session.start_now()  # with who is here; the game fills the other seats
         elif name is not None and name.startswith("unit:"):
@@ -270,9 +268,10 @@ class LobbyScene(Scene):
                 tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
             ]
         if session.options:
+            language = self.machine.settings.language
             known = {o.key for o in cart.options}
             shown = [
-                f"{tr(opt.label, opt.label_ja or opt.label)}: {opt.shown(v)}"
+                f"{tr(opt.label, opt.label_ja or opt.label)}: {opt.shown(v, language)}"
                 for k, v in session.options.items()
                 if k in known
                 for opt in (cart.option(k),)

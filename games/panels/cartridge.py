@@ -32,14 +32,18 @@ CARTRIDGE = Cartridge(
     players=(1, 2),
     options=(
         Option("mode", "Mode", ("cpu", "two"), "cpu", label_ja="モード",
-               choice_labels={"cpu": "vs Computer", "two": "2 Players"}),
+               choice_labels={"cpu": "vs Computer", "two": "2 Players"},
+               choice_labels_ja={"cpu": "コンピューター", "two": "ふたりで"}),
         Option("level", "Level", ("1", "2", "3", "4"), "3", label_ja="レベル"),
         Option("target", "Target score", TARGETS, "300", label_ja="もくひょう"),
-        Option("field", "Field", ("random", *SHAPE_NAMES), "random", label_ja="フィールド"),
+        Option("field", "Field", ("random", *SHAPE_NAMES), "random", label_ja="フィールド",
+               choice_labels_ja={"square": "しかく", "octagon": "はっかく", "pillars": "はしら",
+                                 "lake": "みずうみ", "cross": "じゅうじ"}),
         Option("removal", "Remove yaku cards", ("off", "on"), "off", label_ja="やくを けす"),
         Option("items", "Items", ("on", "off"), "on", label_ja="アイテム"),
         Option("first", "First player", ("1", "2"), "1", label_ja="せんこう",
-               choice_labels={"1": "Player 1 (you)", "2": "Player 2"}),
+               choice_labels={"1": "P1 (you)", "2": "P2"},
+               choice_labels_ja={"1": "あなた", "2": "あいて"}),
     ),
     replay=PanelsScene,  # the scene, opened on a record
     versus=True,  # two units over the peer link: the seed's main case

@@ -44,8 +44,21 @@ CARTRIDGE = Cartridge(
             "cpu",
             label_ja="モード",
             choice_labels={"cpu": "vs Computer", "two": "2 Players"},
+            choice_labels_ja={"cpu": "コンピューター", "two": "ふたりで"},
         ),
-        Option("level", "Level", LEVEL_NAMES, "intermediate", label_ja="レベル"),
+        Option(
+            "level",
+            "Level",
+            LEVEL_NAMES,
+            "intermediate",
+            label_ja="レベル",
+            choice_labels_ja={
+                "beginner": "はじめて",
+                "novice": "やさしい",
+                "intermediate": "ふつう",
+                "strong": "つよい",
+            },
+        ),
         Option(
             "color",
             "Your discs",
@@ -53,6 +66,7 @@ CARTRIDGE = Cartridge(
             "black",
             label_ja="あなたの いし",
             choice_labels={"black": "Black (first)", "white": "White"},
+            choice_labels_ja={"black": "くろ(せんて)", "white": "しろ"},
         ),
     ),
     replay=ReversiScene,  # the scene, opened on a record

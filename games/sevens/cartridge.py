@@ -40,6 +40,17 @@ def _versus_resolve(options: dict[str, str], ctx: GameContext) -> dict[str, str]
     }
 
 
+# The computer personalities as the game names them in Japanese.
+SEAT_CHOICES_JA = {
+    "simpleton": "単細胞",
+    "cool": "冷静",
+    "hitman": "殺し屋",
+    "coward": "臆病",
+    "brute": "凶暴",
+    "human": "人間",
+}
+
+
 def _seat(n: int) -> Option:
     return Option(
         f"seat{n}",
@@ -48,6 +59,7 @@ def _seat(n: int) -> Option:
         LAST,
         label_ja=f"席{n + 1}",
         choice_labels={LAST: LAST_LABEL},
+        choice_labels_ja=SEAT_CHOICES_JA,
     )
 
 
@@ -77,6 +89,7 @@ CARTRIDGE = Cartridge(
             "cpu",
             label_ja="モード",
             choice_labels={"cpu": "vs CPUs", "two": "Pass unit"},
+            choice_labels_ja={"cpu": "CPUと", "two": "本体を回す"},
         ),
         _seat(1),
         _seat(2),

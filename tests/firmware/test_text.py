@@ -35,30 +35,7 @@ def test_wrap_never_starts_a_line_with_closing_punctuation():
         assert all(line[0] not in "。、！" for line in lines if line)
 
 
-def _reset_font_caches():
-    text.reset_caches()
-
-
-def test_without_a_japanese_font_the_firmware_stays_in_english(monkeypatch, tmp_path):
-    from firmware.testing import machine_from_movie
-
-    monkeypatch.setenv("TWINFOLD_CJK_FONT", "")
-    _reset_font_caches()
-    try:
-        assert not text.japanese_available()
-        m = machine_from_movie(tmp_path)
-        m.settings.language = "ja"
-        assert m.tr("Settings", "せってい") == "Settings"
-    finally:
-        monkeypatch.delenv("TWINFOLD_CJK_FONT")
-        _reset_font_caches()
-
-
 def test_japanese_lines_are_spaced_for_their_height():
-    if not text.japanese_available():
-        import pytest
-
-        pytest.skip("no Japanese-capable font installed (e.g. Debian's fonts-noto-cjk)")
     lines = ["せってい", "がめん"]
     assert text.line_pitch(lines) >= text.size(lines[0])[1] + 2
     assert text.size("せってい")[1] > text.size("Settings")[1]

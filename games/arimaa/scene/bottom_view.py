@@ -119,7 +119,7 @@ def draw_setup_panel(surf: pygame.Surface, tr: tx.Tr, has_last: bool) -> None:
         elif name == "last":
             label = tr(*tx.LAST)
         else:
-            label = "wing" if name == "wing-rabbits" else name
+            label = tr(*tx.SETUP_NAMES.get(name, (name, name)))
         widgets.button(surf, rect, label, face=pal.BUTTON_LO,
                        disabled=name == "last" and not has_last)
     widgets.button(surf, layout.OK_RECT, tr(*tx.OK), face=pal.OK, fg=pal.TEXT_DARK)

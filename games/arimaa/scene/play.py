@@ -672,12 +672,12 @@ class ArimaaScene(Game):
             right = tx.side_name(tr, game.side_to_move) + tr(*tx.SETTING_UP)
         else:
             right = tx.side_name(tr, game.side_to_move) + tr(*tx.TO_MOVE)
-        title = "Arimaa"
+        title = tr("Arimaa", "アリマア")
         if self.is_replay:
             total = len(self.stored.actions) if self.stored else 0
             title = f"{tr(*tx.REPLAY)} {self.replay_index}/{total}"
         elif game.result is None:
-            title = f"Arimaa  {game.turn_label}"
+            title = f"{tr('Arimaa', 'アリマア')}  {game.turn_label}"
         steps = ""
         if self.draft is not None and self.draft_steps:
             steps = write_turn(self.draft.turn_steps)

@@ -32,12 +32,19 @@ HELP: Text = ("Help", "遊び方")
 OK: Text = ("OK", "決定")
 RANDOM: Text = ("Random", "ランダム")
 LAST: Text = ("Last", "前回")
+# The named setup buttons (99of9 is a player's name: the same in both languages).
+SETUP_NAMES: dict[str, Text] = {
+    "default": ("default", "基本"),
+    "classic": ("classic", "古典"),
+    "wing-rabbits": ("wing", "ウイング"),
+    "fort": ("fort", "とりで"),
+}
 PLAY_AGAIN: Text = ("Play again", "もう一度")
 BACK: Text = ("Back", "もどる")
 NEXT: Text = ("Next", "次へ")
 PREV: Text = ("Prev", "前へ")
 CLOSE: Text = ("Close", "閉じる")
-SURE: Text = ("Resign? Tap again", "投了? もう一度")
+SURE: Text = ("Resign? Tap again", "投了する?")
 
 SETUP: Text = ("Setup", "配置")
 SETUP_ORDER: Text = ("Gold first, then Silver", "金が先、次に銀")

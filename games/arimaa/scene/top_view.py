@@ -61,17 +61,11 @@ def draw_top(surf: pygame.Surface, view: TopView) -> None:
     widgets.panel(surf, MOVES_RECT, (30, 27, 26))
     y = MOVES_RECT.y + 4
     for line in view.moves[-MOVE_ROWS:]:
-        shown = line if text.size(line)[0] <= MOVES_RECT.w - 10 else _clip(line, MOVES_RECT.w - 10)
+        shown = text.fit(line, MOVES_RECT.w - 10)
         text.draw(surf, shown, (MOVES_RECT.x + 5, y), pal.TEXT)
         y += 11
     if view.message:
         text.draw(surf, view.message, (128, MESSAGE_Y), pal.ACCENT, align="center")
-
-
-def _clip(line: str, width: int) -> str:
-    while line and text.size(line + "..")[0] > width:
-        line = line[:-1]
-    return line + ".."
 
 
 def _player(surf: pygame.Surface, rect: pygame.Rect, side: int, p: PlayerView, score: str
@@ -81,7 +75,8 @@ def _player(surf: pygame.Surface, rect: pygame.Rect, side: int, p: PlayerView, s
     if p.to_move:
         pygame.draw.rect(surf, pal.ACCENT, rect, 1, border_radius=3)
     surf.blit(sprites.piece(side, 5, 16), (rect.x + 4, rect.y + 4))
-    text.draw(surf, p.name, (rect.x + 24, rect.y + 4), pal.TEXT)
+    text.draw(surf, text.fit(p.name, rect.right - 4 - (rect.x + 24)), (rect.x + 24, rect.y + 4),
+              pal.TEXT)
     if p.thinking:
         text.draw(surf, p.thinking, (rect.x + 24, rect.y + 13), pal.TEXT_DIM)
     color = pal.DANGER if p.low_time else pal.TEXT

@@ -164,7 +164,7 @@ def _draw_column(surf: pygame.Surface, view: BottomView, tr: Tr) -> None:
     me = st.players[seat]
     mine = seat == st.current and not st.over
     color = sprites.owner_color(seat)
-    text.draw(surf, tr(*tx.STOCK), (layout.STOCK_X, 2), color, shadow=pal.OUTLINE)
+    text.draw(surf, tr(*tx.STOCK), (layout.STOCK_X, 3), color, shadow=pal.OUTLINE)
     arriving = {a.data["slot"]: a for a in view.anims if a.kind == "arrive"}
     for i, card in enumerate(me.stock):
         rect = layout.stock_rect(i)

@@ -44,7 +44,7 @@ class TopView:
 def draw_top(surf: pygame.Surface, view: TopView, tr: Tr) -> None:
     widgets.background(surf)
     st = view.state
-    title = "Panel Link"
+    title = tr("Panel Link", "パネルリンク")
     if view.is_replay:
         turn, total = view.replay_turn
         title = f"{tr(*tx.REPLAY)} {tr(*tx.TURN)} {turn}/{total}"

@@ -54,7 +54,7 @@ def draw_bottom(bottom: pygame.Surface, view: BottomView) -> None:
         _bottom_surface(bottom, view)
     if view.busy:
         widgets.dim(bottom, 90)
-        working(bottom, view.age)
+        working(bottom, view.age, view.tr("working", "けいさんちゅう"))
     del tr
 
 

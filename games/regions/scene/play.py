@@ -42,6 +42,7 @@ from games.regions.scene import layout
 from games.regions.scene import surfaces as srf
 from games.regions.scene.bottom_view import BottomView, draw_bottom
 from games.regions.scene.jobs import Job
+from games.regions.scene.messages import UNUSABLE_JA, curve_error_ja
 from games.regions.scene.surface_view import SurfaceView, nearest_point, point_rects
 from games.regions.scene.top_view import TopView, clock, draw_top
 
@@ -186,10 +187,10 @@ class RegionsScene(Game):
         if job.error is not None:
             err = job.error
             if isinstance(err, CurveError):
-                self.message = str(err)
+                self.message = self.ctx.tr(str(err), curve_error_ja(str(err)))
                 self.mark = err.at
             elif isinstance(err, DrawingError | ValueError):
-                self.message = f"This surface cannot be used: {err}"
+                self.message = self.ctx.tr(f"This surface cannot be used: {err}", UNUSABLE_JA)
             else:
                 raise err
             self.ctx.play("error")

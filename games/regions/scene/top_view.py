@@ -108,7 +108,7 @@ def draw_top(top: pygame.Surface, view: TopView) -> None:
                "ランダム: N こうさの あたらしい めん。かく: じぶんの せん。"),
         ])
     if view.busy:
-        working(top, view.age)
+        working(top, view.age, tr("working", "けいさんちゅう"))
     if view.message:
         box = pygame.Rect(4, 150, 248, 38)
         widgets.panel(top, box, pal.PANEL_LO)
@@ -288,12 +288,12 @@ def _state_name(view: TopView, state: int) -> str:
     return str(state)
 
 
-def working(surf: pygame.Surface, tick: int) -> None:
+def working(surf: pygame.Surface, tick: int, label: str) -> None:
     """The "working" animation: a box with orbiting dots."""
-    box = pygame.Rect(78, 120, 100, 26)
+    box = pygame.Rect(60, 120, 136, 26)
     widgets.panel(surf, box, pal.PANEL_HI)
-    text.draw(surf, "working", (box.x + 8, box.y + 9), pal.TEXT)
+    text.draw(surf, label, (box.x + 8, box.y + 9), pal.TEXT)
     for i in range(3):
         on = (tick // 8) % 3 == i
-        dot = (box.x + 70 + 9 * i, box.y + 13)
+        dot = (box.x + 106 + 9 * i, box.y + 13)
         pygame.draw.circle(surf, pal.ACCENT if on else pal.TEXT_DIM, dot, 3)

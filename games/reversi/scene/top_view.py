@@ -101,10 +101,10 @@ def _message(surf: pygame.Surface, view: TopView) -> None:
         disc_sentence(surf, view.message_color, view.message, center, pal.ACCENT)
     elif view.message:
         y = center[1] - text.size(view.message)[1] // 2
-        text.draw(surf, view.message, (center[0], y), pal.ACCENT, align="center")
+        text.draw(surf, view.message, (center[0], y), pal.ACCENT, align="center", valign="top")
     elif view.tip:
         y = center[1] - text.size(view.tip)[1] // 2
-        text.draw(surf, view.tip, (center[0], y), pal.TEXT_DIM, align="center")
+        text.draw(surf, view.tip, (center[0], y), pal.TEXT_DIM, align="center", valign="top")
 
 
 def _moves(surf: pygame.Surface, tr: Tr, view: TopView) -> None:

@@ -71,14 +71,14 @@ def draw_talk(surf: pygame.Surface, tr: Tr, view: BottomView, names: list[str]) 
     pygame.draw.rect(surf, pal.OUTLINE, rect, border_radius=6)
     pygame.draw.rect(surf, fill, rect.inflate(-2, -2), border_radius=5)
     pygame.draw.polygon(surf, fill, [(rect.x - 5, 24), (rect.x + 2, 19), (rect.x + 2, 29)])
-    pygame.draw.rect(surf, sprites.SEAT_COLORS[bubble.seat], (rect.x + 5, rect.y + 4, 4, 7))
-    text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 3), (90, 90, 110))
+    pygame.draw.rect(surf, sprites.SEAT_COLORS[bubble.seat], (rect.x + 5, rect.y + 5, 4, 7))
+    text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 5), (90, 90, 110))
     lines = text.wrap(bubble.text(tr("en", "ja") == "ja"), rect.w - 12)
     pitch = text.line_pitch(lines, minimum=10)
-    room = max(1, (rect.h - 16) // pitch)
+    y = rect.y + 17  # under the name: Japanese rises 3 rows above y, so room for it
+    room = max(1, (rect.bottom - 1 - y - (pitch - 2)) // pitch + 1)
     if len(lines) > room:  # a long announcement (a big kill's cards): end with an ellipsis
         lines = [*lines[: room - 1], lines[room - 1][:-1] + "…"]
-    y = rect.y + 14
     for line in lines:
         text.draw(surf, line, (rect.x + 6, y), pal.TEXT_DARK)
         y += pitch

@@ -94,7 +94,7 @@ def _captions(surf: pygame.Surface, tr: Tr, lines: tuple[tuple[str, str], ...]) 
 def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
     widgets.background(surf)
     title = tr(*PAGES[page][0])
-    text.draw(surf, f"{page + 1}/{len(PAGES)}  {title}", (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
+    text.draw(surf, f"{page + 1}/{len(PAGES)}  {title}", (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
     if page == 0:
         played = _cards("7S 7H 8H 7D 8D 9D 6D")
         _table(surf, played, [])
@@ -126,10 +126,10 @@ def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
         )
     elif page == 2:
         rows = (
-            ("Cool", 1, 4, "2"),
-            ("Hitman", 1, 2, "1"),
-            ("You", 3, 3, "3"),
-            ("Brute", 5, 1, "4"),
+            (tr("Cool", "冷静"), 1, 4, "2"),
+            (tr("Hitman", "殺し屋"), 1, 2, "1"),
+            (tr("You", "あなた"), 3, 3, "3"),
+            (tr("Brute", "凶暴"), 5, 1, "4"),
         )
         y = 30
         for label, x in (
@@ -144,16 +144,11 @@ def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
             text.draw(surf, f"{i + 1}. {name}", (16, ry), color, scale=1)
             for value, x in ((str(dead), 120), (str(kills), 170), (out, 220)):
                 text.draw(surf, value, (x, ry), color, align="center")
-        text.draw(
-            surf,
-            tr(
-                "Cool and Hitman: 1 dead; Cool made more kills.",
-                "冷静と殺し屋は1枚ずつ。殺した数で冷静の勝ち。",
-            ),
-            (128, 150),
-            pal.TEAL,
-            align="center",
+        caption = tr(
+            "Cool and Hitman: 1 dead; Cool made more kills.",
+            "冷静と殺し屋は1枚ずつ。殺した数で冷静の勝ち。",
         )
+        text.draw_block(surf, text.wrap(caption, 236), (128, 146), pal.TEAL, align="center")
     else:
         labels = (("tap, tap:", "play"), ("red:", "not yet"), ("!:", "in danger"))
         labels_ja = (("2回タッチ:", "出す"), ("赤:", "まだ"), ("!:", "危ない"))

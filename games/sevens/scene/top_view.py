@@ -61,15 +61,15 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
         status = ""
     if view.phase == "replay":
         status = f"{tr(*tx.REPLAY)} {view.replay_index}/{view.replay_total}  " + status
-    text.draw(surf, status, (5, 2), pal.ACCENT, shadow=pal.OUTLINE)
+    text.draw(surf, status, (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
     o = game.options
     flags = (
-        f"max {o.max_kill}"
+        tr(f"max {o.max_kill}", f"最大{o.max_kill}")
         + (" 3W" if o.three_walls else "")
         + (" 7s" if o.sevens_laid_out else "")
         + (" +1" if o.extra_turn else "")
     )
-    text.draw(surf, flags, (251, 2), pal.TEXT_DIM, align="right")
+    text.draw(surf, flags, (251, 3), pal.TEXT_DIM, align="right")
     # the table
     sliding = anim is not None and anim.card is not None and anim.age < SLIDE_TICKS
     flash = anim is not None and anim.killed and not sliding and (anim.age // 4) % 2 == 0
@@ -120,9 +120,9 @@ def draw_info(surf: pygame.Surface, tr: Tr, view: TopView, names: list[str]) -> 
     widgets.panel(surf, pygame.Rect(2, y - 4, 252, 192 - y + 2))
     for key, label in (
         ("left", tx.HEAD_LEFT),
-        ("killed", tx.HEAD_KILLED),
+        ("killed", tx.HEAD_KILLED_SHORT),
         ("kills", tx.HEAD_KILLS),
-        ("out", tx.HEAD_OUT),
+        ("out", tx.HEAD_OUT_SHORT),
     ):
         text.draw(surf, tr(*label), (cols[key], y), pal.TEXT_DIM, align="center")
     text.draw(surf, tr(*tx.HEAD_NAME), (cols["name"], y), pal.TEXT_DIM)

@@ -1,29 +1,12 @@
 """The Japanese texts are the seed's wording (004_d1e342fe7b68d326), shown when the language
-is Japanese and a CJK font is available; without one the firmware falls back to English."""
+is Japanese (the firmware ships its own Japanese font)."""
 
 from __future__ import annotations
 
-import os
-
-import pygame
-import pytest
 from reversi_driver import Driver, position_before_pass
 
-from firmware.gfx import text
 from games.reversi.rules import Game, Position
 from games.reversi.scene import texts as tx
-
-
-@pytest.fixture
-def any_font(monkeypatch):
-    """Pretend a CJK font is installed (pygame's own font: the glyphs are boxes, the code path
-    is the real one)."""
-    font = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
-    monkeypatch.setenv("TWINFOLD_CJK_FONT", font)
-    text.reset_caches()
-    yield
-    monkeypatch.delenv("TWINFOLD_CJK_FONT")
-    text.reset_caches()
 
 
 def japanese(d: Driver) -> Driver:
@@ -48,7 +31,7 @@ def test_seed_wording_of_buttons_and_levels():
     assert ja(*tx.PLAY_AGAIN) == "もう一度プレイ"
 
 
-def test_japanese_pass_and_result_messages(tmp_path, any_font):
+def test_japanese_pass_and_result_messages(tmp_path):
     game, square, passer = position_before_pass(seed=3)
     d = japanese(Driver(tmp_path / "a"))
     d.restore(game)
@@ -59,17 +42,3 @@ def test_japanese_pass_and_result_messages(tmp_path, any_font):
     d.play("c1")
     assert d.game["message"] == "黒の勝ち!"
     d.frames(2)  # the overlay draws in Japanese without trouble
-
-
-def test_without_a_cjk_font_english_is_shown(tmp_path, monkeypatch):
-    monkeypatch.setenv("TWINFOLD_CJK_FONT", "")
-    text.reset_caches()
-    try:
-        d = japanese(Driver(tmp_path))
-        game, square, passer = position_before_pass(seed=3)
-        d.restore(game)
-        d.play(square)
-        assert d.game["message"] == f"{passer.capitalize()} passed"
-    finally:
-        monkeypatch.delenv("TWINFOLD_CJK_FONT")
-        text.reset_caches()

@@ -1,0 +1,6 @@
+"""Helpers of the project-wide checks (screen_sweep) import by name."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

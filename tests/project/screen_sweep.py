@@ -1,0 +1,226 @@
+"""Every screen the screenshot movies reach, in English and in Japanese, with a record of
+each text drawn (where, on which surface, inside which button) for the fit and translation
+checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygame
+
+from firmware.gfx import text, widgets
+from firmware.headless import build_machine, movie_length
+from firmware.machine import Machine
+from firmware.movie import parse_movie
+
+ROOT = Path(__file__).resolve().parents[2]
+MOVIES = sorted((ROOT / "docs" / "movies").glob("*.txt"))
+LANGUAGES = ("en", "ja")
+CHECKS = 30  # frames checked per movie (spread evenly, the last one included)
+
+
+@dataclass
+class Drawn:
+    """One text put on a surface: its ink's rect, and the button box holding it, if any."""
+
+    surface: pygame.Surface
+    text: str
+    ink: pygame.Rect
+    box: pygame.Rect | None
+    seq: int = 0
+    base: int = 0  # the row under the baseline
+    scale: int = 1
+
+
+@dataclass
+class Cover:
+    """An opaque box (panel, button) drawn over whatever was there before it."""
+
+    surface: pygame.Surface
+    rect: pygame.Rect
+    seq: int
+
+
+@dataclass
+class Recorder:
+    drawn: list[Drawn] = field(default_factory=list)
+    covers: list[Cover] = field(default_factory=list)
+    _box: list[pygame.Rect] = field(default_factory=list)
+
+    def next_seq(self) -> int:
+        return len(self.drawn) + len(self.covers)
+
+    def hidden_between(self, a: Drawn, b: Drawn) -> bool:
+        """True when a box drawn after `a` and before `b` covers where they meet."""
+        meet = a.ink.clip(b.ink)
+        return any(
+            c.surface is a.surface and a.seq < c.seq < b.seq and c.rect.contains(meet)
+            for c in self.covers
+        )
+
+
+def _ink(s: str, scale: int, rect: pygame.Rect) -> pygame.Rect:
+    bound = text.render(s, (255, 255, 255), scale).get_bounding_rect()
+    return bound.move(rect.topleft)
+
+
+@contextmanager
+def recording() -> Iterator[Recorder]:
+    """Record every `text.draw` (and the button it labels) while the block runs."""
+    rec = Recorder()
+    real_draw, real_button = text.draw, widgets.button
+    real_panel, real_bevel = widgets.panel, widgets.bevel_rect
+
+    def panel(surface: pygame.Surface, rect: pygame.Rect, *a, **kw) -> None:  # type: ignore[no-untyped-def]
+        rec.covers.append(Cover(surface, pygame.Rect(rect), rec.next_seq()))
+        real_panel(surface, rect, *a, **kw)
+
+    def bevel(surface: pygame.Surface, rect: pygame.Rect, *a, **kw) -> None:  # type: ignore[no-untyped-def]
+        rec.covers.append(Cover(surface, pygame.Rect(rect), rec.next_seq()))
+        real_bevel(surface, rect, *a, **kw)
+
+    def draw(surface: pygame.Surface, s: str, pos: tuple[int, int], color, **kw) -> pygame.Rect:  # type: ignore[no-untyped-def]
+        rect = real_draw(surface, s, pos, color, **kw)
+        if s:
+            box = rec._box[-1] if rec._box else None
+            scale = kw.get("scale", 1)
+            ink = _ink(s, scale, rect)
+            base = rect.y + text.baseline(s, scale)
+            rec.drawn.append(Drawn(surface, s, ink, box, rec.next_seq(), base, scale))
+        return rect
+
+    def button(surface: pygame.Surface, rect: pygame.Rect, label, **kw) -> None:  # type: ignore[no-untyped-def]
+        rec._box.append(pygame.Rect(rect))
+        try:
+            real_button(surface, rect, label, **kw)
+        finally:
+            rec._box.pop()
+
+    text.draw, widgets.button = draw, button  # type: ignore[assignment]
+    widgets.panel, widgets.bevel_rect = panel, bevel  # type: ignore[assignment]
+    try:
+        yield rec
+    finally:
+        text.draw, widgets.button = real_draw, real_button  # type: ignore[assignment]
+        widgets.panel, widgets.bevel_rect = real_panel, real_bevel  # type: ignore[assignment]
+
+
+def _movie_kwargs(args: tuple[str, ...]) -> dict[str, object]:
+    kw: dict[str, object] = {}
+    options: dict[str, str] = {}
+    it = iter(args)
+    for arg in it:
+        value = next(it)
+        if arg == "--game":
+            kw["game"] = value
+        elif arg == "--seed":
+            kw["seed"] = int(value)
+        elif arg == "--option":
+            key, _, v = value.partition("=")
+            options[key] = v
+    kw["options"] = options
+    return kw
+
+
+def machine_in(tmp: Path, language: str, **kw: object) -> Machine:
+    """A headless machine whose stored language is `language` from its first frame."""
+    store = tmp / "store.db"
+    first = build_machine(tmp / "setup", store_path=store)
+    first.settings.language = language
+    first.save_settings()
+    first.store.close()
+    return build_machine(tmp / "run", store_path=store, **kw)  # type: ignore[arg-type]
+
+
+def sweep_movie(movie_path: Path, language: str, tmp: Path) -> Iterator[tuple[int, Recorder]]:
+    """Play a screenshot movie; at CHECKS frames, render with recording on and yield it."""
+    movie = parse_movie(movie_path.read_text(encoding="utf-8"))
+    kw = _movie_kwargs(tuple(movie.args))
+    from firmware.movie import MoviePlayer
+
+    player = MoviePlayer(movie)
+    m = machine_in(tmp, language, **kw)
+    m.hal.input.script = player.input_at  # type: ignore[attr-defined]
+    length = movie_length(movie)
+    checks = {length - 1 - i * length // CHECKS for i in range(CHECKS)}
+    try:
+        for frame in range(length):
+            m.step()
+            if frame in checks:
+                with recording() as rec:
+                    m.render()
+                yield frame, rec
+    finally:
+        m.store.close()
+
+
+def sweep_setup_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every game's setup screen with every choice of every option shown in turn."""
+    from firmware.cartridges import discover
+    from firmware.scenes.setup import SetupScene
+
+    m = machine_in(tmp, language)
+    try:
+        for cart in discover().values():
+            scene = SetupScene(m, cart)
+            m.push(scene)
+            for opt in cart.options:
+                for choice in opt.choices:
+                    scene.values[opt.key] = choice
+                    with recording() as rec:
+                        m.render()
+                    yield f"{cart.id} setup {opt.key}={choice}", rec
+                scene.values[opt.key] = opt.default
+            m.pop()
+    finally:
+        m.store.close()
+
+
+# Games opened at their first screen, whose "?" button opens pages turned by "next".
+HELP_GAMES = {
+    "arimaa": {"setup": "default", "mode": "two"},
+    "panels": {},
+    "sevens": {},
+}
+
+
+def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every how-to-play page of the games that have a help button, page by page."""
+    from firmware.testing import run, tap_script
+
+    def tap(m: Machine, name: str) -> None:
+        x, y = m.scene.hotspots()[name].center
+        m.hal.input.script = tap_script({m.tick: (x, y)})  # type: ignore[attr-defined]
+        run(m, 5, draw=False)
+
+    for game, options in HELP_GAMES.items():
+        m = machine_in(tmp / game, language, game=game, seed=1, options=options)
+        try:
+            run(m, 5, draw=False)
+            tap(m, "button:help")
+            for page in range(12):
+                with recording() as rec:
+                    m.render()
+                yield f"{game} help page {page + 1}", rec
+                if "button:next" not in m.scene.hotspots():
+                    break
+                tap(m, "button:next")
+        finally:
+            m.store.close()
+
+
+def sweep_first_start(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The first start's language choice (drawn the same whatever the language)."""
+    from firmware.scenes.language import LanguageScene
+
+    m = machine_in(tmp, language)
+    try:
+        m.push(LanguageScene(m, m.pop))
+        with recording() as rec:
+            m.render()
+        yield "language choice", rec
+    finally:
+        m.store.close()

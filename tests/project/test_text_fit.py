@@ -1,0 +1,104 @@
+"""Text that fits (issue 25): on every screen the screenshot movies reach, in English and in
+Japanese, each text lies on its surface (nothing clipped or beyond the screen), inside the
+button it labels, clear of every other text, and on one baseline with the texts beside it.
+
+Not seen here: a text touching a line drawn with pygame.draw (only panels and buttons are
+known boxes); the screenshots in docs/img are looked at for that."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from screen_sweep import (
+    LANGUAGES,
+    MOVIES,
+    Drawn,
+    Recorder,
+    sweep_first_start,
+    sweep_help_screens,
+    sweep_movie,
+    sweep_setup_screens,
+)
+
+# Panel Link's score popups ("+30") float up across the board and the status row.
+FLOATING = re.compile(r"\+\d+")
+GAP = 3  # pixels between two texts on one row, so they never read as one
+
+
+def _one_row(a: Drawn, b: Drawn) -> bool:
+    """Two texts of one size side by side on a row (their lines mostly overlap)."""
+    if a.scale != b.scale or a.ink.colliderect(b.ink) or a.box != b.box:
+        return False  # (each button centres its own label)
+    if FLOATING.fullmatch(a.text) or FLOATING.fullmatch(b.text):
+        return False
+    top, bottom = max(a.ink.top, b.ink.top), min(a.ink.bottom, b.ink.bottom)
+    return bottom - top >= min(a.ink.h, b.ink.h) * 2 // 3 and abs(a.base - b.base) <= 4
+
+
+def _problems(rec: Recorder) -> list[str]:
+    drawn = rec.drawn
+    out = []
+    for d in drawn:
+        if not d.surface.get_rect().contains(d.ink):
+            out.append(f"{d.text!r} at {tuple(d.ink)} runs off its {d.surface.get_size()} surface")
+        if d.box is not None and not d.box.contains(d.ink):
+            out.append(f"{d.text!r} at {tuple(d.ink)} sticks out of its button {tuple(d.box)}")
+    for a, b in itertools.combinations(drawn, 2):
+        if a.surface is not b.surface:
+            continue
+        if _one_row(a, b) and a.base != b.base:
+            out.append(
+                f"{a.text!r} {tuple(a.ink)} and {b.text!r} {tuple(b.ink)} share a row "
+                f"but not a baseline"
+            )
+        if _one_row(a, b) and max(a.ink.left - b.ink.right, b.ink.left - a.ink.right) < GAP:
+            out.append(f"{a.text!r} {tuple(a.ink)} and {b.text!r} {tuple(b.ink)} touch")
+        if not a.ink.colliderect(b.ink):
+            continue
+        if (a.text, a.ink) != (b.text, b.ink) and not rec.hidden_between(a, b):
+            out.append(f"{a.text!r} {tuple(a.ink)} overlaps {b.text!r} {tuple(b.ink)}")
+    return out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("movie", MOVIES, ids=[m.stem for m in MOVIES])
+def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
+    problems = []
+    for frame, rec in sweep_movie(movie, language, tmp_path):
+        problems += [f"frame {frame}: {p}" for p in _problems(rec)]
+    problems = sorted(set(problems))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "sweep",
+    [sweep_setup_screens, sweep_help_screens, sweep_first_start],
+    ids=["setup", "help", "first-start"],
+)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):
+    problems = []
+    for where, rec in sweep(language, tmp_path):
+        problems += [f"{where}: {p}" for p in _problems(rec)]
+    problems = sorted(set(problems))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_settings_notes_stay_clear_of_its_rows(language, tmp_path):
+    """Issue 24: a Settings note was printed over the 'Touch factory' row."""
+    from screen_sweep import machine_in, recording
+
+    from firmware.scenes.settings import SettingsScene
+
+    m = machine_in(tmp_path, language)
+    m.settings.swap = True  # the swap note is the one shown
+    m.push(SettingsScene(m))
+    with recording() as rec:
+        m.render()
+    m.store.close()
+    assert any(d.text.startswith(("Touch stays", "いれかえちゅう")) for d in rec.drawn)
+    problems = _problems(rec)
+    assert not problems, "\n".join(problems)

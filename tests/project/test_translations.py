@@ -1,0 +1,122 @@
+"""Every string translated (issue 25): English screens show no Japanese, Japanese screens no
+English, and no text is drawn straight from an English literal without its Japanese.
+
+Two views: the screens every screenshot movie reaches (in both languages, as drawn), and the
+source of the firmware's and the games' scenes (every literal handed to a drawing call, and
+every `tr(en, ja)` pair), which also covers the help pages, result reasons, link messages and
+error screens no movie reaches."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from screen_sweep import MOVIES, ROOT, sweep_help_screens, sweep_movie, sweep_setup_screens
+
+from firmware.gfx import text
+
+# Words that are the same in both languages: button names printed on the unit, the system's
+# name, abbreviations a Japanese screen uses as they are, a setup named after its author.
+SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "TWINFOLD", "Lv", "99of9"}
+# Game notation and identifiers, the same in both languages: Arimaa's steps and turn labels
+# (Ed2n, 1g), Region Select's surface names (3_1_curl).
+NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
+WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+# The language choice names Japanese in Japanese on the English screens.
+JAPANESE_ON_ENGLISH_SCREENS = {"日本語"}
+
+
+def english_words(s: str) -> list[str]:
+    """The English words of a text that a Japanese screen must not show."""
+    tokens = [t for t in s.split() if t.strip(":.,!?()") not in SAME_IN_BOTH]
+    rest = NOTATION.sub(" ", " ".join(tokens))
+    return [w for w in WORD.findall(rest) if w not in SAME_IN_BOTH]
+
+
+def test_english_words_finds_prose_but_not_notation():
+    assert english_words("the curve touches itself") == ["the", "curve", "touches", "itself"]
+    assert english_words("2g Ed2n Cc2n Ed3n Cc3x Ha2n") == []
+    assert english_words("CPU 3: かんがえちゅう 3_1_curl") == []
+    assert english_words("Arimaa  1g") == ["Arimaa"]
+    assert english_words("99of9 OK: START") == []
+
+
+@pytest.mark.parametrize("movie", MOVIES, ids=[m.stem for m in MOVIES])
+def test_movie_screens_speak_one_language(movie, tmp_path):
+    missing = set()
+    for language in ("en", "ja"):
+        for _frame, rec in sweep_movie(movie, language, tmp_path / language):
+            for d in rec.drawn:
+                if language == "ja" and english_words(d.text):
+                    missing.add(f"no Japanese for {d.text!r}")
+                japanese = {c for c in d.text if text.is_japanese(c)}
+                if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
+                    missing.add(f"no English for {d.text!r}")
+    assert not missing, "\n".join(sorted(missing))
+
+
+@pytest.mark.parametrize("sweep", [sweep_setup_screens, sweep_help_screens], ids=["setup", "help"])
+def test_setup_and_help_screens_speak_one_language(sweep, tmp_path):
+    missing = set()
+    for language in ("en", "ja"):
+        for where, rec in sweep(language, tmp_path / language):
+            for d in rec.drawn:
+                if language == "ja" and english_words(d.text):
+                    missing.add(f"{where}: no Japanese for {d.text!r}")
+                japanese = {c for c in d.text if text.is_japanese(c)}
+                if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
+                    missing.add(f"{where}: no English for {d.text!r}")
+    assert not missing, "\n".join(sorted(missing))
+
+
+# The first start's language screen writes each language in itself, on purpose.
+BOTH_LANGUAGES = {ROOT / "firmware" / "scenes" / "language.py"}
+SCENE_SOURCES = sorted(
+    {*(ROOT / "firmware" / "scenes").rglob("*.py"), *(ROOT / "games").glob("*/scene/**/*.py")}
+    - BOTH_LANGUAGES
+)
+DRAWING_CALLS = {"draw": 1, "button": 2, "title_bar": 1, "draw_block": 1, "wrap": 0, "fit": 0}
+
+
+def _literal(node: ast.expr) -> str | None:
+    """The text of a string literal or f-string (placeholders as spaces), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else " " for v in node.values)
+    return None
+
+
+def _untranslated(path: Path) -> list[str]:
+    out = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        drawing = (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("text", "widgets")
+        )
+        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+        if name == "tr" and len(node.args) == 2:
+            en, ja = (_literal(a) for a in node.args)
+            if en is not None and ja is not None and (not en.strip()) != (not ja.strip()):
+                out.append(f"{where}: tr({en!r}, {ja!r}) lacks one language")
+        index = DRAWING_CALLS.get(name) if drawing else None
+        if name.endswith("Scene"):  # a prompt or notice: its message comes after the machine
+            index = 1
+        if index is not None and len(node.args) > index:
+            shown = _literal(node.args[index])
+            if shown is not None and english_words(shown):
+                out.append(f"{where}: {shown!r} is drawn in English only")
+    return out
+
+
+def test_scene_sources_draw_no_english_only_literal():
+    problems = [p for path in SCENE_SOURCES for p in _untranslated(path)]
+    assert not problems, "\n".join(problems)
