@@ -130,7 +130,7 @@ LABEL=$BOOT_LABEL /boot/firmware vfat defaults,nofail 0 2
 FSTAB
 # The kernel command line: the root by label, the console on the mini UART (ttyS1), none
 # drawn on the display (fbcon=map:9, as install.sh sets it).
-echo "console=ttyS1,115200 console=tty0 root=LABEL=$ROOT_LABEL rootfstype=ext4 rootwait fsck.repair=yes fbcon=map:9" \
+echo "console=ttyS1,115200 console=tty0 root=LABEL=$ROOT_LABEL rootfstype=ext4 rw rootwait fsck.repair=yes net.ifnames=0 cma=64M fbcon=map:9" \
     > "$ROOTFS/boot/firmware/cmdline.txt"
 rm -f "$ROOTFS/etc/ssh/ssh_host_"*  # each unit makes its own (ssh's first start)
 chroot "$ROOTFS" sh -c 'cat > /etc/systemd/system/ssh-keygen.service' <<'UNIT'

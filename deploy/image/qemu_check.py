@@ -25,6 +25,7 @@ Python (it renders the expected launcher with `twinfold headless`).
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -42,6 +43,7 @@ FB_W, FB_H, FB_STRIDE, FB_BASE, FB_SIZE = 640, 480, 1280, 0x3C100000, 0x96000
 # One-panel vertical layout at scale 1 (384 lines fit 480 once), centred on the 640x480 panel.
 UPPER_AT = ((FB_W - SCREEN_W) // 2, (FB_H - 2 * SCREEN_H) // 2)
 LOWER_AT = (UPPER_AT[0], UPPER_AT[1] + SCREEN_H)
+SEED = 1  # [boot] seed in the guest's twinfold.toml, --seed for headless
 LAUNCHER_FRAMES = 300  # the launcher's opening animation has settled by then
 BOOT_ATTEMPTS = 3
 USERSPACE_SECONDS = 240  # kernel to "Run /init" (a stalled SD controller never gets there)
@@ -71,7 +73,7 @@ def boot_files(image: Path, into: Path) -> dict[str, Path]:
     wanted = {
         "kernel": next(n for n in names if re.fullmatch(r"::/vmlinuz-.*", n)),
         "initrd": next(n for n in names if re.fullmatch(r"::/initrd\.img-.*", n)),
-        "dtb": "::/bcm2710-rpi-3-b.dtb",
+        "dtb": "::/bcm2837-rpi-3-b.dtb",
     }
     out = {}
     for key, name in wanted.items():
@@ -162,7 +164,7 @@ class Guest:
             "-chardev", f"socket,id=con,path={con},server=on,wait=on",
             "-serial", "chardev:con",
             "-qmp", f"unix:{qmp},server=on,wait=off",
-            "-display", "none", "-monitor", "none", "-no-reboot",
+            "-display", "none", "-monitor", "none",
             "-device", "usb-kbd",
         ]  # fmt: skip
         log(f"{self.name}: boot attempt {self.attempt}: {' '.join(cmd[3:])}")
@@ -322,9 +324,14 @@ def expected_panel(shots: Path) -> bytes:
     return rgb565(pygame.image.tobytes(canvas, "RGB"))
 
 
-def headless_shots(into: Path, frames: int, movie: str | None = None) -> Path:
+def headless_shots(
+    into: Path, frames: int, movie: str | None = None, store: Path | None = None
+) -> Path:
     twinfold = Path(sys.executable).with_name("twinfold")
     cmd = [str(twinfold), "headless", "--frames", str(frames), "--shots", str(into)]
+    cmd += ["--seed", str(SEED)]
+    if store is not None:
+        cmd += ["--store", str(store)]
     if movie is not None:
         path = into.with_suffix(".movie")
         path.write_text(movie)
@@ -381,7 +388,7 @@ ui.close()
 
 def press(guest: Guest, *keys: str, seconds: float = 180) -> None:
     """Press keys on a virtual gamepad made inside the guest with /dev/uinput."""
-    guest.sh("cat > /tmp/pad.py <<'EOF'\n" + UINPUT + "\nEOF", 30)
+    guest.sh(f"echo {base64.b64encode(UINPUT.encode()).decode()} | base64 -d > /tmp/pad.py", 30)
     guest.sh("python3 /tmp/pad.py " + " ".join(keys), seconds)
 
 
@@ -418,6 +425,60 @@ def check_ready(guest: Guest) -> None:
         f"restarts {later.get('NRestarts')}")  # fmt: skip
 
 
+# From the launcher (Reversi chosen): the options (START), "2 Players", Start, then the move
+# d3 with the board's cursor (its first press shows it at a1). Found with `twinfold headless`.
+NEW_GAME_AND_MOVE = ["LEFT", "START", "DOWN", "UP", "A", "DOWN", "DOWN", "DOWN", "UP", "A"]
+NEW_GAME_AND_MOVE += ["LEFT", "RIGHT", "RIGHT", "RIGHT", "DOWN", "DOWN", "A"]
+# The guest's virtual gamepad: the evdev codes device.toml maps to these buttons.
+EVDEV = {
+    "UP": "BTN_DPAD_UP", "DOWN": "BTN_DPAD_DOWN", "LEFT": "BTN_DPAD_LEFT",
+    "RIGHT": "BTN_DPAD_RIGHT", "A": "BTN_EAST", "B": "BTN_SOUTH", "START": "BTN_START",
+}  # fmt: skip
+PRESS_GAP = 60  # frames between presses in the headless movie (a second in the guest)
+
+
+def movie_of(buttons: list[str], power: bool = False) -> tuple[str, int]:
+    """The headless movie pressing these buttons a second apart from frame 300 (after the
+    launcher has settled), then a short POWER press; and its length in frames."""
+    lines, frame = ["# twinfold movie 1"], LAUNCHER_FRAMES
+    for button in buttons:
+        lines += [f"{frame} press {button}", f"{frame + 6} release {button}"]
+        frame += PRESS_GAP
+    if power:
+        lines += [f"{frame} power press", f"{frame + 6} power release"]
+        frame += PRESS_GAP
+    return "\n".join(lines) + "\n", frame + PRESS_GAP
+
+
+def check_reset(guest: Guest, work: Path, logs: Path, before: list[str]) -> None:
+    """Start a game, play a move, sleep (short POWER: the game is suspended), hard reset:
+    after the reboot the game is offered again (the picture equals headless's, booted on the
+    store the same presses left), and the store opens."""
+    keys = [EVDEV[b] for b in NEW_GAME_AND_MOVE]
+    press(guest, *keys, "KEY_POWER:0.3", seconds=300)
+    time.sleep(5)  # asleep: the suspend is written
+    log(f"{guest.name}: a move played and the unit asleep; hard reset (QMP system_reset)")
+    for attempt in range(BOOT_ATTEMPTS):
+        with guest.lock:
+            guest.buffer = b""
+        guest.qmp("system_reset")
+        try:
+            guest.wait_for(rb"Run /init as init process", USERSPACE_SECONDS)
+            break
+        except CheckFailed as exc:
+            log(f"{guest.name}: {exc} after the reset (attempt {attempt + 1}); resetting again")
+    else:
+        raise CheckFailed(f"{guest.name}: no reboot reached userspace after the reset")
+    guest.shell_ready()
+    check_ready(guest)
+    store = work / "reset.db"
+    movie, frames = movie_of([*before, *NEW_GAME_AND_MOVE], power=True)
+    headless_shots(work / "reset-before", frames, movie, store)
+    want = expected_panel(headless_shots(work / "reset-after", LAUNCHER_FRAMES, None, store))
+    wait_for_picture(guest, want, logs, "reset", 600)
+    log(f"{guest.name}: after the hard reset the suspended game is offered again")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("image", type=Path)
@@ -444,6 +505,9 @@ def run_checks(image: Path, logs: Path, work: Path, checks: list[str]) -> int:
     subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
     files = boot_files(disk, work)
     files["dtb"] = qemu_dtb(files["dtb"], work / "qemu.dtb")
+    # the boot partition's settings, edited as a person would before the first boot
+    settings = (Path(__file__).parent / "files/twinfold.toml").read_text()
+    set_boot_file(disk, "twinfold.toml", settings + f"\n[boot]\nseed = {SEED}\n")
     append = cmdline(disk) + " twinfold.serial_shell"
     guest = Guest("unit", disk, files, append, logs)
     started = time.monotonic()
@@ -458,12 +522,12 @@ def run_checks(image: Path, logs: Path, work: Path, checks: list[str]) -> int:
             want = expected_panel(headless_shots(work / "launcher", LAUNCHER_FRAMES))
             wait_for_picture(guest, want, logs, "launcher", 600)
         if "input" in checks:
-            press(guest, "BTN_DPAD_RIGHT")
-            movie = "# twinfold movie 1\n300 press RIGHT\n310 release RIGHT\n"
-            want = expected_panel(headless_shots(work / "input", 600, movie))
+            press(guest, EVDEV["RIGHT"])
+            movie, frames = movie_of(["RIGHT"])
+            want = expected_panel(headless_shots(work / "input", frames, movie))
             wait_for_picture(guest, want, logs, "input", 300)
         if "reset" in checks:
-            raise CheckFailed("reset: not written yet")
+            check_reset(guest, work, logs, ["RIGHT"] if "input" in checks else [])
         if "power" in checks:
             guest.sh("journalctl --rotate >/dev/null 2>&1 || true", 30)
             press(guest, "KEY_POWER:3.0")
