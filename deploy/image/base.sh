@@ -31,7 +31,7 @@ base_key() {
 # make_base TARBALL: build the base root with mmdebstrap (root, binfmt for arm64).
 make_base() {
     local out="$1" tmp="${1%.tar}.partial.tar"
-    nice -n 10 mmdebstrap --architectures=arm64 --variant=minbase \
+    mmdebstrap --architectures=arm64 --variant=minbase \
         --components=main,non-free-firmware \
         --include="$(IFS=,; echo "${BASE_PACKAGES[*]}")" \
         --setup-hook="$BASE_SETUP_HOOK" \

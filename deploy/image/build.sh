@@ -177,7 +177,7 @@ echo "$IMG: ${size} MiB (root ${used} MiB used)"
 
 if [ "$XZ" = 1 ]; then
     step "image: xz, Raspberry Pi Imager JSON"
-    nice -n 10 xz -T2 -3 -k -f "$IMG"
+    xz -T2 -1 -k -f "$IMG"
     python3 "$DEPLOY/pi-gen/imager_json.py" "$IMG.xz" "$URL/$NAME.img.xz" > "$OUT/$NAME.json"
     ls -l "$IMG.xz" "$OUT/$NAME.json"
 fi

@@ -231,7 +231,7 @@ class Guest:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             with self.lock:
-                m = re.search(pattern, self.buffer)
+                m = re.search(pattern, self.buffer, re.S)
             if m:
                 return m
             if self.proc and self.proc.poll() is not None:
