@@ -178,7 +178,7 @@ echo "$IMG: ${size} MiB (root ${used} MiB used)"
 if [ "$XZ" = 1 ]; then
     step "image: xz, Raspberry Pi Imager JSON"
     xz -T2 -1 -k -f "$IMG"
-    python3 "$DEPLOY/pi-gen/imager_json.py" "$IMG.xz" "$URL/$NAME.img.xz" > "$OUT/$NAME.json"
+    python3 "$DEPLOY/pi-gen/imager_json.py" --debian "$IMG.xz" "$URL/$NAME.img.xz" > "$OUT/$NAME.json"
     ls -l "$IMG.xz" "$OUT/$NAME.json"
 fi
 step "done: $IMG"

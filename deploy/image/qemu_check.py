@@ -315,6 +315,7 @@ def rgb565(rgb: bytes) -> bytes:
 
 def expected_panel(shots: Path) -> bytes:
     """headless's two screens placed on a black 640x480 panel as the one-panel layout does."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     canvas = pygame.Surface((FB_W, FB_H))
@@ -378,7 +379,7 @@ for word in sys.argv[1:]:
     name, _, hold = word.partition(":")
     code = getattr(e, name)
     ui.write(e.EV_KEY, code, 1); ui.syn()
-    time.sleep(float(hold or 0.4))
+    time.sleep(float(hold or 0.12))  # under the firmware's 18-tick repeat delay
     ui.write(e.EV_KEY, code, 0); ui.syn()
     time.sleep(1.0)
 time.sleep(1)

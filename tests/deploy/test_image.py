@@ -4,10 +4,14 @@ minutes to tens of minutes as root: .ci/image-checks runs them, not the test sui
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
+import lzma
 import os
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -162,3 +166,21 @@ def test_image_checks_say_why_they_skip(tmp_path):
     assert line.startswith("image-checks: SKIPPED: cannot build the image here: ")
     assert "no mmdebstrap" in line
     assert not (tmp_path / "c").exists()  # nothing built
+
+
+def test_the_debian_images_imager_entry_names_its_boards_and_no_os_customisation(tmp_path):
+    raw = b"\x00\x01" * 65536
+    image = tmp_path / "twinfold-0.1.0-arm64.img.xz"
+    image.write_bytes(lzma.compress(raw, format=lzma.FORMAT_XZ))
+    result = subprocess.run(
+        [sys.executable, str(REPO / "deploy/pi-gen/imager_json.py"), "--debian", str(image),
+         "https://example.org/t.img.xz", "--date", "2026-11-26"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout)["os_list"][0]
+    assert entry["devices"] == ["pi4-64bit", "pi3-64bit"]  # no Pi 5: Debian has no DTB for it
+    assert "init_format" not in entry and "Debian" in entry["name"]
+    assert entry["extract_size"] == len(raw)
+    assert entry["extract_sha256"] == hashlib.sha256(raw).hexdigest()
+    assert entry["image_download_sha256"] == hashlib.sha256(image.read_bytes()).hexdigest()
