@@ -430,6 +430,7 @@ def check_ready(guest: Guest) -> None:
 # d3 with the board's cursor (its first press shows it at a1). Found with `twinfold headless`.
 NEW_GAME_AND_MOVE = ["LEFT", "START", "DOWN", "UP", "A", "DOWN", "DOWN", "DOWN", "UP", "A"]
 NEW_GAME_AND_MOVE += ["LEFT", "RIGHT", "RIGHT", "RIGHT", "DOWN", "DOWN", "A"]
+CONTINUE = ["DOWN", "UP", "A"]  # on the resume prompt: "Continue"
 # The guest's virtual gamepad: the evdev codes device.toml maps to these buttons.
 EVDEV = {
     "UP": "BTN_DPAD_UP", "DOWN": "BTN_DPAD_DOWN", "LEFT": "BTN_DPAD_LEFT",
@@ -475,9 +476,16 @@ def check_reset(guest: Guest, work: Path, logs: Path, before: list[str]) -> None
     store = work / "reset.db"
     movie, frames = movie_of([*before, *NEW_GAME_AND_MOVE], power=True)
     headless_shots(work / "reset-before", frames, movie, store)
+    shutil.copy(store, work / "continue.db")
     want = expected_panel(headless_shots(work / "reset-after", LAUNCHER_FRAMES, None, store))
     wait_for_picture(guest, want, logs, "reset", 600)
     log(f"{guest.name}: after the hard reset the suspended game is offered again")
+    # Continue (the menu's cursor shows at the first press): the board with d3 played
+    press(guest, *(EVDEV[b] for b in CONTINUE))
+    movie, frames = movie_of(CONTINUE)
+    want = expected_panel(headless_shots(work / "continue", frames, movie, work / "continue.db"))
+    wait_for_picture(guest, want, logs, "continue", 300)
+    log(f"{guest.name}: the game continues where it was: nothing lost")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -530,10 +538,12 @@ def run_checks(image: Path, logs: Path, work: Path, checks: list[str]) -> int:
         if "reset" in checks:
             check_reset(guest, work, logs, ["RIGHT"] if "input" in checks else [])
         if "power" in checks:
-            guest.sh("journalctl --rotate >/dev/null 2>&1 || true", 30)
+            # the service's log follows on the console: the firmware's own shutdown is seen
+            guest.sh("(journalctl -f -n 0 -u twinfold -o cat > /dev/ttyS1 2>&1 &)", 30)
             press(guest, "KEY_POWER:3.0")
-            guest.wait_for(rb"reboot: Power down|reboot: System halted", 300)
-            log("unit: a long POWER press shut the guest down")
+            guest.wait_for(rb"shutting down: systemctl poweroff", 120)
+            guest.wait_for(rb"reboot: Power down", 300)
+            log("unit: a long POWER press: the firmware stopped and powered the guest off")
     finally:
         guest.stop()
     return 0
