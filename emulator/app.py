@@ -31,9 +31,9 @@ from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
+from firmware.arguments import STDOUT, CommandError
 from firmware.boot import BootConfig, boot, start_logging
-from firmware.cli import STDOUT, CommandError, movie_argument
-from firmware.commands import apply_movie_args, profile_of
+from firmware.boot_arguments import apply_movie_args, movie_argument, profile_of
 from firmware.game_api import Cartridge
 from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine

@@ -12,7 +12,7 @@ from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 
 def _message_top(
@@ -31,7 +31,7 @@ class ResumeScene(MenuScene):
     top_y = 70
 
     def __init__(
-        self, machine: Machine, game_id: str, state: dict[str, Any], meta: dict[str, Any]
+        self, machine: Host, game_id: str, state: dict[str, Any], meta: dict[str, Any]
     ) -> None:
         super().__init__(machine)
         self.game_id, self.state, self.meta = game_id, state, meta
@@ -85,7 +85,7 @@ class NoticeScene(MenuScene):
     top_y = 90
     back_key = "ok"
 
-    def __init__(self, machine: Machine, message: str) -> None:
+    def __init__(self, machine: Host, message: str) -> None:
         super().__init__(machine)
         self.message = message
         self.items = [MenuItem("ok", lambda: "OK", self.close, face=pal.ACCENT_LO)]
@@ -107,7 +107,7 @@ class ConfirmScene(MenuScene):
     top_y = 70
     back_key = "no"
 
-    def __init__(self, machine: Machine, question: str, on_yes: Callable[[], None]) -> None:
+    def __init__(self, machine: Host, question: str, on_yes: Callable[[], None]) -> None:
         super().__init__(machine)
         self.question = question
         tr = machine.tr
