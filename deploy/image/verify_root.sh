@@ -31,7 +31,7 @@ done
 [ "$(od -An -tx1 -j18 -N2 "$ROOT/usr/bin/python3.11" | tr -d ' ')" = b700 ] \
     || fail "the root's python is not arm64"
 out="$(PYGAME_HIDE_SUPPORT_PROMPT=1 chroot "$ROOT" /opt/twinfold/venv/bin/python -c \
-    'import evdev, pygame, serial, cryptography, cobs, firmware.cli, hal.backends.device.config; print(evdev.__file__, pygame.version.ver)' 2>&1)" \
+    'import evdev, pygame, serial, cryptography, cobs, firmware.cli, handheld.app, hal.backends.device.config; print(evdev.__file__, pygame.version.ver)' 2>&1)" \
     || fail "the venv cannot import the firmware's modules: $out"
 case "$out" in /usr/lib/python3/dist-packages/evdev/*) ;; *) fail "evdev is not Debian's: $out" ;; esac
 chroot "$ROOT" /opt/twinfold/venv/bin/twinfold device --help >/dev/null 2>&1 \
