@@ -225,7 +225,7 @@ class Guest:
                 self.wait_for(rb"systemd\[1\]|Welcome to", USERSPACE_SECONDS, STALL_SECONDS)
                 return
             except CheckFailed as exc:
-                log(f"{self.name}: {exc}; retrying (console log kept: {self.log_file})")
+                log(f"{exc}; retrying (console log kept: {self.log_file})")
                 self.stop()
         raise CheckFailed(f"{self.name}: no boot reached userspace in {BOOT_ATTEMPTS} attempts")
 
