@@ -10,6 +10,9 @@
 #   --read-only   read-only root (overlay file system) with the store on the partition
 #                 labelled twinfold-data, mounted at /var/lib/twinfold
 #   --no-apt      do not install Debian packages (they are already there)
+#   --wheels DIR  install offline: the wheel's dependencies from the wheels in DIR (fetched
+#                 elsewhere, e.g. `pip download --platform manylinux2014_aarch64`), evdev
+#                 from Debian's python3-evdev (the venv sees the system's packages)
 #   --dry-run     say what would be done, change nothing
 #   DESTDIR       install the files under this staging root and make no system changes
 #                 (no packages, user, virtual environment or service reloads)
@@ -36,6 +39,7 @@ DRY=0
 WHEEL=""
 READ_ONLY=0
 APT=1
+WHEELS=""
 ROOT="${DESTDIR:-}"
 ROOT="${ROOT%/}"
 
@@ -48,6 +52,8 @@ while [ $# -gt 0 ]; do
         --wheel=*) WHEEL="${1#--wheel=}" ;;
         --read-only) READ_ONLY=1 ;;
         --no-apt) APT=0 ;;
+        --wheels) [ $# -ge 2 ] || die "--wheels needs a folder"; WHEELS="$2"; shift ;;
+        --wheels=*) WHEELS="${1#--wheels=}" ;;
         -h|--help) sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
@@ -65,6 +71,11 @@ fi
 if [ "$SYSTEM" = 1 ] && [ -z "$WHEEL" ] && [ ! -f "$HERE/../pyproject.toml" ]; then
     die "no wheel: pass --wheel FILE (or run the installer from a checkout)"
 fi
+if [ -n "$WHEELS" ] && [ ! -d "$WHEELS" ]; then
+    die "no such folder of wheels: $WHEELS"
+fi
+# Offline, evdev is Debian's (nothing to compile).
+[ -n "$WHEELS" ] && PACKAGES=(python3-venv python3-evdev device-tree-compiler libasound2 polkitd)
 # --read-only's needs are checked before anything is changed.
 if [ "$READ_ONLY" = 1 ] && [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ]; then
     command -v raspi-config >/dev/null 2>&1 \
@@ -97,7 +108,11 @@ fi
 if [ "$SYSTEM" = 1 ] && [ -x "$VENV/bin/python" ]; then
     echo "unchanged $VENV"
 else
-    run python3 -m venv "$VENV"
+    if [ -n "$WHEELS" ]; then
+        run python3 -m venv --system-site-packages "$VENV"
+    else
+        run python3 -m venv "$VENV"
+    fi
 fi
 if [ -z "$WHEEL" ] && [ "$SYSTEM" = 1 ]; then
     # From the checkout this installer is in, with the environment's own pip (Debian's

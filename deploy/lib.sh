@@ -110,6 +110,9 @@ build_wheel() {
 # force-reinstalled whenever its content differs from the last one installed (its SHA-256
 # is kept in VENV/twinfold-wheel.sha256). The same wheel again changes nothing and needs
 # no network. Dependencies are installed only if missing or too old.
+# With WHEELS set (a folder of wheels, `install.sh --wheels`), pip never uses the network:
+# everything comes from that folder, and evdev (no aarch64 wheel on PyPI) is Debian's
+# python3-evdev, which the venv sees (made with --system-site-packages).
 install_wheel() {
     local venv="$1" wheel="$2" stamp="$1/twinfold-wheel.sha256" sum=""
     [ -f "$wheel" ] && sum="$(sha256sum "$wheel" | cut -d ' ' -f 1)"
@@ -117,8 +120,15 @@ install_wheel() {
         echo "unchanged twinfold wheel $(basename "$wheel")"
         return 0
     fi
-    run "$venv/bin/pip" install --no-cache-dir --force-reinstall --no-deps "$wheel"
-    run "$venv/bin/pip" install --no-cache-dir "${wheel}[device]"
+    if [ -n "${WHEELS:-}" ]; then
+        run "$venv/bin/pip" install --no-cache-dir --no-index --find-links "$WHEELS" \
+            --force-reinstall --no-deps "$wheel"
+        run "$venv/bin/pip" install --no-cache-dir --no-index --find-links "$WHEELS" "$wheel"
+        run "$venv/bin/python" -c "import evdev"
+    else
+        run "$venv/bin/pip" install --no-cache-dir --force-reinstall --no-deps "$wheel"
+        run "$venv/bin/pip" install --no-cache-dir "${wheel}[device]"
+    fi
     if [ "$SYSTEM" = 1 ] && [ "$DRY" = 0 ]; then
         echo "$sum" > "$stamp"
     fi

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Write a Raspberry Pi Imager repository file (an `os_list`) for a built Twinfold image.
 
-usage: imager_json.py IMAGE(.img.xz|.zip|.img) URL [--date YYYY-MM-DD] > twinfold.json
+usage: imager_json.py IMAGE(.img.xz|.zip|.img) URL [--date YYYY-MM-DD] [--debian] > twinfold.json
+
+--debian describes the Debian image of deploy/image/ (Pi 3, Zero 2 W and 4; no Imager OS
+customisation: its settings are the boot partition's twinfold.toml) instead of pi-gen's.
 
 Imager checks the download against `image_download_sha256` and the written card against
 `extract_sha256`, so both are computed here from the image itself. Open the file in Imager
@@ -50,25 +53,38 @@ def extracted(path: Path) -> tuple[int, str]:
         return _digest(stream)
 
 
-def os_list(image: Path, url: str, date: str) -> dict[str, Any]:
+PI_GEN = {
+    "name": "Twinfold handheld",
+    "description": "Raspberry Pi OS Lite (64-bit) that boots into Twinfold",
+    "icon": "https://downloads.raspberrypi.com/raspios_lite_arm64/Raspios_lite_arm64.png",
+    "devices": DEVICES,
+    "init_format": "systemd",
+}
+# No init_format: Imager's OS customisation is Raspberry Pi OS's; this image reads
+# twinfold.toml on its boot partition. Debian's DTBs are the Pi 3, Zero 2 W and 4's.
+DEBIAN = {
+    "name": "Twinfold handheld (Debian, HDMI/DSI display)",
+    "description": "Debian 12 (64-bit) that boots into Twinfold: an HDMI or DSI display, "
+    "USB touch and gamepad; settings in twinfold.toml on the boot partition",
+    "devices": ["pi4-64bit", "pi3-64bit"],
+}
+
+
+def os_list(image: Path, url: str, date: str, debian: bool = False) -> dict[str, Any]:
     extract_size, extract_sha = extracted(image)
     with image.open("rb") as stream:
         download_size, download_sha = _digest(stream)
     return {
         "os_list": [
             {
-                "name": "Twinfold handheld",
-                "description": "Raspberry Pi OS Lite (64-bit) that boots into Twinfold",
+                **(DEBIAN if debian else PI_GEN),
                 "url": url,
-                "icon": "https://downloads.raspberrypi.com/raspios_lite_arm64/Raspios_lite_arm64.png",
                 "website": "https://github.com/twinfold/twinfold",
                 "release_date": date,
                 "extract_size": extract_size,
                 "extract_sha256": extract_sha,
                 "image_download_size": download_size,
                 "image_download_sha256": download_sha,
-                "devices": DEVICES,
-                "init_format": "systemd",
             }
         ]
     }
@@ -79,9 +95,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("image", type=Path)
     parser.add_argument("url")
     parser.add_argument("--date", default=dt.date.today().isoformat())
+    parser.add_argument("--debian", action="store_true", help="the Debian image (deploy/image)")
     args = parser.parse_args(argv)
     try:
-        data = os_list(args.image, args.url, args.date)
+        data = os_list(args.image, args.url, args.date, args.debian)
     except (OSError, ValueError, lzma.LZMAError, zipfile.BadZipFile) as exc:
         print(f"imager_json.py: {exc}", file=sys.stderr)
         return 1

@@ -1,0 +1,186 @@
+"""deploy/image/: the boot partition's settings script, the QEMU check's picture and DTB
+helpers, and .ci/image-checks saying why it skips. (The build and the boots themselves take
+minutes to tens of minutes as root: .ci/image-checks runs them, not the test suite.)"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import lzma
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pygame
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+IMAGE = REPO / "deploy/image"
+BOOT_CONFIG = IMAGE / "files/boot-config"
+
+
+def load_check():
+    spec = importlib.util.spec_from_file_location("qemu_check", IMAGE / "qemu_check.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def python_with_tomli_w() -> str:
+    """A Python that has tomli_w (the image has Debian's python3-tomli-w)."""
+    for python in ("/usr/bin/python3", shutil.which("python3")):
+        probe = [python, "-c", "import tomli_w"] if python else None
+        if probe and subprocess.run(probe, capture_output=True).returncode == 0:
+            return probe[0]
+    pytest.skip("no python3 with tomli_w (Debian: python3-tomli-w): boot-config not run here")
+
+
+def boot_root(tmp_path: Path, boot_toml: str) -> Path:
+    root = tmp_path / "root"
+    (root / "etc/twinfold").mkdir(parents=True)
+    shutil.copy(REPO / "deploy/config/device.toml", root / "etc/twinfold/device.toml")
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/twinfold.toml").write_text(boot_toml)
+    return root
+
+
+def run_boot_config(python: str, root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [python, str(BOOT_CONFIG)], env={**os.environ, "TWINFOLD_ROOT": str(root)},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+
+
+def test_boot_partition_settings_win_over_device_toml_and_set_wifi_and_ssh(tmp_path):
+    python = python_with_tomli_w()
+    shipped = (IMAGE / "files/twinfold.toml").read_text()
+    edited = (
+        shipped.replace('ssid = ""', 'ssid = "Home \\"5G\\""')
+        .replace('password = ""', 'password = "secret pass"')
+        .replace('authorized_key = ""', 'authorized_key = "ssh-ed25519 AAAAC3Nz me@desk"')
+    )
+    root = boot_root(tmp_path, edited.replace('port = "/dev/ttyUSB0"', 'port = "/dev/ttyAMA0"'))
+    result = run_boot_config(python, root)
+    assert result.returncode == 0, result.stderr
+    merged = tomllib.loads((root / "run/twinfold/device.toml").read_text())
+    device = tomllib.loads((root / "etc/twinfold/device.toml").read_text())
+    assert merged["display"]["mode"] == "one" and device["display"]["mode"] == "two"
+    assert merged["radio"]["port"] == "/dev/ttyAMA0" and merged["radio"]["enabled"] is False
+    # keys the boot file leaves out keep device.toml's values; its own sections stay out
+    assert merged["display"]["panel"] == device["display"]["panel"]
+    assert merged["input"] == device["input"]
+    assert "wifi" not in merged and "ssh" not in merged
+    wpa = root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
+    assert 'ssid="Home \\"5G\\""' in wpa.read_text() and 'psk="secret pass"' in wpa.read_text()
+    assert wpa.stat().st_mode & 0o777 == 0o600
+    keys = root / "root/.ssh/authorized_keys"
+    assert keys.read_text() == "ssh-ed25519 AAAAC3Nz me@desk\n"
+
+
+def test_a_broken_boot_file_is_reported_and_device_toml_used_as_it_is(tmp_path):
+    python = python_with_tomli_w()
+    root = boot_root(tmp_path, "[display\nmode = 'one'\n")
+    result = run_boot_config(python, root)
+    assert result.returncode == 0
+    assert result.stderr.startswith("boot-config: ") and "twinfold.toml ignored" in result.stderr
+    merged = tomllib.loads((root / "run/twinfold/device.toml").read_text())
+    assert merged == tomllib.loads((root / "etc/twinfold/device.toml").read_text())
+    assert not (root / "etc/wpa_supplicant").exists() and not (root / "root/.ssh").exists()
+
+
+def test_the_shipped_boot_file_is_valid_and_sets_one_panel_mode():
+    data = tomllib.loads((IMAGE / "files/twinfold.toml").read_text())
+    assert data["display"]["mode"] == "one"
+    assert set(data) <= {"display", "input", "radio", "system", "boot", "wifi", "ssh"}
+
+
+def test_the_expected_panel_places_both_screens_as_the_one_panel_layout_does(tmp_path):
+    check = load_check()
+    top = pygame.Surface((256, 192))
+    top.fill((255, 7, 3))
+    bottom = pygame.Surface((256, 192))
+    bottom.fill((1, 255, 129))
+    pygame.image.save(top, str(tmp_path / "top.png"))
+    pygame.image.save(bottom, str(tmp_path / "bottom.png"))
+    panel = check.expected_panel(tmp_path)
+    assert len(panel) == 640 * 480 * 3
+
+    def at(x: int, y: int) -> bytes:
+        i = (y * 640 + x) * 3
+        return panel[i : i + 3]
+
+    # 5/6/5 bits kept: (255, 7, 3) -> (248, 4, 0); (1, 255, 129) -> (0, 252, 128)
+    assert at(192, 48) == at(447, 239) == bytes((248, 4, 0))
+    assert at(192, 240) == at(447, 431) == bytes((0, 252, 128))
+    for x, y in ((191, 48), (448, 100), (300, 47), (300, 432), (0, 0)):
+        assert at(x, y) == b"\0\0\0", (x, y)
+
+
+def test_the_qemu_dtb_gains_a_framebuffer_and_frees_the_uart(tmp_path):
+    dtc, fdtget = shutil.which("dtc"), shutil.which("fdtget")
+    if dtc is None or fdtget is None or shutil.which("fdtput") is None:
+        pytest.skip("dtc/fdtput/fdtget missing (device-tree-compiler): the DTB edit not run")
+    source = tmp_path / "pi.dts"
+    source.write_text(
+        "/dts-v1/;\n/ { #address-cells = <1>; #size-cells = <1>;\n"
+        '  soc { serial@7e201000 { compatible = "arm,pl011";\n'
+        '    bluetooth { compatible = "brcm,bcm43438-bt"; }; }; }; };\n'
+    )
+    dtb = tmp_path / "pi.dtb"
+    subprocess.run([dtc, "-q", "-I", "dts", "-O", "dtb", "-o", str(dtb), str(source)], check=True)
+    out = load_check().qemu_dtb(dtb, tmp_path / "qemu.dtb")
+
+    def get(node: str, prop: str, *opts: str) -> str:
+        return subprocess.check_output([fdtget, *opts, str(out), node, prop], text=True).strip()
+
+    fb = "/framebuffer@3c100000"
+    assert get(fb, "compatible") == "simple-framebuffer"
+    assert get(fb, "reg", "-t", "x") == "3c100000 96000"
+    assert (get(fb, "width"), get(fb, "height"), get(fb, "stride")) == ("640", "480", "1280")
+    assert get(fb, "format") == "r5g6b5"
+    children = subprocess.check_output([fdtget, "-l", str(out), "/soc/serial@7e201000"], text=True)
+    assert "bluetooth" not in children.split()
+
+
+def test_image_checks_say_why_they_skip(tmp_path):
+    # A PATH without mmdebstrap and QEMU: the CI step must skip, saying so, and succeed.
+    shadow = tmp_path / "bin"
+    shadow.mkdir()
+    hidden = {"mmdebstrap", "qemu-system-aarch64"}
+    for d in ("/usr/sbin", "/usr/bin"):
+        for tool in Path(d).iterdir():
+            if tool.name not in hidden and not (shadow / tool.name).exists():
+                (shadow / tool.name).symlink_to(tool)
+    result = subprocess.run(
+        ["/bin/bash", str(REPO / ".ci/image-checks")],
+        env={**os.environ, "PATH": str(shadow), "TWINFOLD_IMAGE_CACHE": str(tmp_path / "c")},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    line = result.stdout.strip().splitlines()[-1]
+    assert line.startswith("image-checks: SKIPPED: cannot build the image here: ")
+    assert "no mmdebstrap" in line
+    assert not (tmp_path / "c").exists()  # nothing built
+
+
+def test_the_debian_images_imager_entry_names_its_boards_and_no_os_customisation(tmp_path):
+    raw = b"\x00\x01" * 65536
+    image = tmp_path / "twinfold-0.1.0-arm64.img.xz"
+    image.write_bytes(lzma.compress(raw, format=lzma.FORMAT_XZ))
+    result = subprocess.run(
+        [sys.executable, str(REPO / "deploy/pi-gen/imager_json.py"), "--debian", str(image),
+         "https://example.org/t.img.xz", "--date", "2026-11-26"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout)["os_list"][0]
+    assert entry["devices"] == ["pi4-64bit", "pi3-64bit"]  # no Pi 5: Debian has no DTB for it
+    assert "init_format" not in entry and "Debian" in entry["name"]
+    assert entry["extract_size"] == len(raw)
+    assert entry["extract_sha256"] == hashlib.sha256(raw).hexdigest()
+    assert entry["image_download_sha256"] == hashlib.sha256(image.read_bytes()).hexdigest()
