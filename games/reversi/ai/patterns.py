@@ -84,7 +84,7 @@ class PatternType:
 
     @property
     def cells(self) -> int:
-        return 3**self.size
+        return int(3**self.size)
 
 
 def _pattern_type(name: str, base: tuple[Square, ...]) -> PatternType:

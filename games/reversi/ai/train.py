@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
+import importlib.util
 import random
 import re
 import sys
@@ -123,10 +125,15 @@ def self_play_game(rng: random.Random, solve_empties: int) -> list[Sample]:
     return [Sample(sp, so, black_margin if blk else -black_margin) for sp, so, blk in seen]
 
 
+def game_rng(seed: int, game: int) -> random.Random:
+    """Each game's own random source: a run can stop and go on, or be cut short."""
+    return random.Random(f"train:{seed}:{game}")
+
+
 def generate(games: int, seed: int, solve_empties: int) -> Iterator[list[Sample]]:
     """Seeded self-play games, one list of samples per game."""
     for g in range(games):
-        yield self_play_game(random.Random(f"train:{seed}:{g}"), solve_empties)
+        yield self_play_game(game_rng(seed, g), solve_empties)
 
 
 # --- fitting ------------------------------------------------------------------------------
@@ -151,7 +158,7 @@ def features(samples: Sequence[Sample]) -> tuple[npt.NDArray[Any], ...]:
     empties = np.zeros(len(samples), dtype=np.int64)
     labels = np.zeros(len(samples), dtype=np.float64)
     for i, s in enumerate(samples):
-        row = []
+        row: list[int] = []
         for n, idxs in enumerate(instance_indices(s.p, s.o)):
             cmap, off = maps[n], offsets[n]
             row.extend(off + cmap[idx] for idx in idxs)
@@ -165,8 +172,8 @@ def features(samples: Sequence[Sample]) -> tuple[npt.NDArray[Any], ...]:
 def _design(cols: np.ndarray, mob: np.ndarray, used: np.ndarray) -> Any:
     """Sparse design matrix over the used pattern columns, then mobility and bias."""
     import numpy as np
-    from scipy import sparse
 
+    sparse = importlib.import_module("scipy.sparse")  # untyped library: used as Any
     n, width = cols.shape
     local = np.searchsorted(used, cols)
     k = len(used)
@@ -187,7 +194,8 @@ def fit_phase(
     """Least squares for one phase: (used columns, their weights [discs], damping, held-out
     RMS error in discs)."""
     import numpy as np
-    from scipy.sparse.linalg import lsqr
+
+    lsqr = importlib.import_module("scipy.sparse.linalg").lsqr
 
     used = np.unique(cols[train])
     a_train = _design(cols[train], mob[train], used)
@@ -307,16 +315,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--overlap", type=int, default=3, help="empties a phase borrows each side")
     ap.add_argument("--out", type=Path, help="weights file to write")
     ap.add_argument("--ship", action="store_true", help="install into the package")
-    ap.add_argument("--positions", type=Path, help="positions file (.npz): reused if present")
+    ap.add_argument(
+        "--positions",
+        type=Path,
+        help="positions file (.npz), saved every 250 games; a run goes on from it",
+    )
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     if args.games < 1 or not 0 <= args.solve_empties <= 20 or not 0 <= args.overlap <= 30:
         print("train: --games >= 1, --solve-empties 0..20, --overlap 0..30", file=sys.stderr)
         return 2
-    try:
-        import numpy  # noqa: F401
-        import scipy  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("numpy") is None or importlib.util.find_spec("scipy") is None:
         print("train: needs numpy and scipy (pip install -e .[train])", file=sys.stderr)
         return 2
 
@@ -325,19 +334,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(*parts, flush=True)
 
     t0 = time.process_time()
+    samples: list[Sample] = []
+    game_of: list[int] = []
     if args.positions is not None and args.positions.exists():
         samples, game_of = load_positions(args.positions)
         log(f"read {len(samples)} positions from {args.positions}")
-    else:
-        samples, game_of = [], []
-        for g, game in enumerate(generate(args.games, args.seed, args.solve_empties)):
-            samples.extend(game)
-            game_of.extend([g] * len(game))
-            if (g + 1) % 500 == 0:
-                cpu = time.process_time() - t0
-                log(f"{g + 1} games, {len(samples)} positions, {cpu:.0f} s CPU")
-        if args.positions is not None:
-            save_positions(args.positions, samples, game_of)
+    done = game_of[-1] + 1 if game_of else 0
+    if done > args.games:  # keep the first --games games only
+        keep = sum(1 for g in game_of if g < args.games)
+        samples, game_of = samples[:keep], game_of[:keep]
+    for g in range(done, args.games):
+        game = self_play_game(game_rng(args.seed, g), args.solve_empties)
+        samples.extend(game)
+        game_of.extend([g] * len(game))
+        if (g + 1) % 250 == 0 or g + 1 == args.games:
+            cpu = time.process_time() - t0
+            log(f"{g + 1} games, {len(samples)} positions, {cpu:.0f} s CPU")
+            if args.positions is not None:  # resumable: a stopped run goes on from here
+                save_positions(args.positions, samples, game_of)
     gen_s = time.process_time() - t0
     log(f"self-play: {args.games} games, {len(samples)} positions, {gen_s:.1f} s CPU")
     phases, report = fit(samples, game_of, args.seed, args.overlap, log=log)

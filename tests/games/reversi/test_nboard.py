@@ -303,3 +303,19 @@ def test_ping_is_answered_while_solving():
     assert lines.index("pong 7") < lines.index("pong 8")
     writer.close()
     reader.close()
+
+
+def test_command_line_level(capsys):
+    assert cli_main(["nboard", "--level", "wizard"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--level must be one of" in err[0]
+    proc = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "nboard", "--level", "novice"],
+        input="nboard 2\ngo\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    move = next(ln for ln in proc.stdout.splitlines() if ln.startswith("==="))
+    assert MOVE_LINE.match(move).group(1) in {"D3", "C4", "F5", "E6"}
