@@ -17,8 +17,9 @@ and the work-unit calibration behind both.
   as the match layer's computer seat paces it (`max(24, ceil(units / tick budget))` ticks).
 - match: two players from `PLAYERS` over `--openings` seeded openings (6 random plies),
   each opening played with both colours: wins, draws, losses, score and Elo difference.
-- elo: the fixed opponent set (the levels among themselves, the previous strongest) as
-  matches, then one Elo scale by least squares over all of them.
+- elo: the fixed opponent set as matches: the levels among themselves (L2-L1, L3-L2,
+  L4-L3, then one Elo scale by least squares, L1 = 0) and the new evaluation against the
+  previous strongest at equal nodes (new32k-prev).
 
 Players: L1..L4 are the handheld levels at the reference budget (a desktop core,
 `desktop-worker`); `prev` is the previous strongest level (hand-written evaluation, 32 000
@@ -216,9 +217,9 @@ def think(games: int, profiles: list[str]) -> None:
         )
 
 
-ELO_MATCHES = (
-    ("L2", "L1"), ("L3", "L2"), ("L4", "L3"), ("L3", "prev"), ("L4", "prev"), ("new32k", "prev"),
-)  # fmt: skip
+# The levels in a chain (one Elo scale, L1 = 0), and the equal-nodes comparison with the
+# previous strongest level (its own pair: it is not on the chain's scale).
+ELO_MATCHES = (("L2", "L1"), ("L3", "L2"), ("L4", "L3"), ("new32k", "prev"))
 
 
 def main(argv: list[str]) -> int:
@@ -260,7 +261,9 @@ def main(argv: list[str]) -> int:
         match(args.a, args.b, args.openings)
     else:
         results = [match(a, b, args.openings) for a, b in ELO_MATCHES]
-        for name, r in sorted(elo_scale(results).items(), key=lambda kv: kv[1]):
+        chain = [r for r in results if str(r["a"]).startswith("L")]
+        print("Elo scale of the levels (L1 = 0):")
+        for name, r in sorted(elo_scale(chain).items(), key=lambda kv: kv[1]):
             print(f"  {name:7} {r:+6.0f}")
     return 0
 

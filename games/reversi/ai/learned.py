@@ -31,7 +31,7 @@ from games.reversi.rules.bitboard import legal_moves
 WEIGHTS_PATH = Path(__file__).with_name("pattern_weights.json")
 WEIGHTS_FORMAT = "twinfold-reversi-patterns/1"
 # sha256 of the shipped weights file (the training tool's --ship writes both).
-WEIGHTS_SHA256 = "75221e4936596d46dd55cc17dbadc5749cc7fc2621cc725f8a7703e96d5a5cd2"
+WEIGHTS_SHA256 = "e3b20f678f4425772891c235e739122e69dc041883a6294a956aee7c3c547522"
 
 WIN = 10000  # the same offset as the hand-written evaluation: wins beat every heuristic
 

@@ -56,7 +56,9 @@ if TYPE_CHECKING:
 
 SELF_PLAY_DEPTH = 2
 SELF_PLAY_NOISE = 150  # centidiscs: sd of the noise on each move's search score
-DAMPINGS = (1.0, 3.0, 8.0)
+DAMPINGS = (3.0, 10.0, 30.0)
+BOOTSTRAP = 0.75  # weight of the next phase's value in a position's target
+LOOKAHEAD = 10  # plies to that later position
 
 
 class Sample:
@@ -183,16 +185,28 @@ def _design(cols: np.ndarray, mob: np.ndarray, used: np.ndarray) -> Any:
     return sparse.csr_matrix((values.ravel(), (rows, data_cols)), shape=(n, k + 2))
 
 
+def predict(cols: np.ndarray, mob: np.ndarray, used: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A fitted phase's value (discs) of some rows; columns it never saw weigh zero."""
+    import numpy as np
+
+    known = np.isin(cols, used)
+    pos = np.searchsorted(used, cols).clip(0, len(used) - 1)
+    pattern = np.where(known, x[pos], 0.0).sum(axis=1)
+    result: np.ndarray = pattern + x[-2] * mob + x[-1]
+    return result
+
+
 def fit_phase(
     cols: np.ndarray,
     mob: np.ndarray,
+    targets: np.ndarray,
     labels: np.ndarray,
     train: np.ndarray,
     held: np.ndarray,
     dampings: Sequence[float],
 ) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Least squares for one phase: (used columns, their weights [discs], damping, held-out
-    RMS error in discs)."""
+    """Least squares of `targets` for one phase: (used columns, their weights [discs],
+    damping, held-out RMS error in discs against the game results `labels`)."""
     import numpy as np
 
     lsqr = importlib.import_module("scipy.sparse.linalg").lsqr
@@ -201,17 +215,12 @@ def fit_phase(
     a_train = _design(cols[train], mob[train], used)
     best: tuple[np.ndarray, float, float] | None = None
     for damp in dampings:
-        x = lsqr(a_train, labels[train], damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
+        x = lsqr(a_train, targets[train], damp=damp, atol=1e-6, btol=1e-6, iter_lim=2000)[0]
         if held.any():
-            # Held-out rows may use columns never trained: those weigh zero.
-            hcols = cols[held]
-            known = np.isin(hcols, used)
-            pos = np.searchsorted(used, hcols).clip(0, len(used) - 1)
-            pattern = np.where(known, x[pos], 0.0).sum(axis=1)
-            pred = pattern + x[-2] * mob[held] + x[-1]
+            pred = predict(cols[held], mob[held], used, x)
             err = float(np.sqrt(np.mean((pred - labels[held]) ** 2)))
         else:
-            err = float(np.sqrt(np.mean((a_train @ x - labels[train]) ** 2)))
+            err = float(np.sqrt(np.mean((a_train @ x - targets[train]) ** 2)))
         if best is None or err < best[2]:
             best = (x, damp, err)
     assert best is not None
@@ -235,9 +244,22 @@ def fit(
     held_all = held_games[games]
     offsets, _ = _columns()
     maps = [canonical_map(n) for n in range(len(PATTERN_TYPES))]
+    # Bootstrapping: a position's target mixes its game's result with the next phase's fitted
+    # value of the position LOOKAHEAD plies later in the same game (less noise from the
+    # random play in between); phases are fitted from the last (exact labels) backwards.
+    later = np.arange(len(labels)) + LOOKAHEAD
+    later[later >= len(labels)] = 0
+    same = (games[later] == games) & (np.arange(len(labels)) + LOOKAHEAD < len(labels))
+    same &= (labels != 0) & (labels[later] != 0)
+    relative = np.sign(labels) * np.sign(labels[later])  # same side to move then, or not
     phases: list[tuple[list[list[int]], int, int]] = []
     report: list[dict[str, float]] = []
-    for phase in range(PHASES):
+    following: tuple[np.ndarray, np.ndarray] | None = None
+    for phase in reversed(range(PHASES)):
+        targets = labels.copy()
+        if following is not None:
+            ahead = predict(cols[later[same]], mob[later[same]], *following)
+            targets[same] = (1 - BOOTSTRAP) * labels[same] + BOOTSTRAP * relative[same] * ahead
         band = [e for e in range(61) if phase_of(e) == phase]
         lo, hi = min(band) - overlap, max(band) + overlap
         in_band = (empties >= lo) & (empties <= hi)
@@ -246,7 +268,8 @@ def fit(
         held = in_phase & held_all
         if not train.any():
             raise SystemExit(f"train: no positions for phase {phase} ({lo}-{hi} empties)")
-        used, x, damp, err = fit_phase(cols, mob, labels, train, held, dampings)
+        used, x, damp, err = fit_phase(cols, mob, targets, labels, train, held, dampings)
+        following = (used, x)
         value = dict(zip(used.tolist(), (x[:-2] * 100).round().astype(int).tolist(), strict=True))
         tables = []
         for n, pt in enumerate(PATTERN_TYPES):
@@ -266,7 +289,7 @@ def fit(
             }
         )
         log(f"phase {phase}: {report[-1]}")
-    return phases, report
+    return phases[::-1], report[::-1]
 
 
 def save_positions(path: Path, samples: Sequence[Sample], game_of: Sequence[int]) -> None:
@@ -362,6 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "positions": len(samples),
         "solve_empties": args.solve_empties,
         "overlap": args.overlap,
+        "bootstrap": BOOTSTRAP,
+        "lookahead": LOOKAHEAD,
         "phase_width": PHASE_WIDTH,
         "patterns": [pt.name for pt in PATTERN_TYPES],
         "report": report,
