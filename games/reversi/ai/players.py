@@ -49,17 +49,19 @@ END_NODE_UNITS = 6
 REFERENCE_UNITS_PER_SECOND = 720_000
 MID_SECONDS = 1.2  # the strongest level's midgame work; iterative deepening uses 1/3 to all
 EXACT_SECONDS = 3.5  # its exact solve's; a solve that does not fit falls back to the midgame
-# Most solver nodes an exact solve took at each number of empties (positions from seeded
-# games, bench/reversi_levels.py --solves; 3x per extra empty beyond what was measured).
+# Most solver nodes an exact solve may take at each number of empties: about twice the
+# largest of 14 solves from novice/intermediate games at 8-13 empties (1 378, 4 593, 6 527,
+# 13 298, 29 556, 195 730 nodes; `bench/reversi_levels.py solves` measures), and at 14 the
+# previous strongest level's 400 000 (20 of 20 solves within it, at most 125 368).
 WORST_SOLVE_NODES = {
-    6: 60,
-    7: 180,
-    8: 550,
-    9: 1_600,
-    10: 5_000,
-    11: 15_000,
-    12: 45_000,
-    13: 135_000,
+    6: 300,
+    7: 1_000,
+    8: 3_000,
+    9: 9_000,
+    10: 15_000,
+    11: 30_000,
+    12: 65_000,
+    13: 200_000,
     14: 400_000,
 }
 

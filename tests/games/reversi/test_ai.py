@@ -192,9 +192,15 @@ def test_every_level_stays_within_its_work_budget_on_every_profile(profile):
 
     ups = profile_speeds()[profile]
     rng = random.Random(f"budget:{profile}")
-    # A midgame position, and one just inside the strongest level's exact-solve range.
+    # A midgame position, and one just inside the strongest level's exact-solve range from
+    # a game the novice played against itself (solves of random-play positions run longer).
     strongest = LEVELS[4].at_speed(ups)
-    cases = [random_position(rng, 40), random_position(rng, strongest.exact_empties)]
+    game = Game()
+    for _ in range(4):
+        game.play(rng.choice(sorted(game.legal())))
+    while game.position.empties() > strongest.exact_empties or not game.position.has_move():
+        game.play(choose_move(game.position, 2, seed=1))
+    cases = [random_position(rng, 40), game.position]
     for level in sorted(LEVELS):
         lv = LEVELS[level].at_speed(ups)
         if not lv.greedy:
