@@ -102,9 +102,9 @@ def test_damaged_or_foreign_weights_are_refused_with_a_reason():
     data = WEIGHTS_PATH.read_bytes()
     with pytest.raises(WeightsError, match="checksum"):
         decode_weights(data[:-2] + b" \n")
-    with pytest.raises(WeightsError, match="damaged|format"):
+    with pytest.raises(WeightsError, match=r"damaged|format"):
         decode_weights(b"{not json", expected_sha256=None)
-    with pytest.raises(WeightsError, match="format|phase"):
+    with pytest.raises(WeightsError, match=r"format|phase"):
         decode_weights(b'{"format": "other"}', expected_sha256=None)
     # A well-formed file of the wrong size.
     short = data.replace(b'"phases": 6', b'"phases": 6 ')
