@@ -2,7 +2,7 @@
 and the work-unit calibration behind both.
 
     .venv/bin/python bench/reversi_levels.py calibrate [--positions 40]
-    .venv/bin/python bench/reversi_levels.py solves [--positions 12]
+    .venv/bin/python bench/reversi_levels.py solves [--positions 14]
     .venv/bin/python bench/reversi_levels.py think [--games 4] [--profile NAME ...]
     .venv/bin/python bench/reversi_levels.py match A B [--openings 10]
     .venv/bin/python bench/reversi_levels.py elo [--openings 6]
@@ -10,8 +10,9 @@ and the work-unit calibration behind both.
 - calibrate: CPU microseconds per node of the strongest level's midgame search (learned
   evaluation, ordering included) and of the exact solver, on positions from seeded games:
   the `MID_NODE_UNITS` / `END_NODE_UNITS` of games/reversi/ai/players.py.
-- solves: the most solver nodes an exact solve takes at 8-14 empties (positions from seeded
-  games): `WORST_SOLVE_NODES`, which sets how many empties each profile solves.
+- solves: the solver nodes at 8-14 empties (positions from seeded games of the novice and
+  intermediate levels): what `WORST_SOLVE_NODES` (how many empties each profile solves)
+  was set from.
 - think: the strongest level (white) against the intermediate level, on every device
   profile's budget: the wait the player sees per move, in seconds at 60 Hz ticks, exactly
   as the match layer's computer seat paces it (`max(24, ceil(units / tick budget))` ticks).
@@ -167,9 +168,20 @@ def calibrate(count: int) -> None:
 
 
 def solves(count: int) -> None:
+    """Solver nodes at 8-14 empties, positions from games of the novice and intermediate
+    levels after 4 random plies (what `WORST_SOLVE_NODES` in players.py was set from)."""
     for empties in range(8, 15):
         nodes = []
-        for pos in sample_positions(count, empties, empties, seed=100 + empties):
+        for i in range(count):
+            rng = random.Random(f"s{empties}:{i}")
+            g = Game()
+            for _ in range(4):
+                g.play(rng.choice(sorted(g.legal())))
+            while not g.over and g.position.empties() > empties:
+                g.play(ComputerMove(g.position, rng.choice((2, 2, 3)), i).finish())
+            pos = g.position
+            if g.over or pos.empties() != empties or not pos.has_move():
+                continue
             search = Search(
                 pos.player, pos.opponent, max_depth=60, node_limit=1,
                 exact_empties=64, exact_node_limit=10**8,
@@ -228,7 +240,7 @@ def main(argv: list[str]) -> int:
     c = sub.add_parser("calibrate")
     c.add_argument("--positions", type=int, default=40)
     s = sub.add_parser("solves")
-    s.add_argument("--positions", type=int, default=12)
+    s.add_argument("--positions", type=int, default=14)
     t = sub.add_parser("think")
     t.add_argument("--games", type=int, default=4)
     t.add_argument("--profile", action="append")

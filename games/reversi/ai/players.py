@@ -51,8 +51,8 @@ MID_SECONDS = 1.2  # the strongest level's midgame work; iterative deepening use
 EXACT_SECONDS = 3.5  # its exact solve's; a solve that does not fit falls back to the midgame
 # Most solver nodes an exact solve may take at each number of empties: about twice the
 # largest of 14 solves from novice/intermediate games at 8-13 empties (1 378, 4 593, 6 527,
-# 13 298, 29 556, 195 730 nodes; `bench/reversi_levels.py solves` measures), and at 14 the
-# previous strongest level's 400 000 (20 of 20 solves within it, at most 125 368).
+# 13 298, 29 556, 195 730 nodes), and at 14 the previous strongest level's 400 000 (the
+# largest of 14 there: 350 880). `bench/reversi_levels.py solves` measures.
 WORST_SOLVE_NODES = {
     6: 300,
     7: 1_000,
