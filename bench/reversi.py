@@ -198,7 +198,7 @@ def bench_timing(games: int) -> None:
 
 def bench_endgame(count: int) -> None:
     """Exact solves at 14 empties, positions from seeded intermediate self-play."""
-    lv = LEVELS[STRONGEST]
+    lv = LEVELS[STRONGEST].at_speed(None)  # the reference budget (a desktop core)
     print(f"## endgame: {count} positions at {lv.exact_empties} empties (strong's solver budget)")
     cpu: list[float] = []
     solved = 0

@@ -99,41 +99,43 @@ class ReversiRules:
         return data.decode("ascii")
 
 
-# Work units (about 1 us of the development machine each, issue 18): a midgame node with its
-# evaluation costs about 14 us, an exact-solve node about 6 us (bench/reversi.py measures).
-MID_NODE_UNITS = 14
-END_NODE_UNITS = 6
+# Work units (about 1 us of the development machine each, issue 18): MID_NODE_UNITS and
+# END_NODE_UNITS per node (games/reversi/ai/players.py; bench/reversi_levels.py measures).
 UNITS_PER_TICK = 2_500  # about 2.5 ms of search per in-loop tick (slices run up to ~2x long)
+TICKS_PER_SECOND = 60
 
 
 class _ReversiThinker:
-    def __init__(self, job: ComputerMove, weight: int) -> None:
+    def __init__(self, job: ComputerMove) -> None:
         self.job = job
-        self.weight = weight
 
     @property
     def units(self) -> int:
-        return self.job.nodes * self.weight
+        return self.job.units
 
     def think(self, budget: int) -> str | None:
-        move = self.job.think(-(-budget // self.weight))
+        move = self.job.think_units(budget)
         return None if move == "pass" else move
 
 
 class ReversiComputer:
-    """The computer player at one level for the match layer's computer seat."""
+    """The computer player at one level for the match layer's computer seat.
+
+    `tick_budget` is the seat's work units per tick on this unit (`ctx.computer_budget(
+    UNITS_PER_TICK)`): the level's budgets follow it, so the strongest level answers in
+    about the same time on every device profile. None: the reference (a desktop core)."""
 
     units_per_tick = UNITS_PER_TICK
 
-    def __init__(self, level: int, seed: int) -> None:
+    def __init__(self, level: int, seed: int, tick_budget: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level}")
+        if tick_budget is not None and tick_budget < 1:
+            raise ValueError("tick_budget must be positive")
         self.level, self.seed = level, seed
+        self.units_per_second = None if tick_budget is None else tick_budget * TICKS_PER_SECOND
 
     def start(self, rules: Any, seat: int) -> _ReversiThinker:
         assert isinstance(rules, ReversiRules)
-        position = rules.game.position
-        empties = 64 - bin(position.black | position.white).count("1")
-        exact = empties <= LEVELS[self.level].exact_empties
-        job = ComputerMove(position, self.level, self.seed)
-        return _ReversiThinker(job, END_NODE_UNITS if exact else MID_NODE_UNITS)
+        job = ComputerMove(rules.game.position, self.level, self.seed, self.units_per_second)
+        return _ReversiThinker(job)

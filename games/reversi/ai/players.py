@@ -4,32 +4,100 @@ Levels (1 weakest):
 1 beginner      greedy: takes the move that flips most discs, and one move in three is any
                 legal move at random; plausible-looking, weak (gives corners away).
 2 novice        2-ply search on square weights, with noise; exact only for the last 6 empties.
-3 intermediate  4-ply NegaScout on the full evaluation, slight noise; exact from 10 empties.
-4 strong        iterative-deepening NegaScout with transposition table and ordering, full
-                evaluation, 32 000-node budget per move; exact solve from 14 empties.
+3 intermediate  4-ply NegaScout on the learned pattern evaluation, with noise (it misjudges
+                close moves); exact from 10 empties.
+4 strong        iterative-deepening NegaScout with transposition table and ordering on the
+                learned evaluation, as deep as its work budget allows; exact solve from up
+                to 14 empties. Plays its best.
+
+Work budgets follow the unit's speed (`units_per_second`, from the device profile): the
+strongest level's midgame search gets `MID_SECONDS` of work and its exact solve
+`EXACT_SECONDS`, and the solve starts at the most empties whose worst case fits that budget
+(`solve_empties`), so the answer comes within about a second (median) and five seconds at
+worst on every profile. Work is counted in units of about a microsecond of the development
+machine (`MID_NODE_UNITS`, `END_NODE_UNITS` per node), never in wall time, so a level, a
+profile, a seed and a position always give the same move.
 
 A move is computed by `ComputerMove.think(node_budget)` in slices (None until done), so the
 frame loop decides how much work each frame does. Randomness comes from a Random seeded with
-the seed and the position, so a level, seed and position always give the same move.
+the seed and the position.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
+from functools import cache
 
-from games.reversi.ai.evaluation import evaluate, evaluate_simple
-from games.reversi.ai.search import Search, SearchResult, Thinker
+from games.reversi.ai.evaluation import evaluate as handwritten_evaluate
+from games.reversi.ai.evaluation import evaluate_simple
+from games.reversi.ai.learned import WeightsError, make_evaluator, shipped_weights
+from games.reversi.ai.search import Evaluator, Search, SearchResult, Thinker
 from games.reversi.rules import bitboard as bb
 from games.reversi.rules.notation import square_name
 from games.reversi.rules.position import Position
 
 FRAME_NODE_BUDGET = 80  # nodes per 60 Hz frame that keep a slice well under 8 ms
 
+# Work units (about 1 us of the development machine each): what one node of each kind costs
+# there with its evaluation and move ordering (bench/reversi_levels.py --calibrate measures).
+MID_NODE_UNITS = 21
+END_NODE_UNITS = 6
+# The work rate the levels' reference budgets are stated for: a spare core of the
+# development machine (the `desktop-worker` profile: 12 000 units a tick, 60 ticks a second).
+REFERENCE_UNITS_PER_SECOND = 720_000
+MID_SECONDS = 1.2  # the strongest level's midgame work; iterative deepening uses 1/3 to all
+EXACT_SECONDS = 3.5  # its exact solve's; a solve that does not fit falls back to the midgame
+# Most solver nodes an exact solve may take at each number of empties: about twice the
+# largest of 14 solves from novice/intermediate games at 8-13 empties (1 378, 4 593, 6 527,
+# 13 298, 29 556, 195 730 nodes), and at 14 the previous strongest level's 400 000 (the
+# largest of 14 there: 350 880). `bench/reversi_levels.py solves` measures.
+WORST_SOLVE_NODES = {
+    6: 300,
+    7: 1_000,
+    8: 3_000,
+    9: 9_000,
+    10: 15_000,
+    11: 30_000,
+    12: 65_000,
+    13: 200_000,
+    14: 400_000,
+}
+
+
+def solve_empties(exact_nodes: int, most: int) -> int:
+    """The most empties (at most `most`) whose worst solve fits `exact_nodes`."""
+    fitting = [e for e, n in WORST_SOLVE_NODES.items() if n <= exact_nodes and e <= most]
+    return max(fitting, default=0)
+
+
+@cache
+def learned_evaluator() -> Evaluator:
+    """The learned pattern evaluation; the hand-written one if the weights are unusable."""
+    try:
+        return make_evaluator(shipped_weights())
+    except WeightsError as exc:
+        print(f"reversi: {exc}; using the hand-written evaluation", file=sys.stderr)
+        return handwritten_evaluate
+
+
+EVALUATORS = ("learned", "handwritten", "simple")
+
+
+def evaluator_named(name: str) -> Evaluator:
+    if name == "learned":
+        return learned_evaluator()
+    if name == "handwritten":
+        return handwritten_evaluate
+    if name == "simple":
+        return evaluate_simple
+    raise ValueError(f"unknown evaluator {name!r} (one of {', '.join(EVALUATORS)})")
+
 
 @dataclass(frozen=True)
 class Level:
-    """How one computer level plays."""
+    """How one computer level plays (budgets at REFERENCE_UNITS_PER_SECOND)."""
 
     number: int
     name: str
@@ -39,8 +107,25 @@ class Level:
     node_limit: int = 0
     exact_empties: int = 0
     exact_node_limit: int = 0
-    simple_eval: bool = False
+    evaluator: str = "learned"
     noise: int = 0  # centidiscs of random noise added to each root move's score
+    best: bool = False  # the strongest: its budget is the whole time allowance
+
+    def at_speed(self, units_per_second: float | None) -> Level:
+        """This level with the work budgets of a unit doing `units_per_second`."""
+        if self.greedy:
+            return self
+        ups = REFERENCE_UNITS_PER_SECOND if units_per_second is None else units_per_second
+        mid = max(50, int(MID_SECONDS * ups / MID_NODE_UNITS))
+        exact = max(50, int(EXACT_SECONDS * ups / END_NODE_UNITS))
+        node_limit = mid if self.best else min(self.node_limit, mid)
+        exact_node_limit = exact if self.best else min(self.exact_node_limit, exact)
+        return replace(
+            self,
+            node_limit=node_limit,
+            exact_node_limit=exact_node_limit,
+            exact_empties=solve_empties(exact_node_limit, self.exact_empties),
+        )
 
 
 LEVELS: dict[int, Level] = {
@@ -52,7 +137,7 @@ LEVELS: dict[int, Level] = {
         node_limit=5_000,
         exact_empties=6,
         exact_node_limit=20_000,
-        simple_eval=True,
+        evaluator="simple",
         noise=150,
     ),
     3: Level(
@@ -62,11 +147,12 @@ LEVELS: dict[int, Level] = {
         node_limit=12_000,
         exact_empties=10,
         exact_node_limit=60_000,
-        noise=40,
+        noise=60,
     ),
-    4: Level(4, "strong", depth=30, node_limit=32_000, exact_empties=14, exact_node_limit=400_000),
+    4: Level(4, "strong", depth=60, exact_empties=14, best=True),
 }
 STRONGEST = max(LEVELS)
+LEVEL_NAMES = {lv.name: n for n, lv in LEVELS.items()}
 
 
 def position_rng(seed: int, position: Position) -> random.Random:
@@ -81,10 +167,18 @@ class ComputerMove:
     "pass" when the side to move has no legal move. `result` holds the search details.
     """
 
-    def __init__(self, position: Position, level: int, seed: int = 0) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level} (1..{STRONGEST})")
-        self.level = LEVELS[level]
+    def __init__(
+        self,
+        position: Position,
+        level: int | Level,
+        seed: int = 0,
+        units_per_second: float | None = None,
+    ) -> None:
+        if isinstance(level, int):
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level} (1..{STRONGEST})")
+            level = LEVELS[level]
+        self.level = level.at_speed(units_per_second)
         self.position = position
         self.rng = position_rng(seed, position)
         self.move: str | None = None
@@ -108,7 +202,7 @@ class ComputerMove:
                     node_limit=lv.node_limit,
                     exact_empties=lv.exact_empties,
                     exact_node_limit=lv.exact_node_limit,
-                    evaluator=evaluate_simple if lv.simple_eval else evaluate,
+                    evaluator=evaluator_named(lv.evaluator),
                     all_moves=lv.noise > 0,
                 )
             )
@@ -153,10 +247,30 @@ class ComputerMove:
         """Nodes searched so far."""
         return self._thinker.search.nodes if self._thinker else 0
 
+    @property
+    def units(self) -> int:
+        """Work done so far in units (exact-solve nodes are cheaper than midgame ones)."""
+        if self._thinker is None:
+            return 0
+        search = self._thinker.search
+        mid = search.midgame_nodes
+        return mid * MID_NODE_UNITS + (search.nodes - mid) * END_NODE_UNITS
 
-def choose_move(position: Position, level: int = STRONGEST, seed: int = 0) -> str:
+    def think_units(self, budget: int) -> str | None:
+        """`think` with the budget in work units instead of nodes."""
+        solving = self._thinker is not None and self._thinker.search.solving
+        per_node = END_NODE_UNITS if solving else MID_NODE_UNITS
+        return self.think(max(1, -(-budget // per_node)))
+
+
+def choose_move(
+    position: Position,
+    level: int | Level = STRONGEST,
+    seed: int = 0,
+    units_per_second: float | None = None,
+) -> str:
     """The level's move in one call ("pass" without a legal move)."""
-    return ComputerMove(position, level, seed).finish()
+    return ComputerMove(position, level, seed, units_per_second).finish()
 
 
 @dataclass(frozen=True)
@@ -168,23 +282,30 @@ class RankedMove:
     exact: bool
 
 
-def rank_moves(
-    position: Position, depth: int, node_limit: int = 400_000, exact_empties: int = 14
-) -> list[RankedMove]:
-    """Every legal move scored by a full-window search, best first (for hints/analysis)."""
-    p, o = position.player, position.opponent
-    if not bb.legal_moves(p, o):
-        return []
-    search = Search(
-        p,
-        o,
+def ranking_search(
+    position: Position,
+    depth: int,
+    node_limit: int = 400_000,
+    exact_empties: int = 14,
+    evaluator: Evaluator | None = None,
+) -> Search:
+    """A search that scores every legal move with a full window (hints, analysis)."""
+    return Search(
+        position.player,
+        position.opponent,
         max_depth=depth,
         node_limit=node_limit,
         exact_empties=exact_empties,
         exact_node_limit=node_limit * 4,
+        evaluator=evaluator or learned_evaluator(),
         all_moves=True,
     )
-    result = Thinker(search).finish()
+
+
+def ranked_moves(result: SearchResult) -> list[RankedMove]:
+    """A ranking search's result as moves, best first."""
+    if result.move is None:
+        return []
     scores = result.scores or {result.move: result.score}
     out = [
         RankedMove(square_name(sq), SearchResult(sq, v, 0, False, 0).discs, result.exact)
@@ -192,3 +313,17 @@ def rank_moves(
     ]
     out.sort(key=lambda m: (-m.discs, m.square))
     return out
+
+
+def rank_moves(
+    position: Position,
+    depth: int,
+    node_limit: int = 400_000,
+    exact_empties: int = 14,
+    evaluator: Evaluator | None = None,
+) -> list[RankedMove]:
+    """Every legal move scored by a full-window search, best first (for hints/analysis)."""
+    if not bb.legal_moves(position.player, position.opponent):
+        return []
+    search = ranking_search(position, depth, node_limit, exact_empties, evaluator)
+    return ranked_moves(Thinker(search).finish())

@@ -87,10 +87,16 @@ class Search:
         self.evaluate = evaluator
         self.all_moves = all_moves
         self.nodes = 0
+        self.solving = False  # in the exact-solve phase (its nodes cost less work)
+        self.exact_nodes = 0  # nodes the exact phase took (all of them while it runs)
         self.yield_at = INF  # set by the slice driver
         self.hard_limit = INF
         self.tt: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         self.solve_tt: dict[tuple[int, int], tuple[int, int, int]] = {}
+
+    @property
+    def midgame_nodes(self) -> int:
+        return self.nodes if self.solving else self.nodes - self.exact_nodes
 
     # ------------------------------------------------------------------------------------
     def run(self) -> SearchGen:
@@ -102,10 +108,14 @@ class Search:
         empties = 64 - (p | o).bit_count()
         if empties <= self.exact_empties:
             self.hard_limit = self.exact_node_limit or INF
+            self.solving = True
             try:
                 return (yield from self._solve_root(p, o, moves, empties))
             except SearchAborted:
                 pass  # too big for the budget: fall back to the midgame search below
+            finally:
+                self.solving = False
+                self.exact_nodes = self.nodes
         self.hard_limit = self.nodes + self.node_limit
         self.tt.clear()
         order = self._order_root(p, o, moves)

@@ -103,7 +103,8 @@ class ReversiScene(Game):
             return remote
         seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
         if self.mode == "cpu":
-            player = ReversiComputer(self.level, self.ai_seed)
+            budget = self.ctx.computer_budget(ReversiComputer.units_per_tick)
+            player = ReversiComputer(self.level, self.ai_seed, budget)
             seats[seat_of(other(self.human))] = self.ctx.computer_seat(player, MIN_THINK_TICKS)
         return seats
 

@@ -7,7 +7,15 @@ import random
 
 import pytest
 
-from games.reversi.ai import LEVELS, ComputerMove, Search, Thinker, choose_move, rank_moves
+from games.reversi.ai import (
+    LEVELS,
+    ComputerMove,
+    Search,
+    Thinker,
+    choose_move,
+    learned_evaluator,
+    rank_moves,
+)
 from games.reversi.ai.evaluation import evaluate
 from games.reversi.rules import Game, Position, parse_square
 from games.reversi.rules.bitboard import flips, legal_moves
@@ -29,7 +37,7 @@ def minimax_exact(p: int, o: int) -> int:
     return best
 
 
-def negamax(p: int, o: int, depth: int) -> int:
+def negamax(p: int, o: int, depth: int, evaluate=evaluate) -> int:
     """Plain fixed-depth negamax on the same evaluation (passes do not use up depth)."""
     if depth == 0:
         return evaluate(p, o)
@@ -37,13 +45,13 @@ def negamax(p: int, o: int, depth: int) -> int:
     if not m:
         if not legal_moves(o, p):
             return evaluate(p, o)
-        return -negamax(o, p, depth)
+        return -negamax(o, p, depth, evaluate)
     best = -(1 << 40)
     while m:
         low = m & -m
         m ^= low
         f = flips(p, o, low.bit_length() - 1)
-        best = max(best, -negamax(o ^ f, p | f | low, depth - 1))
+        best = max(best, -negamax(o ^ f, p | f | low, depth - 1, evaluate))
     return best
 
 
@@ -153,7 +161,9 @@ def test_rank_moves_scores_every_move_best_first():
         f = flips(pos.player, pos.opponent, sq)
         assert (
             m.discs * 100
-            == pytest.approx(-negamax(pos.opponent ^ f, pos.player | f | (1 << sq), 2))
+            == pytest.approx(
+                -negamax(pos.opponent ^ f, pos.player | f | (1 << sq), 2, learned_evaluator())
+            )
             or abs(m.discs) >= 100
         )
 
@@ -166,3 +176,68 @@ def test_rank_moves_exact_in_endgame():
         sq = parse_square(m.square)
         f = flips(pos.player, pos.opponent, sq)
         assert m.discs == -minimax_exact(pos.opponent ^ f, pos.player | f | (1 << sq))
+
+
+def profile_speeds() -> dict[str, int]:
+    """Work units per second of every device profile, as the scene gives them."""
+    from firmware.match.profiles import PROFILES
+    from games.reversi.match import TICKS_PER_SECOND, UNITS_PER_TICK
+
+    return {n: p.budget(UNITS_PER_TICK) * TICKS_PER_SECOND for n, p in PROFILES.items()}
+
+
+@pytest.mark.parametrize("profile", sorted(profile_speeds()))
+def test_every_level_stays_within_its_work_budget_on_every_profile(profile):
+    from games.reversi.ai.players import EXACT_SECONDS, MID_NODE_UNITS, MID_SECONDS, solve_empties
+
+    ups = profile_speeds()[profile]
+    rng = random.Random(f"budget:{profile}")
+    # A midgame position, and one just inside the strongest level's exact-solve range from
+    # a game the novice played against itself (solves of random-play positions run longer).
+    strongest = LEVELS[4].at_speed(ups)
+    game = Game()
+    for _ in range(4):
+        game.play(rng.choice(sorted(game.legal())))
+    while game.position.empties() > strongest.exact_empties or not game.position.has_move():
+        game.play(choose_move(game.position, 2, seed=1))
+    cases = [random_position(rng, 40), game.position]
+    for level in sorted(LEVELS):
+        lv = LEVELS[level].at_speed(ups)
+        if not lv.greedy:
+            assert lv.node_limit <= MID_SECONDS * ups / MID_NODE_UNITS + 50
+            assert solve_empties(lv.exact_node_limit, 64) >= lv.exact_empties
+        for pos in cases if level in (3, 4) or profile == "pi-zero-2w-sliced" else cases[:1]:
+            job = ComputerMove(pos, level, seed=5, units_per_second=ups)
+            move = job.finish()
+            assert move in pos.legal_squares()
+            # The worst case of the pacing: all of the solve budget, then the midgame one.
+            assert job.units <= (MID_SECONDS + EXACT_SECONDS) * ups * 1.05 + 2000
+    # The strongest level solves exactly where its budget allows, and plays its best there.
+    job = ComputerMove(cases[1], 4, seed=5, units_per_second=ups)
+    job.finish()
+    assert job.result is not None and job.result.exact
+
+
+def test_budgets_follow_the_units_speed():
+    speeds = profile_speeds()
+    slow = LEVELS[4].at_speed(speeds["pi-zero-2w-sliced"])
+    fast = LEVELS[4].at_speed(speeds["desktop-worker"])
+    assert slow.node_limit < fast.node_limit and slow.exact_empties < fast.exact_empties
+    assert fast.exact_empties == 14
+    # The weaker levels never get more than their own budgets, even on a fast unit.
+    assert LEVELS[3].at_speed(10**9).node_limit == LEVELS[3].node_limit
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_level_moves_are_deterministic_for_a_seed_on_a_profile(level):
+    speeds = profile_speeds()
+    pos = random_position(random.Random(40 + level), 30)
+    for ups in (speeds["pi-zero-2w"], speeds["desktop"]):
+        a = ComputerMove(pos, level, seed=3, units_per_second=ups)
+        b = ComputerMove(pos, level, seed=3, units_per_second=ups)
+        assert a.finish() == b.finish() and a.units == b.units
+        # Sliced into frames, the same move and the same work.
+        c = ComputerMove(pos, level, seed=3, units_per_second=ups)
+        while (move := c.think_units(700)) is None:
+            pass
+        assert move == a.move and c.units == a.units

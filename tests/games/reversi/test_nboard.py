@@ -227,3 +227,95 @@ def test_reference_agrees_with_sample_position():
         board = play(board, me, m)
         me = "W" if me == "B" else "B"
     assert g.game.position.rows() == rows(board)
+
+
+def test_level_chosen_by_name_or_number():
+    s, out, err = session()
+    s.handle("nboard 2")
+    s.handle("set depth strong")
+    assert out[-1] == "set myname Twinfold-strong" and s.level == 4
+    s.handle("set level 1")
+    assert out[-1] == "set myname Twinfold-beginner" and s.level == 1
+    s.handle("set level novice")
+    assert s.level == 2
+    s.handle("set depth 5")  # a number goes back to the plain depth search
+    assert s.level is None and s.depth == 5
+    for bad in ("set level 9", "set level grandmaster", "set depth wizard", "set level"):
+        s.handle(bad)
+    assert s.level is None and s.depth == 5 and len(err) == 4
+    assert all("level" in e or "depth" in e for e in err)
+
+
+def test_level_play_over_nboard_is_the_handheld_level_move():
+    from games.reversi.ai import choose_move
+
+    s, out, _ = session()
+    s.handle(f"set game {EDAX_SAMPLE}")
+    for level in (1, 2, 3):
+        s.handle(f"set level {level}")
+        out.clear()
+        s.handle("go")
+        move = MOVE_LINE.match(next(ln for ln in out if ln.startswith("===")))
+        assert move.group(1).lower() == choose_move(s.game.position, level, s.seed)
+
+
+def test_ping_is_answered_while_solving():
+    """`run` reads input on its own thread: a ping stops a long search at once and is
+    answered; the stopped search sends no move, and later lines are still handled."""
+    import os
+    import threading
+    import time
+
+    lines: list[str] = []
+    got_pong = threading.Event()
+
+    def out(line: str) -> None:
+        lines.append(line)
+        if line.startswith("pong"):
+            got_pong.set()
+
+    s = NBoardSession(out)
+    # 20 empties, depth 60 and a huge exact budget: minutes of work if nothing stops it.
+    game = Game()
+    rng = __import__("random").Random(12)
+    while game.position.empties() > 20:
+        game.play(rng.choice(sorted(game.legal())))
+    read_fd, write_fd = os.pipe()
+    reader = os.fdopen(read_fd, "r")
+    writer = os.fdopen(write_fd, "w")
+    runner = threading.Thread(target=s.run, args=(reader,), daemon=True)
+    runner.start()
+    writer.write("nboard 2\nset depth 60\n" + "".join(f"move {m}\n" for m in game.moves))
+    writer.write("go\n")
+    writer.flush()
+    time.sleep(0.5)  # the search is under way
+    started = time.monotonic()
+    writer.write("ping 7\n")
+    writer.flush()
+    assert got_pong.wait(10), lines
+    assert time.monotonic() - started < 10
+    writer.write("ping 8\nquit\n")
+    writer.flush()
+    runner.join(10)
+    assert not runner.is_alive()
+    assert "pong 7" in lines and "pong 8" in lines
+    assert not any(ln.startswith("===") for ln in lines)  # the stopped go sent no move
+    assert lines.index("pong 7") < lines.index("pong 8")
+    writer.close()
+    reader.close()
+
+
+def test_command_line_level(capsys):
+    assert cli_main(["nboard", "--level", "wizard"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--level must be one of" in err[0]
+    proc = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "nboard", "--level", "novice"],
+        input="nboard 2\ngo\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    move = next(ln for ln in proc.stdout.splitlines() if ln.startswith("==="))
+    assert MOVE_LINE.match(move).group(1) in {"D3", "C4", "F5", "E6"}
