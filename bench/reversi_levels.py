@@ -38,6 +38,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import TypedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -88,7 +89,16 @@ def elo(score: float, games: int) -> float:
     return -400 * math.log10(1 / s - 1)
 
 
-def match(a: str, b: str, openings: int, log: Callable[[str], None] = print) -> dict[str, float]:
+class MatchResult(TypedDict):
+    """One match: the two players, A's score (0..1) and the number of games."""
+
+    a: str
+    b: str
+    score: float
+    games: int
+
+
+def match(a: str, b: str, openings: int, log: Callable[[str], None] = print) -> MatchResult:
     wins = draws = losses = 0
     margins = []
     t0 = time.process_time()
@@ -108,22 +118,22 @@ def match(a: str, b: str, openings: int, log: Callable[[str], None] = print) -> 
         f"Elo {elo(score, n):+.0f} (95% {lo:+.0f}..{hi:+.0f}), "
         f"mean margin {statistics.mean(margins):+.1f} discs [{time.process_time() - t0:.0f} s CPU]"
     )
-    return {"a": a, "b": b, "score": score, "games": n}  # type: ignore[dict-item]
+    return {"a": a, "b": b, "score": score, "games": n}
 
 
-def elo_scale(results: list[dict[str, float]]) -> dict[str, float]:
+def elo_scale(results: list[MatchResult]) -> dict[str, float]:
     """Ratings (L1 = 0) whose differences best fit every match's Elo difference."""
-    names = sorted({str(r["a"]) for r in results} | {str(r["b"]) for r in results})
+    names = sorted({r["a"] for r in results} | {r["b"] for r in results})
     rating = dict.fromkeys(names, 0.0)
     for _ in range(2000):  # Gauss-Seidel on the least-squares normal equations
         for name in names:
             terms = []
             for r in results:
-                d = elo(float(r["score"]), int(r["games"]))
+                d = elo(r["score"], r["games"])
                 if r["a"] == name:
-                    terms.append(rating[str(r["b"])] + d)
+                    terms.append(rating[r["b"]] + d)
                 elif r["b"] == name:
-                    terms.append(rating[str(r["a"])] - d)
+                    terms.append(rating[r["a"]] - d)
             if terms:
                 rating[name] = sum(terms) / len(terms)
         base = rating.get("L1", 0.0)
