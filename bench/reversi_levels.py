@@ -38,9 +38,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import TypedDict
 from dataclasses import replace
 from pathlib import Path
+from typing import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
