@@ -81,6 +81,10 @@ class Cartridge:
     # `versus_badge_names` False only the bars show (the game names the players itself).
     versus_badge: tuple[int, int] = (128, 36)
     versus_badge_names: bool = True
+    # The version of the rules as played over the link: raised when a change makes two units
+    # disagree (a rule, the action encoding, the state's digest). Units with different
+    # versions are shown "needs the same version" in the lobby and never start a match.
+    rules_version: int = 1
 
     def option(self, key: str) -> Option:
         for opt in self.options:
