@@ -86,6 +86,11 @@ class Cartridge:
     # versions are shown "needs the same version" in the lobby and never start a match.
     rules_version: int = 1
 
+    @property
+    def link_units(self) -> tuple[int, int] | None:
+        """How many units play one versus match over the link (None: no versus)."""
+        return (2, max(2, min(4, self.players[1]))) if self.versus else None
+
     def option(self, key: str) -> Option:
         for opt in self.options:
             if opt.key == key:
@@ -168,9 +173,8 @@ class GameContext:
         self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
     def quit(self) -> None:
-        """Leave the game for the launcher (a game's own "quit" button), like the pause
-        menu's Quit: nothing is kept in the suspend slot."""
-        self._machine.discard_suspend()
+        """Leave the game for the launcher (a game's own "quit" button). Nothing is saved,
+        and a saved game of it that waits stays (only the player's answer discards one)."""
         self._machine.to_launcher(selected=self.cartridge.id)
 
     def load_data(self, key: str, default: Any = None) -> Any:
