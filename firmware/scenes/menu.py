@@ -32,6 +32,31 @@ class MenuItem:
     face: tuple[int, int, int] = pal.BUTTON
 
 
+LABEL_GAP = 8  # the least room between an option's name and its value
+
+
+def draw_label_value(surface: pygame.Surface, rect: pygame.Rect, label: str, value: str) -> None:
+    """An option's name (left) and value (right) in `rect`; when both do not fit on one line
+    with a gap, the name goes up and the value down (rows of 20 px or more), else the name
+    is shortened: the two never touch."""
+    label_w, label_h = text.size(label)
+    value_w, value_h = text.size(value)
+    room = rect.w - 12
+    if label_w + LABEL_GAP + value_w <= room:
+        label_y = value_y = rect.centery - max(label_h, value_h) // 2
+    elif rect.h >= label_h + value_h + 4:
+        label_y, value_y = rect.y + 2, rect.bottom - value_h - 2
+    else:
+        label_y = value_y = rect.centery - max(label_h, value_h) // 2
+        while label and text.size(label + "…")[0] + LABEL_GAP + value_w > room:
+            label = label[:-1]
+        label = label + "…" if label else ""
+    text.draw(surface, label, (rect.x + 6, label_y), pal.TEXT_DIM)
+    text.draw(
+        surface, value, (rect.right - 6, value_y), pal.ACCENT, align="right", shadow=pal.OUTLINE
+    )
+
+
 class MenuScene(Scene):
     """Subclasses fill `items` and draw the upper screen in `draw_top`."""
 
@@ -100,16 +125,7 @@ class MenuScene(Scene):
                 widgets.button(bottom, rect, "◀" if parts[2] == "-" else "▶", pressed=pressed)
             elif item.value is not None:
                 widgets.bevel_rect(bottom, rect, pal.PANEL_HI)
-                label_y = rect.centery - 5
-                text.draw(bottom, item.label(), (rect.x + 6, label_y), pal.TEXT_DIM)
-                text.draw(
-                    bottom,
-                    item.value(),
-                    (rect.right - 6, label_y),
-                    pal.ACCENT,
-                    align="right",
-                    shadow=pal.OUTLINE,
-                )
+                draw_label_value(bottom, rect, item.label(), item.value())
             else:
                 widgets.button(bottom, rect, item.label(), face=item.face, pressed=pressed)
 
