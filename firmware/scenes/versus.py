@@ -143,7 +143,7 @@ def start_versus(machine: Any, role: str, game_id: str, options: dict[str, str])
         }
         if cart.versus_resolve is not None:
             resolved = cart.versus_resolve(resolved, machine.new_context(cart, resolved, 0))
-        seats = max(2, min(4, cart.players[1]))
+        seats = cart.link_units[1] if cart.link_units is not None else 2
         session.host_game(
             game_id,
             resolved,

@@ -23,10 +23,11 @@ CARTRIDGE = Cartridge(
     title="Panel Link",
     title_ja="パネルリンク",
     description="Place numbered cards so your connectors meet: same numbers, sequences, "
-    "rings and perfect groups score. First to the target wins. Against the computer "
-    "(four levels), two players on one unit, or versus on two units over the link.",
+    "rings and perfect groups score. First to the target wins. On one unit: against the "
+    "computer (four levels) or two players. Versus: two units over the link.",
     description_ja="かずの カードを おいて つなぎめを つなげよう。おなじかず・れんばん・わっか・"
-    "パーフェクトで とくてん。さきに もくひょうに とどいた ほうの かち。",
+    "パーフェクトで とくてん。1だいで コンピューター(4レベル)か ふたりで。"
+    "たいせん: 2だいで つうしん。",
     draw_icon=draw_icon,
     create=PanelsScene,
     players=(1, 2),
@@ -38,7 +39,7 @@ CARTRIDGE = Cartridge(
         Option("field", "Field", ("random", *SHAPE_NAMES), "random", label_ja="フィールド"),
         Option("removal", "Remove yaku cards", ("off", "on"), "off", label_ja="やくを けす"),
         Option("items", "Items", ("on", "off"), "on", label_ja="アイテム"),
-        Option("first", "First player", ("1", "2"), "1", label_ja="せんこう",
+        Option("first", "Goes first", ("1", "2"), "1", label_ja="せんこう",
                choice_labels={"1": "Player 1 (you)", "2": "Player 2"}),
     ),
     replay=PanelsScene,  # the scene, opened on a record
