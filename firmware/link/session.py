@@ -384,6 +384,7 @@ class Session:
 
     def _on_played(self, played: Played, events: list[Any]) -> None:
         index = len(self.match.history) - 1 if self.match else 0
+        log.info("versus: action %d by seat %d (%s)", index, played.seat, played.data.hex())
         if self.sealed:
             self._on_played_sealed(index, played, events)
             return
@@ -499,6 +500,8 @@ class Session:
         if mine is None:
             return
         if all(self._final.get(p) == mine for p in self.partners):
+            if not self.agreed:
+                log.info("versus: %s is over; every unit agrees (%s)", self.game, mine.hex())
             self.agreed = True
             self.state = State.OVER
 
@@ -775,6 +778,9 @@ class Session:
     def _start(self, parts: list[bytes]) -> None:
         self.seed = _seed_of(parts)
         self.state = State.PLAYING
+        log.info(
+            "versus: %s starts: seat %s of %d, as %s", self.game, self.seat, self.seats, self.role
+        )
 
     def _unseal(self) -> bool:
         """A sealed guest at the end: check the randoms against the commitments, deal the
