@@ -41,7 +41,7 @@ from firmware.boot import BootConfig, boot, check_store_path, start_logging
 from firmware.cli import STDOUT, CommandError, movie_argument
 from firmware.commands import apply_movie_args, profile_of
 from firmware.game_api import Cartridge
-from firmware.instances import Instance
+from firmware.instances import Instance, user_data_dir
 from firmware.instances import claim as claim_instance
 from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine
@@ -60,13 +60,7 @@ STATE_FORMAT = "twinfold-state-1"
 
 def default_data_dir() -> Path:
     """The per-user data directory: store, keymap, screenshots, movies, state slots, log."""
-    if os.name == "nt":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "twinfold"
+    return user_data_dir()
 
 
 def timestamp() -> str:

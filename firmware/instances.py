@@ -12,6 +12,8 @@ last from one run to the next.
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,19 @@ class Instance:
 
     def release(self) -> None:
         storage.release(self.store_path)
+
+
+def user_data_dir() -> Path:
+    """The per-user data directory: `$XDG_DATA_HOME/twinfold` (normally
+    `~/.local/share/twinfold`; `%APPDATA%\\twinfold` on Windows, `~/Library/Application
+    Support/twinfold` on macOS)."""
+    if os.name == "nt":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "twinfold"
 
 
 def instance_dir(base: Path, number: int) -> Path:
