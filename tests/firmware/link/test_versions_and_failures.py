@@ -275,3 +275,19 @@ def test_the_lobby_shows_another_version_and_a_failed_session_says_why(tmp_path)
     pair.run(2)
     assert host.scene.name == "notice"
     assert "left before the start" in host.scene.dump()["message"]
+
+
+@pytest.mark.usefixtures("_pygame")
+def test_a_unit_hearing_its_own_id_says_so_in_the_lobby(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from firmware.scenes.versus import start_versus
+    from games.reversi.robot import MachinePair
+
+    pair = MachinePair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=3))
+    host, guest = pair.machines
+    guest.link.radio.id = host.link.radio.id  # as if one store had been copied to both
+    start_versus(host, "host", "reversi", {})
+    start_versus(guest, "join", "reversi", {})
+    pair.run(600, until=lambda: guest.link.radio.id_clash is not None)
+    assert guest.dump()["game"]["id_clash"] == "Hana"
+    assert guest.dump()["game"]["units"] == []  # it cannot see (or pair with) that unit
+    guest.render()  # the lobby's upper screen says it (drawn without error)
