@@ -202,3 +202,37 @@ def test_a_link_game_never_touches_the_local_saved_game(tmp_path: Path) -> None:
     assert host.store.get_stats("reversi")["played"] == 1  # the link game was recorded
     saved = host.store.load_suspend("reversi")
     assert saved is not None and saved.state == state  # the local one is still waiting
+
+
+def test_a_store_of_the_old_firmware_offers_its_suspended_game(tmp_path: Path) -> None:
+    """Schema 2 (one suspend slot for all games) migrates without loss: the game it held is
+    offered at the next start and continues exactly."""
+    import json
+    import sqlite3
+
+    from firmware import storage
+
+    m = machine_from_movie(tmp_path / "new", game="pop", seed=3, store_path=tmp_path / "n.db")
+    run(m, 90)
+    state = m.game_scene().game.save_state()
+    assert m.suspend_game()
+    saved = m.store.load_suspend("pop")
+    assert saved is not None
+    m.store.close()
+    old = tmp_path / "old" / "store.db"
+    old.parent.mkdir()
+    conn = sqlite3.connect(old, isolation_level=None)
+    for step in storage.MIGRATIONS[:2]:
+        for statement in step:
+            conn.execute(statement)
+    conn.execute("UPDATE schema_version SET version = 2")
+    conn.execute(
+        "INSERT INTO suspend (id, game_id, state, meta, saved_at) VALUES (1, 'pop', ?, ?, 5.0)",
+        (json.dumps(saved.state), json.dumps(saved.meta)),
+    )
+    conn.close()
+    booted = machine_from_movie(tmp_path / "old", store_path=old)
+    run(booted, 100)
+    assert booted.scene.name == "resume" and booted.scene.dump()["suspended"] == "pop"
+    booted.scene.activate("item:continue")  # (a tap would run the game on a few ticks)
+    assert booted.game_scene().game.save_state() == state
