@@ -2,8 +2,8 @@
 """Bootstrap for a fresh machine: make `.venv`, install Twinfold into it, then run a command.
 
     python3 run.py emu [ARGS]     open the emulator (any `twinfold` subcommand works the same way)
-    python3 run.py test [ARGS]    ruff, layer checker, type checker, then the whole test suite
-                                  (ARGS go to pytest)
+    python3 run.py test [ARGS]    ruff, layer checker, import cycles, type checker, then the
+                                  whole test suite (ARGS go to pytest)
 
 Only the standard library is used here, so this works with nothing but Python 3.11+ and pip.
 The virtual environment is refreshed whenever pyproject.toml changes.
@@ -58,21 +58,28 @@ def _script(python: str, name: str) -> str:
     return str(Path(python).with_name(name + (".exe" if os.name == "nt" else "")))
 
 
+# The packages the import-cycle check covers: every package of the project.
+CYCLE_CHECKED = ("hal", "firmware", "games", "emulator", "handheld")
+
+
 def check_steps(python: str) -> list[tuple[str, list[str]]]:
     """The static checks `test` runs before pytest, in order: each must pass to go on.
 
     The layer contracts and the mypy settings (checked packages, strictness) live in
     pyproject.toml; docs/architecture.md ("Layer checker and types") explains them.
     """
+    cycles = str(ROOT / "tools" / "import_cycles.py")
     return [
         ("ruff (lint)", [python, "-m", "ruff", "check", "."]),
         ("lint-imports (layer contracts)", [_script(python, "lint-imports")]),
+        ("import_cycles (cycle check)", [python, cycles, *CYCLE_CHECKED]),
         ("mypy (types)", [python, "-m", "mypy"]),
     ]
 
 
 def run_tests(python: str, pytest_args: list[str], env: dict[str, str]) -> int:
-    """ruff, then the layer checker, then the type checker, then the test suite."""
+    """ruff, then the layer checker and the cycle check, then the type checker, then the
+    test suite."""
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     env.setdefault("SDL_AUDIODRIVER", "dummy")
     for label, cmd in check_steps(python):

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,7 +31,7 @@ BIN = Path(sys.executable).parent
 
 def fixed_positions(count: int = 24, seed: int = 2026) -> list[tuple[tuple[int, ...], int]]:
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[tuple[int, ...], int]] = []
     while len(out) < count:
         game = random_game(rng.randrange(1 << 30), rng.randint(2, 24))
         if game.result is None:
@@ -41,8 +42,9 @@ def fixed_positions(count: int = 24, seed: int = 2026) -> list[tuple[tuple[int, 
 def throughput() -> None:
     from pyrimaa import board as pb
 
-    def to_ref(boards, side):
-        bb = [0] * 15
+    def to_ref(boards: tuple[int, ...], side: int) -> Any:
+        """The position in pyrimaa's board (its bitboards: empty, 6 gold, 2 unused, 6 silver)."""
+        bb: list[int | None] = [0] * 15
         bb[7] = bb[8] = None
         gold = silver = 0
         for index, b in enumerate(boards):

@@ -28,9 +28,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
 from ticktime import GC, Timer, pct
+
+from firmware.testing import running_game, scripted_input
 
 WARM_TICKS = 5  # the game's first frames draw the fonts' glyphs once: not timed
 
@@ -55,8 +58,8 @@ class Bench:
         self.phases: dict[str, Timer] = {}
 
     @property
-    def scene(self):  # type: ignore[no-untyped-def]
-        return self.m.game_scene().game
+    def scene(self) -> Any:
+        return running_game(self.m)
 
     def phase(self) -> str:
         s = self.scene
@@ -68,13 +71,14 @@ class Bench:
             return "over"
         if s.thinking:
             return "thinking"
-        return s.phase
+        phase: str = s.phase
+        return phase
 
     def tick(self, touch: tuple[int, int] | None = None) -> None:
         from hal.interfaces import RawInput, RawTouch
 
         raw = RawInput(touch=RawTouch(*touch)) if touch else RawInput()
-        self.m.hal.input.script = lambda t: raw
+        scripted_input(self.m).script = lambda t: raw
         name = self.phase()
         GC.spent = 0.0
         c0, w0 = time.thread_time(), time.perf_counter()
@@ -144,7 +148,9 @@ def play_games(games: int, level: int) -> dict[str, Timer]:
             ctx = b.scene.ctx
             scene = CARTRIDGE.replay(ctx, record) if CARTRIDGE.replay else None
             assert scene is not None
-            b.m.game_scene().game = scene
+            running = b.m.game_scene()
+            assert running is not None
+            running.game = scene
             for _ in range(min(60, len(record["actions"]))):
                 b.tap("button:forward")
                 for _ in range(30):
@@ -182,7 +188,8 @@ def move_times(levels: list[int], moves: int) -> list[str]:
         per_unit = sum(cpu) / max(1, sum(units)) * 1e6
         est = ", ".join(
             f"{name} {statistics.mean(cpu) / p.speed:.1f} s"
-            for name, p in PROFILES.items() if name in ("pi5", "pi4", "pi-zero-2w")
+            for name, p in PROFILES.items()
+            if name in ("pi5", "pi4", "pi-zero-2w")
         )
         out.append(
             f"level {level}: {len(cpu)} moves, cpu mean {statistics.mean(cpu):.2f} s, max "

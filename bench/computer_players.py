@@ -27,9 +27,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 from ticktime import pct
+
+from firmware.testing import running_game, scripted_input
 
 PROFILES = ("desktop", "desktop-worker", "pi-zero-2w-sliced", "pi-zero-2w")
 
@@ -48,7 +54,7 @@ def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[fl
             m = build_machine(Path(tmp), seed=100 + g)
             m.profile = TABLE[profile]
             m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
-            scene = m.game_scene().game
+            scene = running_game(m)
             started: int | None = None
             empties = 0
             while not (scene.game.over and scene.anim is None):
@@ -56,7 +62,11 @@ def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[fl
                 if scene.human_to_move() and scene.anim is None:
                     touch = layout.SQUARE_RECTS[sorted(scene.game.legal())[0]].center
                 raw = RawInput(touch=RawTouch(*touch)) if touch else RawInput()
-                m.hal.input.script = lambda t, raw=raw: raw
+
+                def script(t: int, raw: RawInput = raw) -> RawInput:
+                    return raw
+
+                scripted_input(m).script = script
                 thinking = scene.thinking
                 if thinking and started is None:
                     started = m.tick
@@ -82,7 +92,7 @@ class Ticker:
     """Steps one machine a tick at a time with a given touch, timing the ticks while the
     computer thinks and the wait from its turn's start to its move (seconds of 60 Hz)."""
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Machine) -> None:
         self.m = machine
         self.started: int | None = None
         self.waits: list[float] = []
@@ -92,8 +102,8 @@ class Ticker:
         from hal.interfaces import RawInput, RawTouch
 
         raw = RawInput(touch=RawTouch(*touch)) if touch else RawInput()
-        self.m.hal.input.script = lambda t: raw
-        scene = self.m.game_scene().game
+        scripted_input(self.m).script = lambda t: raw
+        scene = running_game(self.m)
         thinking = scene.thinking_ticks() > 0
         if thinking and self.started is None:
             self.started = self.m.tick
@@ -139,7 +149,7 @@ def arimaa(profile: str, games: int, level: int = 5) -> tuple[list[float], list[
             m.start_game("arimaa", {"mode": "cpu", "level": str(level), "setup": setup})
             t = Ticker(m)
             for _ in range(6000):
-                s = m.game_scene().game
+                s = running_game(m)
                 if s.phase == "over" or len(s.game.turns) >= 40:
                     break
                 if s.local_to_move() and s.phase == "play" and s.anim is None:

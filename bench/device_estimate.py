@@ -3,7 +3,7 @@
     .venv/bin/python bench/device_estimate.py [--frames N] [--games N] [--profile NAME]
 
 No board is needed: the estimate is the desktop's measured CPU time per tick divided by the
-profile's relative speed (`hal.backends.device.profile.RELATIVE_SPEED`, default the Zero
+profile's relative speed (`handheld.app.RELATIVE_SPEED`, default the Zero
 2 W), the same factor the computer players' budgets are scaled by. Run on a real board,
 the script's first line (the reference benchmark) gives that board's true factor: the
 desktop's reference time divided by the board's.
@@ -32,6 +32,8 @@ from pathlib import Path
 
 from benchenv import ROOT
 
+from firmware.testing import scripted_input
+
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 TICK_MS = 1000 / 60
@@ -48,7 +50,7 @@ def reference() -> float:
     c0 = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         m = machine_from_movie(Path(tmp), seed=1)
-        m.hal.input.script = chaos_script(12, lid=False)
+        scripted_input(m).script = chaos_script(12, lid=False)
         for _ in range(1000):
             m.step()
             m.render()
@@ -68,7 +70,7 @@ def thinking_ticks(profile_name: str, speed: float, games: int, mode: str) -> li
     import firmware.machine
     from firmware.match.profiles import DeviceProfile
 
-    firmware.machine.DEFAULT_PROFILE = DeviceProfile(profile_name, speed, mode)  # type: ignore[misc]
+    firmware.machine.DEFAULT_PROFILE = DeviceProfile(profile_name, speed, mode)
     import reversi_scene
 
     timer, _ = reversi_scene.strongest_thinking(games)
@@ -77,7 +79,7 @@ def thinking_ticks(profile_name: str, speed: float, games: int, mode: str) -> li
 
 def main(argv: list[str]) -> int:
     from firmware.match.profiles import PROFILES as MATCH_PROFILES
-    from hal.backends.device.profile import RELATIVE_SPEED
+    from handheld.app import RELATIVE_SPEED
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=2000, help="ticks per firmware scene")

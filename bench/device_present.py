@@ -21,8 +21,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+
+if TYPE_CHECKING:
+    from pygame import Surface
 
 TARGET_MS = 1.0
 
@@ -38,7 +42,7 @@ def make_panel(root: Path, name: str, width: int, height: int, bpp: int) -> tupl
     return device, sysfs
 
 
-def game_frames(count: int) -> list[tuple[object, object]]:
+def game_frames(count: int) -> list[tuple[Surface, Surface]]:
     """`count` consecutive frames of the demo game, as the machine hands them over."""
     import pygame
 
@@ -56,7 +60,7 @@ def game_frames(count: int) -> list[tuple[object, object]]:
     return frames
 
 
-def full_frames(count: int) -> list[tuple[object, object]]:
+def full_frames(count: int) -> list[tuple[Surface, Surface]]:
     import pygame
 
     out = []
@@ -68,7 +72,9 @@ def full_frames(count: int) -> list[tuple[object, object]]:
     return out
 
 
-def measure(bpp: int, rotate: int, frames: list[tuple[object, object]]) -> tuple[list, list, list]:
+def measure(
+    bpp: int, rotate: int, frames: list[tuple[Surface, Surface]]
+) -> tuple[list[float], list[float], list[int]]:
     from hal.backends.device.config import DisplayConfig, PanelConfig
     from hal.backends.device.framebuffer import FramebufferDisplay
 
@@ -84,7 +90,9 @@ def measure(bpp: int, rotate: int, frames: list[tuple[object, object]]) -> tuple
             )
         )
         display.present(*frames[-1])  # the panels start with something on them
-        cpu, wall, written = [], [], []
+        cpu: list[float] = []
+        wall: list[float] = []
+        written: list[int] = []
         for upper, lower in frames:
             t0, c0 = time.perf_counter(), time.thread_time()
             display.present(upper, lower)
@@ -101,11 +109,15 @@ def pcts(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), p99, ordered[-1]
 
 
-def present_costs(count: int) -> list[tuple]:
+# format, rotation, frames, CPU p50 / p99 / max, wall p50 / p99 / max (ms), bytes avg / max
+PresentRow = tuple[str, int, str, float, float, float, float, float, float, float, int]
+
+
+def present_costs(count: int) -> list[PresentRow]:
     game = game_frames(count)
     full = full_frames(count)
     still = [game[0]] * count
-    rows = []
+    rows: list[PresentRow] = []
     for bpp in (16, 32):
         for rotate in (0, 90):
             for kind, frames in (("game", game), ("full", full), ("still", still)):

@@ -43,7 +43,7 @@ def bench_present() -> None:
     )
     for kind in ("vertical", "horizontal", "hybrid", "single"):
         for scale in (1, 2, 3, 4):
-            display = WindowDisplay(Layout(kind, scale, 8))  # type: ignore[arg-type]
+            display = WindowDisplay(Layout(kind, scale, 8))
             times, cpu = [], []
             for i in range(FRAMES):
                 upper.fill((i % 256, 30, 60))

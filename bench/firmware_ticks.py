@@ -26,15 +26,21 @@ from pathlib import Path
 
 from benchenv import ROOT
 
+from firmware.testing import scripted_input
+
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 
-def scene_costs(frames: int) -> list[tuple[float | str, ...]]:
+# scene, CPU p50 / p99 / max, wall p50 / p99 / max (ms)
+SceneRow = tuple[str, float, float, float, float, float, float]
+
+
+def scene_costs(frames: int) -> list[SceneRow]:
     from test_chaos import SCENES, chaos_script
 
     from firmware.testing import machine_from_movie
 
-    rows = []
+    rows: list[SceneRow] = []
     for name in ["boot", *SCENES, "pop"]:
         with tempfile.TemporaryDirectory() as tmp:
             m = machine_from_movie(Path(tmp), game="pop" if name == "pop" else None, seed=1)
@@ -42,8 +48,9 @@ def scene_costs(frames: int) -> list[tuple[float | str, ...]]:
             m.cartridges = {"pop": m.cartridges["pop"]}
             if name in SCENES:
                 m.push(SCENES[name](m))
-            m.hal.input.script = chaos_script(zlib.crc32(name.encode()), lid=False)
-            wall, cpu = [], []
+            scripted_input(m).script = chaos_script(zlib.crc32(name.encode()), lid=False)
+            wall: list[float] = []
+            cpu: list[float] = []
             for _ in range(frames):
                 t0, c0 = time.perf_counter(), time.thread_time()
                 m.step()

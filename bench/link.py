@@ -13,6 +13,7 @@ import argparse
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ import pygame
 from firmware.link.pairing import Step
 from firmware.link.radio import Radio
 from firmware.link.testbed import Air
+from firmware.match import Event, Played
+from firmware.testing import running_game
 from games.reversi.robot import MachinePair
 from hal.link.air import Impairments
 
@@ -51,28 +54,39 @@ def play_games(loss: float, games: int) -> dict[str, Any]:
             confirmed: dict[int, int] = {}
             shown: dict[int, int] = {}
             for m in pair.machines:
-                match = m.game_scene().game.match
-                session = m.link.session
+                match = running_game(m).match
+                service = m.link
+                assert service is not None  # MachinePair units have their radio on
+                session = service.session
 
-                def listen(  # type: ignore[no-untyped-def]
-                    played, _events, session=session, match=match, pair=pair, c=confirmed, s=shown
-                ):
+                def listen(
+                    played: Played,
+                    _events: list[Event],
+                    session: Any = session,
+                    match: Any = match,
+                    pair: MachinePair = pair,
+                    c: dict[int, int] = confirmed,
+                    s: dict[int, int] = shown,
+                ) -> None:
                     index = len(match.history) - 1
                     (c if played.seat == session.seat else s)[index] = pair.tick
 
                 match.listeners.append(listen)
                 # time the link's own work per tick on this unit
-                service = m.link
                 original = service.tick
 
-                def timed(tick: int, original=original) -> None:  # type: ignore[no-untyped-def]
+                def timed(tick: int, original: Callable[[int], None] = original) -> None:
                     t0 = time.perf_counter()
                     original(tick)
                     tick_costs.append((time.perf_counter() - t0) * 1000)
 
-                service.tick = timed  # type: ignore[method-assign]
+                service.tick = timed
             sent_before = sum(link.tx.bytes_sent for link in pair.medium.links)
-            pair.run(60 * 900, until=lambda p=pair: all(g.reported for g in p.games()))
+
+            def reported(p: MachinePair = pair) -> bool:
+                return all(g.reported for g in p.games())
+
+            pair.run(60 * 900, until=reported)
             air_bytes += sum(link.tx.bytes_sent for link in pair.medium.links) - sent_before
             moves += len(pair.games()[0].game.moves)
             for index, at in confirmed.items():
@@ -123,12 +137,11 @@ def loss_detection(count: int) -> list[float]:
             pair.run(60 * 3 + seed * 7)
             pair.medium.cut = True
             start = pair.tick
-            pair.run(
-                60 * 30,
-                until=lambda p=pair: all(
-                    m.dump()["link"]["state"] == "waiting" for m in p.machines
-                ),
-            )
+
+            def waiting(p: MachinePair = pair) -> bool:
+                return all(m.dump()["link"]["state"] == "waiting" for m in p.machines)
+
+            pair.run(60 * 30, until=waiting)
             out.append((pair.tick - start) / 60)
     return out
 

@@ -30,7 +30,7 @@ from games.panels.rules.game import GameConfig, GameState
 
 def crowded_positions(count: int) -> list[GameState]:
     """Late-game states: greedy players on a target no one reaches, stopped at >= 75% full."""
-    out = []
+    out: list[GameState] = []
     seed = 0
     while len(out) < count:
         state = GameState.new(GameConfig(seed=seed, target=100_000, shape="square"))

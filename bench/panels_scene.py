@@ -29,8 +29,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
+from firmware.testing import running_game, scripted_input
 
 
 class Timer:
@@ -38,7 +44,7 @@ class Timer:
         self.cpu: list[float] = []
         self.wall: list[float] = []
 
-    def tick(self, machine, keep: bool = True) -> None:  # type: ignore[no-untyped-def]
+    def tick(self, machine: Machine, keep: bool = True) -> None:
         c0, w0 = time.thread_time(), time.perf_counter()
         machine.step()
         machine.render()
@@ -62,7 +68,7 @@ def row(name: str, t: Timer) -> str:
     )
 
 
-def machine(tmp: str, seed: int, profile: str, **options: str):  # type: ignore[no-untyped-def]
+def machine(tmp: str, seed: int, profile: str, **options: str) -> Machine:
     from firmware.headless import build_machine
     from firmware.match.profiles import PROFILES
 
@@ -72,25 +78,25 @@ def machine(tmp: str, seed: int, profile: str, **options: str):  # type: ignore[
     return m
 
 
-def tap(m, name: str, t: Timer, keep: bool = False) -> None:  # type: ignore[no-untyped-def]
+def tap(m: Machine, name: str, t: Timer, keep: bool = False) -> None:
     from hal.interfaces import RawInput, RawTouch
 
     x, y, w, h = m.dump()["hotspots"][name]
-    m.hal.input.script = lambda _t: RawInput(touch=RawTouch(x + w // 2, y + h // 2))
+    scripted_input(m).script = lambda _t: RawInput(touch=RawTouch(x + w // 2, y + h // 2))
     for _ in range(3):
         t.tick(m, keep)
-    m.hal.input.script = lambda _t: RawInput()
+    scripted_input(m).script = lambda _t: RawInput()
     t.tick(m, keep)
 
 
-def settle(m, t: Timer, keep_anim: bool = False) -> None:  # type: ignore[no-untyped-def]
-    scene = m.game_scene().game
+def settle(m: Machine, t: Timer, keep_anim: bool = False) -> None:
+    scene = running_game(m)
     while scene.anims:
         t.tick(m, keep_anim)
 
 
-def random_turn(m, rng: random.Random, t: Timer, keep_anim: bool) -> None:  # type: ignore[no-untyped-def]
-    scene = m.game_scene().game
+def random_turn(m: Machine, rng: random.Random, t: Timer, keep_anim: bool) -> None:
+    scene = running_game(m)
     st = scene.state
     placements = st.placements(st.current)
     if not placements:
@@ -120,7 +126,7 @@ def idle_and_animations(frames: int, profile: str) -> tuple[Timer, Timer]:
         settle(m, anim)
         for _ in range(frames):
             idle.tick(m)
-        scene = m.game_scene().game
+        scene = running_game(m)
         while not scene.state.over:
             random_turn(m, rng, anim, keep_anim=True)
     return idle, anim
@@ -133,9 +139,16 @@ def top_level(games: int, profile: str) -> tuple[Timer, list[int], list[int]]:
     turns: list[int] = []
     for g in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            m = machine(tmp, 100 + g, profile, mode="cpu", level="4", target="300",
-                        first="2" if g % 2 else "1")
-            scene = m.game_scene().game
+            m = machine(
+                tmp,
+                100 + g,
+                profile,
+                mode="cpu",
+                level="4",
+                target="300",
+                first="2" if g % 2 else "1",
+            )
+            scene = running_game(m)
             rng = random.Random(g)
             while not scene.state.over:
                 if scene.local_to_move() and not scene.anims:
@@ -146,7 +159,8 @@ def top_level(games: int, profile: str) -> tuple[Timer, list[int], list[int]]:
                 mover = scene.state.current
                 while not scene.state.over and (scene.state.current == mover or scene.anims):
                     thinking = scene.thinking_ticks() > 0 or (
-                        not scene.anims and not scene.local_to_move())
+                        not scene.anims and not scene.local_to_move()
+                    )
                     think.tick(m, keep=thinking)
                     if first is None and len(scene.match.history) > history:
                         first = m.tick - start
@@ -161,8 +175,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--frames", type=int, default=600, help="idle frames measured")
     ap.add_argument("--profile", default="desktop", help="device profile (desktop, ...)")
     args = ap.parse_args(argv)
-    print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
-          f"profile {args.profile}")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus, "
+        f"profile {args.profile}"
+    )
     print(f"{'ms per tick':<26} {'ticks':>6}  cpu   p50   p99    max   wall   p50   p99    max")
     idle, anim = idle_and_animations(args.frames, args.profile)
     print(row("idle, card selected", idle))
@@ -171,10 +187,14 @@ def main(argv: list[str]) -> int:
     print(row("level 4 thinking", think))
     secs = [w / 60 for w in waits]
     whole = [t / 60 for t in turns]
-    print(f"level 4 decision wait (s): median {statistics.median(secs):.2f}  "
-          f"p95 {pct(secs, 0.95):.2f}  max {max(secs):.2f}  ({len(secs)} turns)")
-    print(f"level 4 whole turn shown (s): median {statistics.median(whole):.2f}  "
-          f"p95 {pct(whole, 0.95):.2f}  max {max(whole):.2f}")
+    print(
+        f"level 4 decision wait (s): median {statistics.median(secs):.2f}  "
+        f"p95 {pct(secs, 0.95):.2f}  max {max(secs):.2f}  ({len(secs)} turns)"
+    )
+    print(
+        f"level 4 whole turn shown (s): median {statistics.median(whole):.2f}  "
+        f"p95 {pct(whole, 0.95):.2f}  max {max(whole):.2f}"
+    )
     return 0
 
 

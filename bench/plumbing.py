@@ -31,7 +31,7 @@ def pct(values: list[float], q: float) -> float:
 def bench_latch(ticks: int = 20000) -> None:
     """A busy tick: four events (a key tap and a mouse click) and one report."""
     latch = InputLatch()
-    down, none = frozenset({Button.A}), frozenset()
+    down, none = frozenset({Button.A}), frozenset[Button]()
     touch = RawTouch(10.0, 20.0)
     costs = []
     for _ in range(ticks):

@@ -36,6 +36,7 @@ from typing import Any
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
 
 from firmware.headless import build_machine
+from firmware.testing import running_game, scripted_input
 from hal.interfaces import RawInput, RawTouch
 
 TICK = 1 / 60
@@ -52,16 +53,17 @@ class Bench:
         self.cpu: dict[str, list[float]] = {}
         self.wall: dict[str, list[float]] = {}
         self.script: Callable[[int], RawInput] = lambda t: RawInput()
-        self.m.hal.input.script = lambda t: self.script(t)  # type: ignore[attr-defined]
+        scripted_input(self.m).script = lambda t: self.script(t)
         self.next = time.perf_counter()
 
     @property
     def game(self) -> dict[str, Any]:
-        return self.m.game_scene().game.dump()
+        dump: dict[str, Any] = running_game(self.m).dump()
+        return dump
 
     @property
     def scene(self) -> Any:
-        return self.m.game_scene().game
+        return running_game(self.m)
 
     def tick(self) -> None:
         now = time.perf_counter()
@@ -115,8 +117,12 @@ def trefoil() -> list[tuple[int, int]]:
     pts = []
     for i in range(161):
         t = 2 * pi * i / 160
-        pts.append((round(128 + 24 * (sin(t) + 2 * sin(2 * t))),
-                    round(84 + 24 * (cos(t) - 2 * cos(2 * t)))))
+        pts.append(
+            (
+                round(128 + 24 * (sin(t) + 2 * sin(2 * t))),
+                round(84 + 24 * (cos(t) - 2 * cos(2 * t))),
+            )
+        )
     return pts
 
 

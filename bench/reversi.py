@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -94,7 +95,7 @@ def bench_perft() -> None:
     print(f"speed-up:        {simple_s / ours_s:.1f}x (target >= 2x)")
 
 
-def play_game(strong: int, other: int, seed: int, strong_black: bool) -> dict:
+def play_game(strong: int, other: int, seed: int, strong_black: bool) -> dict[str, Any]:
     """One seeded game; returns winner from the strong side's view and the disc counts."""
     rng = random.Random(seed)
     g = Game()
@@ -105,6 +106,7 @@ def play_game(strong: int, other: int, seed: int, strong_black: bool) -> dict:
     levels = {"black": strong, "white": other} if strong_black else {
         "black": other, "white": strong}  # fmt: skip
     while not g.over:
+        assert g.turn is not None  # a game not over has a side to move
         g.play(ComputerMove(g.position, levels[g.turn], seed).finish())
     strong_color = "black" if strong_black else "white"
     score = g.score()
@@ -115,7 +117,7 @@ def play_game(strong: int, other: int, seed: int, strong_black: bool) -> dict:
     }
 
 
-def _job(args: tuple[int, int, int]) -> dict:
+def _job(args: tuple[int, int, int]) -> dict[str, Any]:
     strong, other, seed = args
     return play_game(strong, other, seed, strong_black=seed % 2 == 0)
 

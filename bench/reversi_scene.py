@@ -27,10 +27,16 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
 from ticktime import GC, pct
 from ticktime import Timer as BaseTimer
+
+from firmware.testing import running_game, scripted_input
 
 TARGET_P99_MS = 2.0
 TARGET_THINK_MAX_MS = 8.0
@@ -39,7 +45,7 @@ TARGET_THINK_MAX_MS = 8.0
 class Timer(BaseTimer):
     """Per-tick CPU and wall times of one machine (and the GC's share of each tick)."""
 
-    def tick(self, machine, keep: bool = True) -> None:  # type: ignore[no-untyped-def]
+    def tick(self, machine: Machine, keep: bool = True) -> None:
         GC.spent = 0.0
         c0, w0 = time.thread_time(), time.perf_counter()
         machine.step()
@@ -58,21 +64,21 @@ def row(name: str, t: Timer) -> str:
     )
 
 
-def machine(tmp: str, **options: str):  # type: ignore[no-untyped-def]
+def machine(tmp: str, **options: str) -> Machine:
     from firmware.testing import machine_from_movie
 
     m = machine_from_movie(Path(tmp), game="reversi", seed=1, options=options)
     return m
 
 
-def set_input(m, touch: tuple[int, int] | None) -> None:  # type: ignore[no-untyped-def]
+def set_input(m: Machine, touch: tuple[int, int] | None) -> None:
     from hal.interfaces import RawInput, RawTouch
 
     raw = RawInput(touch=RawTouch(*touch)) if touch else RawInput()
-    m.hal.input.script = lambda t: raw
+    scripted_input(m).script = lambda t: raw
 
 
-def tap(m, square: str, timer: Timer, keep: Callable[[], bool]) -> None:  # type: ignore[no-untyped-def]
+def tap(m: Machine, square: str, timer: Timer, keep: Callable[[], bool]) -> None:
     from games.reversi.scene import layout
 
     set_input(m, layout.SQUARE_RECTS[square].center)
@@ -88,7 +94,7 @@ def mid_game(frames: int) -> Timer:
     t = Timer()
     with tempfile.TemporaryDirectory() as tmp:
         m = machine(tmp, mode="two")
-        scene = m.game_scene().game
+        scene = running_game(m)
         for i in range(20):
             scene._tap_square(choose_move(scene.game.position, 1, seed=i))
             scene.anim = None
@@ -107,7 +113,7 @@ def flip_animation() -> Timer:
     t = Timer()
     with tempfile.TemporaryDirectory() as tmp:
         m = machine(tmp, mode="two")
-        scene = m.game_scene().game
+        scene = running_game(m)
         i = 0
         while not scene.game.over:
             move = choose_move(scene.game.position, 1, seed=i)
@@ -127,7 +133,7 @@ def strongest_thinking(games: int) -> tuple[Timer, int]:
         with tempfile.TemporaryDirectory() as tmp:
             m = machine(tmp, mode="cpu", level=LEVELS[STRONGEST].name, color="white")
             m.seed = g
-            scene = m.game_scene().game
+            scene = running_game(m)
             while not (scene.game.over and scene.anim is None):
                 if scene.human_to_move() and scene.anim is None:
                     tap(m, sorted(scene.game.legal())[0], t, keep=lambda: False)

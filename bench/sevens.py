@@ -93,6 +93,7 @@ def decision_times(games: int, seed: int) -> None:
         players = [make_player(k, seat_rng(seed, i, s)) for s, k in enumerate(seats)]
         while not game.over:
             seat = game.current
+            assert seat is not None  # a game not over has a seat to play
             t0 = time.perf_counter()
             view = seat_view(game, seat)  # building the seat's view counts as deciding
             action = players[seat].choose(view)

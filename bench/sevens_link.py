@@ -17,6 +17,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import benchenv  # noqa: F401  (the checkout on sys.path)
@@ -54,14 +55,20 @@ def one_game(seed: int, sealed: bool) -> dict[str, Any]:
     for s in sessions[1:]:
         s.look("sevens")
 
-    def tick() -> None:
-        for s in sessions:
-            s.tick()
+    def ticking(done: Callable[[], bool]) -> Callable[[], bool]:
+        """Each air tick: every session ticks, then `done` is asked."""
 
-    air.run(600, until=lambda: (tick(), all(s.hosts() for s in sessions[1:]))[1])
+        def until() -> bool:
+            for s in sessions:
+                s.tick()
+            return done()
+
+        return until
+
+    air.run(600, until=ticking(lambda: all(s.hosts() for s in sessions[1:])))
     for s in sessions[1:]:
         s.join(radios[0].id)
-    air.run(1800, until=lambda: (tick(), all(s.seed is not None for s in sessions))[1])
+    air.run(1800, until=ticking(lambda: all(s.seed is not None for s in sessions)))
     start, sent0 = air.tick, sum(link.tx.bytes_sent for link in air.medium.links)
     rng = random.Random(seed)
     matches: dict[int, Match[str]] = {}
@@ -69,6 +76,7 @@ def one_game(seed: int, sealed: bool) -> dict[str, Any]:
     offered: dict[int, int] = {}  # action number -> tick its player chose it
     applied: dict[int, list[int]] = {}  # action number -> tick each unit applied it
     for s in sessions[1:]:
+        # timing the guest's end check: the method is wrapped in place
         s._unseal = timed(s._unseal, checks)  # type: ignore[method-assign]
     for _ in range(60 * 600):
         air.run(1)
@@ -79,12 +87,11 @@ def one_game(seed: int, sealed: bool) -> dict[str, Any]:
             rules: Any
             if i == 0:
                 rules = deal_for_link(s.deal_seed or 0) if sealed else SevensRules.new(s.seed or 0)
+            elif sealed:
+                assert s.opening is not None  # a sealed guest is ready with the host's opening
+                rules = SevensSealed.from_json(s.opening["rules"])
             else:
-                rules = (
-                    SevensSealed.from_json(s.opening["rules"])
-                    if sealed  # type: ignore[index]
-                    else SevensRules.new(s.seed or 0)
-                )
+                rules = SevensRules.new(s.seed or 0)
             s.seats = 4
             seats = s.make_seats()
             if i == 0:
@@ -97,7 +104,9 @@ def one_game(seed: int, sealed: bool) -> dict[str, Any]:
             if seat is not None and mine:
                 source = m.seats[seat]
                 assert isinstance(source, LocalSeat | RelaySeat)
-                source.offer(rng.choice(list(m.rules.legal_actions())))
+                legal = m.rules.legal_actions()
+                assert legal is not None  # Killing Sevens lists its legal actions
+                source.offer(rng.choice(list(legal)))
                 offered.setdefault(len(m.history), air.tick)
             before = len(m.history)
             m.step()

@@ -29,8 +29,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import benchenv  # noqa: F401  (headless SDL; the checkout on sys.path)
+
+if TYPE_CHECKING:
+    from firmware.machine import Machine
+
+from firmware.testing import running_game, scripted_input
 
 TARGET_P99_MS = 2.0
 TARGET_THINK_MAX_MS = 8.0
@@ -44,7 +50,7 @@ class Timer:
         self.cpu: dict[str, list[float]] = {p: [] for p in PHASES}
         self.wall: dict[str, list[float]] = {p: [] for p in PHASES}
 
-    def tick(self, machine, phase: str | None) -> None:  # type: ignore[no-untyped-def]
+    def tick(self, machine: Machine, phase: str | None) -> None:
         c0, w0 = time.thread_time(), time.perf_counter()
         machine.step()
         machine.render()
@@ -67,7 +73,7 @@ def row(name: str, c: list[float], w: list[float]) -> str:
     )
 
 
-def phase_of(scene) -> str:  # type: ignore[no-untyped-def]
+def phase_of(scene: Any) -> str:
     if scene.phase in ("members", "options"):
         return "dialogs"
     if scene.phase == "over":
@@ -81,15 +87,15 @@ def phase_of(scene) -> str:  # type: ignore[no-untyped-def]
     return "computer thinking"
 
 
-def set_input(m, touch: tuple[int, int] | None) -> None:  # type: ignore[no-untyped-def]
+def set_input(m: Machine, touch: tuple[int, int] | None) -> None:
     from hal.interfaces import RawInput, RawTouch
 
     raw = RawInput(touch=RawTouch(*touch)) if touch else RawInput()
-    m.hal.input.script = lambda t: raw
+    scripted_input(m).script = lambda t: raw
 
 
-def tap(m, name: str, t: Timer) -> None:  # type: ignore[no-untyped-def]
-    scene = m.game_scene().game
+def tap(m: Machine, name: str, t: Timer) -> None:
+    scene = running_game(m)
     rect = scene.hotspots()[name]
     set_input(m, rect.center)
     for _ in range(3):
@@ -106,7 +112,7 @@ def play(games: int) -> Timer:
     for g in range(games):
         with tempfile.TemporaryDirectory() as tmp:
             m = machine_from_movie(Path(tmp), game="sevens", seed=g, options={"bubbles": "normal"})
-            scene = m.game_scene().game
+            scene = running_game(m)
             for phase in ("members", "options"):
                 for _ in range(120):
                     t.tick(m, "dialogs")

@@ -15,7 +15,7 @@ class GcWatch:
         self._start = 0.0
         gc.callbacks.append(self._callback)
 
-    def _callback(self, phase: str, info: dict) -> None:
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._start = time.thread_time()
         else:

@@ -37,9 +37,9 @@ from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from firmware import storage
+from firmware.arguments import STDOUT, CommandError
 from firmware.boot import BootConfig, boot, check_store_path, start_logging
-from firmware.cli import STDOUT, CommandError, movie_argument
-from firmware.commands import apply_movie_args, profile_of
+from firmware.boot_arguments import apply_movie_args, movie_argument, profile_of
 from firmware.game_api import Cartridge
 from firmware.instances import Instance, user_data_dir
 from firmware.instances import claim as claim_instance

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
-from firmware.cli import OneLineParser, count_argument
-from firmware.commands import add_boot_arguments, add_link_arguments, frames_argument
+from firmware.arguments import OneLineParser, count_argument
+from firmware.boot_arguments import add_boot_arguments, add_link_arguments, frames_argument
 
 
 def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:

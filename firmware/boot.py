@@ -1,10 +1,14 @@
 """The boot path: the one place that turns a backend (`Hal`) into a running `Machine`.
 
-Every backend boots the same way: headless (`twinfold headless`, tests, tools), the
-emulator and the device build their `Hal` and call `boot(hal, BootConfig(...))`. Here, in
+Every frontend boots the same way: headless (`twinfold headless`, tests, tools), the
+emulator and the handheld build their `Hal` and call `boot(hal, BootConfig(...))`. Here, in
 this order, the log is opened, the store is opened (a damaged one is set aside, logged and
 announced on stderr), and the machine is built with its seed rule and boot game. Anything
 the user got wrong comes back as one `BootError` line, never a trace.
+
+The composition root: the games found in `games/` (firmware/cartridges.py) and the
+firmware's own scenes (`system_scenes`) are given to the machine here; the machine imports
+neither.
 """
 
 from __future__ import annotations
@@ -13,11 +17,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware.cli import CommandError
+from firmware import cartridges as registry
+from firmware.arguments import CommandError
 from firmware.game_api import Cartridge
 from firmware.logs import setup_logging
-from firmware.machine import Machine
+from firmware.machine import Machine, SystemScenes
 from firmware.match.profiles import DeviceProfile
+from firmware.scene import Host
+from firmware.scenes.boot import BootScene
+from firmware.scenes.error import ErrorScene
+from firmware.scenes.game_scene import GameScene
+from firmware.scenes.launcher import LauncherScene
 from firmware.storage import Store, StoreError
 from hal.interfaces import Hal
 from hal.touch import TouchFilterConfig
@@ -46,6 +56,7 @@ class BootConfig:
     touch_profile: TouchFilterConfig | None = None  # default: exact (emulator, movies)
     profile: DeviceProfile | None = None  # computer players' budget; default: the desktop's
     show_boot: bool = True  # the boot animation (skipped when `game` is given)
+    link_name: str = ""  # the radio's name; default: the stored one (settings)
 
     def store_file(self, hal: Hal) -> Path:
         return Path(self.store_path) if self.store_path is not None else hal.data_dir / STORE_NAME
@@ -102,8 +113,6 @@ def check_request(config: BootConfig) -> None:
         check_store_path(Path(config.store_path))
     if config.game is None:
         return
-    from firmware import cartridges as registry
-
     found = config.cartridges if config.cartridges is not None else registry.discover()
     cartridge = found.get(config.game)
     if cartridge is None:
@@ -129,15 +138,37 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
         return Machine(
             hal,
             store,
+            cartridges=config.cartridges if config.cartridges is not None else registry.discover(),
+            scenes=system_scenes(),
             seed=config.seed,
-            cartridges=config.cartridges,
             boot_game=config.game,
             boot_options=dict(config.options),
             touch_profile=config.touch_profile,
             profile=config.profile,
             show_boot=config.show_boot,
+            link_name=config.link_name,
         )
     except ValueError as exc:
         if opened:
             store.close()
         raise BootError(str(exc)) from None
+
+
+def system_scenes() -> SystemScenes:
+    """The firmware's own scenes, as the machine opens them (boot, launcher, a running game,
+    the error screen), and the versus watch it runs every tick while the radio is on."""
+    return SystemScenes(
+        boot=BootScene,
+        launcher=LauncherScene,
+        game=GameScene,
+        error=ErrorScene,
+        watch_link=watch_versus,
+    )
+
+
+def watch_versus(host: Host) -> None:
+    """`firmware.scenes.versus.watch`, loaded on first use: only a unit with a radio runs
+    it, and the versus screens bring the link stack (and its cryptography) with them."""
+    from firmware.scenes.versus import watch
+
+    watch(host)

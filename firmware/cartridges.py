@@ -1,12 +1,20 @@
-"""Finding the games: every `games/<id>/cartridge.py` that defines `CARTRIDGE`."""
+"""Finding the games: the packages under `games/` (by location, without importing them) and
+every `games/<id>/cartridge.py` that defines `CARTRIDGE`.
+
+Part of the boot path: `firmware.boot` hands what `discover()` finds to the machine, and
+the `twinfold` command registers each game's `commands.py`; the machine imports neither.
+"""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import logging
+import pkgutil
+from typing import TYPE_CHECKING
 
-from firmware.game_api import Cartridge
+if TYPE_CHECKING:  # the cartridges' type only: listing games must not load pygame
+    from firmware.game_api import Cartridge
 
 log = logging.getLogger("twinfold")
 
@@ -14,9 +22,18 @@ log = logging.getLogger("twinfold")
 PREFERRED_ORDER = ("reversi", "arimaa", "sevens", "regions", "panels")
 
 
-def discover() -> dict[str, Cartridge]:
-    from firmware.cli import discover_game_packages
+def discover_game_packages() -> list[str]:
+    """Names of the game packages under `games/`, sorted.
 
+    Found by location, without importing `games`: the firmware depends on no game's code.
+    """
+    spec = importlib.util.find_spec("games")
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return sorted(m.name for m in pkgutil.iter_modules(spec.submodule_search_locations) if m.ispkg)
+
+
+def discover() -> dict[str, Cartridge]:
     found: dict[str, Cartridge] = {}
     for name in discover_game_packages():
         module_name = f"games.{name}.cartridge"

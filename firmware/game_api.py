@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pygame
 
@@ -21,7 +21,10 @@ from firmware.match.protocol import ComputerPlayer
 from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.match.profiles import DeviceProfile
+    from firmware.settings import Settings
+    from firmware.storage import Store
+    from hal.interfaces import Hal
 
 A = TypeVar("A")
 
@@ -122,10 +125,35 @@ class GameResult:
     record: dict[str, Any] | None = None  # the game's own record (moves...), for replays
 
 
+class GameHost(Protocol):
+    """What a game's context reads and asks of the unit running it (the machine satisfies
+    it; `firmware.scene.Host`, what the firmware's scenes use, extends it)."""
+
+    @property
+    def hal(self) -> Hal: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def profile(self) -> DeviceProfile: ...
+    @property
+    def tick(self) -> int: ...
+
+    def tr(self, en: str, ja: str) -> str: ...
+    def play(self, effect: str) -> None: ...
+    def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
+        ...
+    def discard_suspend(self, game_id: str) -> None: ...
+    def to_launcher(self, selected: str | None = None) -> None: ...
+
+
 class GameContext:
     """The system as a game sees it: seeded randomness, options, language, results."""
 
-    def __init__(self, machine: Machine, cartridge: Cartridge, options: dict[str, str], seed: int):
+    def __init__(
+        self, machine: GameHost, cartridge: Cartridge, options: dict[str, str], seed: int
+    ) -> None:
         self._machine = machine
         self.cartridge = cartridge
         self.options = dict(options)

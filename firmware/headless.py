@@ -8,6 +8,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -15,14 +16,17 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+from firmware.arguments import CommandError, writable_output, write_text_output
 from firmware.boot import BootConfig, boot
-from firmware.cli import CommandError, movie_argument, writable_output, write_text_output
-from firmware.commands import apply_movie_args
+from firmware.boot_arguments import apply_movie_args, movie_argument
 from firmware.machine import Machine
 from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
 from hal.backends.headless import headless_hal
 from hal.interfaces import ByteLink
+
+if TYPE_CHECKING:
+    from hal.link.serial_link import SerialLink
 
 
 def movie_length(movie: Movie) -> int:
@@ -67,7 +71,7 @@ def build_machine(
     return machine
 
 
-def open_link(args: argparse.Namespace) -> ByteLink | None:
+def open_link(args: argparse.Namespace) -> SerialLink | None:
     """`--link URL` as the radio (None without one); a bad URL or port is one line."""
     if not getattr(args, "link", None):
         if getattr(args, "versus", None):
@@ -168,5 +172,5 @@ def run_from_args(args: argparse.Namespace) -> int:
                 machine.link.shutdown()
             machine.store.close()
             if link is not None:
-                link.close()  # type: ignore[attr-defined]
+                link.close()
     return 0

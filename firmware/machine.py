@@ -2,6 +2,10 @@
 
 One `Machine` per unit. `step()` is one tick (poll, update), `render()` draws both logical
 screens, `present()` hands them to the display (swapped if the setting says so).
+
+The machine imports no scene and finds no game: the boot path (firmware/boot.py) gives it
+the cartridges and the system's own scenes (`SystemScenes`); the scenes see the machine as a
+`firmware.scene.Host`.
 """
 
 from __future__ import annotations
@@ -11,22 +15,26 @@ import hashlib
 import logging
 import secrets
 import traceback
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from firmware import cartridges as cartridge_registry
 from firmware.cursor import HotspotCursor
-from firmware.game_api import Cartridge, GameContext, GameResult
+from firmware.game_api import Cartridge, Game, GameContext, GameResult
 from firmware.gfx import widgets
 from firmware.input import InputTracker
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
 from firmware.match.worker import close_all as stop_workers
-from firmware.scene import Scene
+from firmware.scene import Host, RunningGame, Scene
 from firmware.settings import Settings
 from firmware.storage import Store
 from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
+
+if TYPE_CHECKING:
+    from firmware.link.service import LinkService
 
 log = logging.getLogger("twinfold")
 
@@ -44,14 +52,27 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+@dataclass(frozen=True)
+class SystemScenes:
+    """The firmware's own scenes the machine opens by itself, given to it at boot
+    (`firmware.boot.system_scenes()` fills this from firmware/scenes/)."""
+
+    boot: Callable[[Host], Scene]  # the power-on animation
+    launcher: Callable[[Host, str | None], Scene]  # the game list, this game selected
+    game: Callable[[Host, Cartridge, GameContext, Game], Scene]  # a running game
+    error: Callable[[Host, str, Exception], Scene]  # a crash (P-FW-3): where, what
+    watch_link: Callable[[Host], None]  # every tick with the radio on: a lost partner
+
+
 class Machine:
     def __init__(
         self,
         hal: Hal,
         store: Store,
         *,
+        cartridges: Mapping[str, Cartridge],
+        scenes: SystemScenes,
         seed: int | None = 0,
-        cartridges: dict[str, Cartridge] | None = None,
         boot_game: str | None = None,
         boot_options: dict[str, str] | None = None,
         touch_profile: TouchFilterConfig | None = None,
@@ -65,7 +86,8 @@ class Machine:
         self.tick = 0
         self.top = pygame.Surface(SCREEN_SIZE)
         self.bottom = pygame.Surface(SCREEN_SIZE)
-        self.cartridges = cartridges if cartridges is not None else cartridge_registry.discover()
+        self.cartridges = cartridges
+        self.system_scenes = scenes
         self.settings = Settings.from_json(store.get_setting("settings", None))
         self.touch_profile = touch_profile or TouchFilterConfig.NONE
         self.profile: DeviceProfile = profile or DEFAULT_PROFILE
@@ -80,21 +102,23 @@ class Machine:
         self.last_error: str | None = None
         self.notice: str | None = store.notice
         self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
-        self.link: Any = None  # firmware.link.service.LinkService when the radio is on
+        self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
+            # the link stack (and its cryptography) loads only on a unit with a radio
             from firmware.link.service import LinkService
 
-            self.link = LinkService(self, hal.link, link_name)
-        from firmware.scenes import boot, launcher
-
+            self.link = LinkService(hal.link, store, self.settings, self._tick, link_name)
         if boot_game is not None:
-            self.scenes.append(launcher.LauncherScene(self))
+            self.scenes.append(scenes.launcher(self, None))
             self.start_game(boot_game, boot_options or {})
         elif show_boot:
-            self.scenes.append(boot.BootScene(self))
+            self.scenes.append(scenes.boot(self))
         else:
-            self.scenes.append(launcher.LauncherScene(self))
+            self.scenes.append(scenes.launcher(self, None))
         settle_heap()
+
+    def _tick(self) -> int:
+        return self.tick
 
     # ----------------------------------------------------------------- services for scenes
     def tr(self, en: str, ja: str) -> str:
@@ -144,19 +168,17 @@ class Machine:
         self.cursor.reset()
 
     def to_launcher(self, selected: str | None = None) -> None:
-        from firmware.scenes.launcher import LauncherScene
-
         stop_workers()  # a computer still searching for the game left behind stops at once
         self._leave_versus()
-        self.scenes = [LauncherScene(self, selected=selected)]
+        self.scenes = [self.system_scenes.launcher(self, selected)]
         self.cursor.reset()
 
-    def game_scene(self) -> Any:
-        from firmware.scenes.game_scene import GameScene
-
+    def game_scene(self) -> RunningGame | None:
+        """The scene running a game (the topmost one), None in the system's own screens."""
         for scene in reversed(self.scenes):
-            if isinstance(scene, GameScene):
-                return scene
+            game = scene.running_game()
+            if game is not None:
+                return game
         return None
 
     def game_seed(self) -> int:
@@ -187,8 +209,6 @@ class Machine:
         """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;
         `versus` (a link session) makes it a match against other units, on its shared seed.
         `resumed`: the state is the game's saved game, so saving again replaces it."""
-        from firmware.scenes.game_scene import GameScene
-
         cartridge = self.cartridges.get(game_id)
         if cartridge is None:
             raise ValueError(f"no game {game_id!r} (games: {', '.join(sorted(self.cartridges))})")
@@ -201,11 +221,13 @@ class Machine:
         if state is not None:
             game.load_state(state)
         self.to_launcher(selected=game_id)
-        scene = GameScene(self, cartridge, ctx, game)
-        # Only the game resumed from the saved game (or one started with no saved game
-        # waiting, or after the player agreed to discard it) may replace or end it: a link
-        # match, a save state or a `--game` start beside a waiting saved game never does.
-        scene.owns_slot = versus is None and (resumed or game_id not in self.saved)
+        scene = self.system_scenes.game(self, cartridge, ctx, game)
+        running = scene.running_game()
+        if running is not None:
+            # Only the game resumed from the saved game (or one started with no saved game
+            # waiting, or after the player agreed to discard it) may replace or end it: a
+            # link match, a save state or a `--game` start beside a waiting one never does.
+            running.owns_slot = versus is None and (resumed or game_id not in self.saved)
         self.push(scene)
         settle_heap()
 
@@ -321,9 +343,7 @@ class Machine:
                 inp = self.cursor.filter(inp, self._hotspots(scene))
             self._guard(scene, scene.update, inp)
             if self.link is not None:
-                from firmware.scenes.versus import watch
-
-                watch(self)
+                self.system_scenes.watch_link(self)
         self.tick += 1
 
     def _system_switches(self, raw: RawInput) -> None:
@@ -376,8 +396,6 @@ class Machine:
 
     def _crash(self, scene: Scene, exc: Exception) -> None:
         """P-FW-3: log the trace, show the error screen over the launcher."""
-        from firmware.scenes.error import ErrorScene
-
         trace = "".join(traceback.format_exception(exc))
         log.error("scene %s crashed at tick %d:\n%s", scene.name, self.tick, trace)
         self.last_error = trace
@@ -386,7 +404,7 @@ class Machine:
         # A saved game of the crashed game stays (an older point of it, or another game):
         # the launcher offers it again, and New game asks before discarding it.
         self.to_launcher(selected=game.cartridge.id if game is not None else None)
-        self.push(ErrorScene(self, where, exc))
+        self.push(self.system_scenes.error(self, where, exc))
 
     # ------------------------------------------------------------------- inspection
     def dump(self) -> dict[str, Any]:

@@ -22,9 +22,23 @@ def machine_from_movie(tmp: Path, movie_text: str = "", **kw: Any) -> Machine:
 def scripted_machine(tmp: Path, script: Callable[[int], RawInput], **kw: Any) -> Machine:
     """A headless machine whose input is `script(tick)`; `kw` goes to build_machine."""
     m = build_machine(tmp, **kw)
-    assert isinstance(m.hal.input, ScriptedInput)  # build_machine's headless Hal
-    m.hal.input.script = script
+    scripted_input(m).script = script
     return m
+
+
+def scripted_input(machine: Machine) -> ScriptedInput:
+    """The scripted input of a headless machine (build_machine's Hal): set its `script`."""
+    source = machine.hal.input
+    assert isinstance(source, ScriptedInput), "not a headless machine with scripted input"
+    return source
+
+
+def running_game(machine: Machine) -> Any:
+    """The game running on `machine`, for scripts that read or steer its own state (its
+    class is the game's, so this is Any); fails when no game runs."""
+    scene = machine.game_scene()
+    assert scene is not None, "no game is running"
+    return scene.game
 
 
 def run(machine: Machine, frames: int, draw: bool = True) -> None:
@@ -81,14 +95,14 @@ class GameDriver:
 
     @property
     def scene(self) -> Any:
-        return self.m.game_scene().game
+        return running_game(self.m)
 
     def hotspots(self) -> dict[str, list[int]]:
         spots: dict[str, list[int]] = self.m.dump()["hotspots"]
         return spots
 
     def _script(self, script: Callable[[int], RawInput]) -> None:
-        self.m.hal.input.script = script  # type: ignore[attr-defined]
+        scripted_input(self.m).script = script
 
     def frames(self, n: int) -> None:
         self._script(lambda t: RawInput())

@@ -1,19 +1,22 @@
 """The link as the machine sees it: one radio per unit, at most one versus session, ticked
 once per machine tick (also under the pause menu and with the lid closed, so keep-alives
-and retransmissions never stop), plus the `link` object of the state dump."""
+and retransmissions never stop), plus the `link` object of the state dump.
+
+It is given the three things it reads (the store for its pairing keys, the settings for the
+radio name, the machine's tick), not the machine."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from firmware.link.keyring import StoreKeyring
 from firmware.link.radio import Radio
 from firmware.link.session import Session, State
+from firmware.settings import Settings
+from firmware.storage import Store
 from hal.interfaces import ByteLink
-
-if TYPE_CHECKING:
-    from firmware.machine import Machine
 
 log = logging.getLogger("twinfold.link")
 
@@ -23,11 +26,18 @@ def default_name(unit: bytes) -> str:
 
 
 class LinkService:
-    def __init__(self, machine: Machine, link: ByteLink, name: str = "") -> None:
-        self.machine = machine
-        keyring = StoreKeyring(machine.store)
+    def __init__(
+        self,
+        link: ByteLink,
+        store: Store,
+        settings: Settings,
+        tick: Callable[[], int],
+        name: str = "",
+    ) -> None:
+        self._tick = tick  # the machine's tick now (the goodbye at shutdown is sent at it)
+        keyring = StoreKeyring(store)
         self.radio = Radio(link, keyring, "")
-        self.radio.name = name or machine.settings.radio_name or default_name(self.radio.id)
+        self.radio.name = name or settings.radio_name or default_name(self.radio.id)
         self.session: Session | None = None
         self.auto_accept = False  # --accept-pairing: headless scripted runs only
         self.versus_plan: tuple[str, str, dict[str, str]] | None = None  # (role, game, opts)
@@ -50,7 +60,7 @@ class LinkService:
         s = self.session
         if s is not None and not s.agreed and s.state not in (State.IDLE, State.ABANDONED):
             s.abandon()
-            self.radio.tick(self.machine.tick)
+            self.radio.tick(self._tick())
 
     def tick(self, tick: int) -> None:
         self.radio.tick(tick)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from firmware.link.packet import Beacon
 from firmware.link.radio import MemoryKeyring, PairRecord, Radio
@@ -32,7 +33,7 @@ class Air:
         self.radios.append(r)
         return r
 
-    def run(self, ticks: int, until=None) -> int:  # type: ignore[no-untyped-def]
+    def run(self, ticks: int, until: Callable[[], bool] | None = None) -> int:
         for _ in range(ticks):
             self.clock.t = self.tick / 60
             for r in self.radios:

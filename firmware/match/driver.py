@@ -10,12 +10,12 @@ changes nothing.
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from firmware.match.protocol import ActionError, Event, MatchResult, MatchRules
-from firmware.match.seats import Seat
 
 log = logging.getLogger("twinfold.match")
 
@@ -38,6 +38,37 @@ class Played:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)):
             raise ValueError("a played action is [seat, hex, digest]")
         return cls(item[0], bytes.fromhex(str(item[1])), str(item[2]))
+
+
+class Seat(ABC, Generic[A]):
+    """One player's source of actions."""
+
+    kind: ClassVar[str] = "seat"
+
+    def begin(self, match: Match[A], seat: int) -> None:
+        """It has become this seat's turn (a computer starts thinking here)."""
+
+    @abstractmethod
+    def poll(self, match: Match[A], seat: int) -> A | None:
+        """The action this seat plays now, or None (not decided yet)."""
+
+    def expected_digest(self) -> str | None:
+        """The digest the action's sender reached after it (remote seats), else None."""
+        return None
+
+    def cancel(self) -> None:
+        """Forget any decision in progress (restart, quit, resync)."""
+
+    def close(self) -> None:
+        """Release held resources (a worker process); the seat may be used again."""
+        self.cancel()
+
+    def save(self) -> dict[str, Any]:
+        """What suspend must keep to continue exactly (JSON)."""
+        return {}
+
+    def load(self, data: dict[str, Any], match: Match[A], seat: int) -> None:
+        """Continue from `save()`'s output in `match`'s restored state."""
 
 
 Listener = Callable[[Played, list[Event]], None]

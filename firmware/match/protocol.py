@@ -170,7 +170,10 @@ class Thinker(Protocol[A_co]):
     state, seed and level give the same action and `units` however the work is sliced, and
     the player must be picklable (a worker process may run the search)."""
 
-    units: int
+    @property
+    def units(self) -> int:
+        """The work done so far (read only here: an attribute or a property satisfies it)."""
+        ...
 
     def think(self, budget: int) -> A_co | None: ...
 

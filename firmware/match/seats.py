@@ -10,56 +10,34 @@ Every seat answers the same question each tick — "your move?" — with an acti
 - `ReplaySeat`: a stored record's actions, released one at a time by the replay scene or
   automatically.
 
-The driver (`firmware.match.driver.Match`) checks and applies whatever a seat answers.
+The driver (`firmware.match.driver.Match`) checks and applies whatever a seat answers; the
+`Seat` base class every seat implements is defined beside it (and importable from here).
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, TypeVar
 
+from firmware.match.driver import Match, Seat
 from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
 from firmware.match.worker import SearchWorker
 
-if TYPE_CHECKING:
-    from firmware.match.driver import Match
+__all__ = [
+    "MIN_THINK_TICKS",
+    "ComputerSeat",
+    "LocalSeat",
+    "RelaySeat",
+    "RemoteSeat",
+    "ReplaySeat",
+    "ReplaySource",
+    "Seat",
+]
 
 A = TypeVar("A")
 
 MIN_THINK_TICKS = 24  # a computer never answers faster than this: its move stays visible
-
-
-class Seat(ABC, Generic[A]):
-    """One player's source of actions."""
-
-    kind: ClassVar[str] = "seat"
-
-    def begin(self, match: Match[A], seat: int) -> None:
-        """It has become this seat's turn (a computer starts thinking here)."""
-
-    @abstractmethod
-    def poll(self, match: Match[A], seat: int) -> A | None:
-        """The action this seat plays now, or None (not decided yet)."""
-
-    def expected_digest(self) -> str | None:
-        """The digest the action's sender reached after it (remote seats), else None."""
-        return None
-
-    def cancel(self) -> None:
-        """Forget any decision in progress (restart, quit, resync)."""
-
-    def close(self) -> None:
-        """Release held resources (a worker process); the seat may be used again."""
-        self.cancel()
-
-    def save(self) -> dict[str, Any]:
-        """What suspend must keep to continue exactly (JSON)."""
-        return {}
-
-    def load(self, data: dict[str, Any], match: Match[A], seat: int) -> None:
-        """Continue from `save()`'s output in `match`'s restored state."""
 
 
 class LocalSeat(Seat[A]):

@@ -13,7 +13,7 @@ from firmware.input import InputState
 from firmware.scene import Scene
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 BOOT_TICKS = 90
 
@@ -37,7 +37,7 @@ def draw_logo(surface: pygame.Surface, center: tuple[int, int], phase: float) ->
 class BootScene(Scene):
     name = "boot"
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self.t = 0
 

@@ -13,7 +13,7 @@ from firmware.scene import Scene, hit
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 HOLD_TO_EXIT = 60  # ticks of B held
 
@@ -37,7 +37,7 @@ class ButtonTestScene(Scene):
     name = "buttontest"
     uses_dpad = True
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self.held: frozenset[Button] = frozenset()
         self.seen: set[Button] = set()

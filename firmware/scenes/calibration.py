@@ -18,7 +18,7 @@ from hal.interfaces import Button
 from hal.touch import Calibration, CalibrationError, TargetSampler
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 TARGETS = ((24, 24), (232, 24), (232, 168), (24, 168), (128, 96))
 
@@ -29,7 +29,7 @@ class CalibrationScene(Scene):
     name = "calibration"
     uses_dpad = True
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self._start_over()
 

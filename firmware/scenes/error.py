@@ -13,13 +13,13 @@ from firmware.scene import Scene, hit
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 
 class ErrorScene(Scene):
     name = "error"
 
-    def __init__(self, machine: Machine, where: str, exc: BaseException) -> None:
+    def __init__(self, machine: Host, where: str, exc: BaseException) -> None:
         super().__init__(machine)
         self.where = where
         self.kind = type(exc).__name__

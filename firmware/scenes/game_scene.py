@@ -14,11 +14,11 @@ from firmware.scene import Scene
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 class GameScene(Scene):
     def __init__(
-        self, machine: Machine, cartridge: Cartridge, ctx: GameContext, game: Game
+        self, machine: Host, cartridge: Cartridge, ctx: GameContext, game: Game
     ) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
@@ -52,6 +52,9 @@ class GameScene(Scene):
 
     def dump(self) -> dict[str, Any]:
         return self.game.dump()
+
+    def running_game(self) -> GameScene:
+        return self
 
     def restart(self) -> None:
         """A new game with the same options: a game start, so a fresh seed unless pinned."""

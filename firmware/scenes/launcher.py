@@ -14,7 +14,7 @@ from firmware.scene import Scene, hit
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 COLS, ROWS = 3, 2
 TILE_W, TILE_H = 76, 62
@@ -40,7 +40,7 @@ def saved_badge(surface: pygame.Surface, pos: tuple[int, int]) -> None:
 class LauncherScene(Scene):
     name = "launcher"
 
-    def __init__(self, machine: Machine, selected: str | None = None) -> None:
+    def __init__(self, machine: Host, selected: str | None = None) -> None:
         super().__init__(machine)
         self.ids = list(machine.cartridges)
         self.selected = selected if selected in self.ids else (self.ids[0] if self.ids else None)

@@ -19,7 +19,7 @@ from firmware.scene import Scene, hit
 from hal.interfaces import SCREEN_W, Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 
 @dataclass
@@ -64,7 +64,7 @@ class MenuScene(Scene):
     top_y = 22
     back_key: str | None = None  # item activated by B
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self.items: list[MenuItem] = []
         self._pressed: str | None = None

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.input import InputState
-from firmware.scenes.game_scene import GameScene
 from firmware.scenes.menu import MenuItem, MenuScene
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.game_api import Cartridge
+    from firmware.scene import Host
+
+
+class Paused(Protocol):
+    """The game scene under the menu (firmware.scenes.game_scene.GameScene, which opens
+    this menu on START): named by it, restarted from it (not drawn: the menu blanks both
+    screens)."""
+
+    @property
+    def cartridge(self) -> Cartridge: ...
+    def restart(self) -> None: ...
 
 
 TOP_PANEL = pygame.Rect(24, 54, 208, 76)  # "PAUSED" and the game's name
@@ -27,7 +37,7 @@ class PauseScene(MenuScene):
     top_y = 40
     back_key = "resume"
 
-    def __init__(self, machine: Machine, under: GameScene) -> None:
+    def __init__(self, machine: Host, under: Paused) -> None:
         super().__init__(machine)
         self.under = under
         tr = machine.tr

@@ -12,7 +12,7 @@ from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 
 def _message_top(
@@ -34,7 +34,7 @@ class ResumeScene(MenuScene):
 
     def __init__(
         self,
-        machine: Machine,
+        machine: Host,
         game_id: str,
         state: dict[str, Any],
         meta: dict[str, Any],
@@ -122,7 +122,7 @@ class NoticeScene(MenuScene):
     top_y = 90
     back_key = "ok"
 
-    def __init__(self, machine: Machine, message: str) -> None:
+    def __init__(self, machine: Host, message: str) -> None:
         super().__init__(machine)
         self.message = message
         self.items = [MenuItem("ok", lambda: "OK", self.close, face=pal.ACCENT_LO)]
@@ -144,7 +144,7 @@ class ConfirmScene(MenuScene):
     top_y = 70
     back_key = "no"
 
-    def __init__(self, machine: Machine, question: str, on_yes: Callable[[], None]) -> None:
+    def __init__(self, machine: Host, question: str, on_yes: Callable[[], None]) -> None:
         super().__init__(machine)
         self.question = question
         tr = machine.tr

@@ -3,7 +3,7 @@ paired devices (listed, each can be forgotten)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -15,12 +15,15 @@ from firmware.scenes.menu import MenuItem, MenuScene
 from firmware.settings import RADIO_NAME_MAX
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.scene import Host
+
 KEYS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_ "
 COLS = 10
 KEY_W, KEY_H = 22, 22
 
 
-def current_name(machine) -> str:  # type: ignore[no-untyped-def]
+def current_name(machine: Host) -> str:
     if machine.link is not None:
         return str(machine.link.radio.name)
     return str(machine.settings.radio_name or "-")
@@ -31,7 +34,7 @@ class RadioNameScene(Scene):
 
     name = "radio-name"
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self.text = machine.settings.radio_name
         self.error = ""
@@ -132,7 +135,7 @@ class PairedScene(MenuScene):
     name = "paired"
     back_key = "back"
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self.title = machine.tr("Paired devices", "ペアの ほんたい")
         self._build()

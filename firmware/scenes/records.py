@@ -13,7 +13,7 @@ from firmware.scene import Scene, hit
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 ROWS = 6
 
@@ -21,7 +21,7 @@ ROWS = 6
 class RecordsScene(Scene):
     name = "records"
 
-    def __init__(self, machine: Machine, game_id: str | None) -> None:
+    def __init__(self, machine: Host, game_id: str | None) -> None:
         super().__init__(machine)
         self.game_id = game_id
         stored = machine.store.list_records(game_id) if game_id else []

@@ -15,14 +15,14 @@ from firmware.scenes.radio import current_name
 from firmware.settings import LANGUAGES, MAX_VOLUME
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 
 class SettingsScene(MenuScene):
     name = "settings"
     back_key = "back"
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         tr = machine.tr
         s = machine.settings

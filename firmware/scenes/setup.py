@@ -12,14 +12,14 @@ from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
 
 if TYPE_CHECKING:
-    from firmware.machine import Machine
+    from firmware.scene import Host
 
 
 class SetupScene(MenuScene):
     name = "setup"
     back_key = "back"
 
-    def __init__(self, machine: Machine, cartridge: Cartridge) -> None:
+    def __init__(self, machine: Host, cartridge: Cartridge) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
         self.title = machine.tr(cartridge.title, cartridge.title_ja)

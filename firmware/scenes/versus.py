@@ -6,7 +6,7 @@ Every screen is a set of named hotspots, so the stylus or the D-pad cursor with 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -19,8 +19,23 @@ from firmware.scene import Scene, hit
 from firmware.scenes.menu import MenuItem, MenuScene
 from hal.interfaces import Button
 
+if TYPE_CHECKING:
+    from firmware.link.pairing import Pairing
+    from firmware.link.service import LinkService
+    from firmware.link.session import Session
+    from firmware.scene import Host
 
-def _top_message(top: pygame.Surface, title: str, lines: list[str], color=pal.ACCENT) -> None:  # type: ignore[no-untyped-def]
+
+def radio_of(machine: Host) -> LinkService:
+    """The unit's radio: every screen here is reached only while it is on."""
+    if machine.link is None:
+        raise RuntimeError("versus screens need the radio (--link)")
+    return machine.link
+
+
+def _top_message(
+    top: pygame.Surface, title: str, lines: list[str], color: tuple[int, int, int] = pal.ACCENT
+) -> None:
     widgets.background(top)
     widgets.panel(top, pygame.Rect(10, 10, 236, 172))
     text.draw(top, title, (128, 22), color, scale=2, align="center", shadow=pal.OUTLINE)
@@ -67,7 +82,7 @@ def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
         surf.fill(color, (x + i * 5, y + 10 - h, 3, h))
 
 
-def draw_link_overlay(machine: Any, top: pygame.Surface) -> None:
+def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
     """Partner name and link quality at the top screen's centre during a versus game."""
     service = machine.link
     if service is None or service.session is None:
@@ -95,7 +110,7 @@ class VersusMenuScene(MenuScene):
     back_key = "back"
     top_y = 60
 
-    def __init__(self, machine, game_id: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Host, game_id: str) -> None:
         super().__init__(machine)
         self.game_id = game_id
         tr = machine.tr
@@ -117,7 +132,7 @@ class VersusMenuScene(MenuScene):
 
     def draw_top(self, top: pygame.Surface) -> None:
         tr = self.machine.tr
-        name = self.machine.link.radio.name if self.machine.link else "-"
+        name = radio_of(self.machine).radio.name if self.machine.link else "-"
         _top_message(
             top,
             tr("VERSUS", "たいせん"),
@@ -132,9 +147,9 @@ class VersusMenuScene(MenuScene):
         return {"game": self.game_id, **super().dump()}
 
 
-def start_versus(machine: Any, role: str, game_id: str, options: dict[str, str]) -> None:
+def start_versus(machine: Host, role: str, game_id: str, options: dict[str, str]) -> None:
     """Begin hosting or looking for a host of `game_id` (the menu, or `--versus`)."""
-    service = machine.link
+    service = radio_of(machine)
     cart = machine.cartridges[game_id]
     session = service.new_session()
     if role == "host":
@@ -162,7 +177,7 @@ class LobbyScene(Scene):
 
     name = "lobby"
 
-    def __init__(self, machine, game_id: str, auto_join: bool = False) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Host, game_id: str, auto_join: bool = False) -> None:
         super().__init__(machine)
         self.game_id = game_id
         self.auto_join = auto_join
@@ -171,8 +186,12 @@ class LobbyScene(Scene):
         self._asked: object = None
 
     @property
-    def session(self):  # type: ignore[no-untyped-def]
-        return self.machine.link.session
+    def session(self) -> Session:
+        """The session this lobby was opened for (`start_versus` makes it first)."""
+        session = radio_of(self.machine).session
+        if session is None:
+            raise RuntimeError("the lobby's session has ended")
+        return session
 
     def _units(self) -> list[Any]:
         return self.session.hosts()[:4] if self.session.role == "guest" else []
@@ -190,13 +209,13 @@ class LobbyScene(Scene):
     def update(self, inp: InputState) -> None:
         self.t += 1
         session = self.session
-        radio = self.machine.link.radio
+        radio = radio_of(self.machine).radio
         pairing = radio.pairing
         if (
             pairing is not None
             and pairing.step is Step.CONFIRM
             and self._asked is not pairing
-            and not self.machine.link.auto_accept
+            and not radio_of(self.machine).auto_accept
         ):
             self._asked = pairing
             self.machine.push(PairScene(self.machine))
@@ -235,7 +254,7 @@ class LobbyScene(Scene):
             self.choose(bytes.fromhex(name.split(":", 1)[1]))
 
     def choose(self, host: bytes) -> None:
-        radio = self.machine.link.radio
+        radio = radio_of(self.machine).radio
         seen = radio.nearby.get(host)
         if seen is not None and self.session.mismatch(seen[0]) is not None:
             self.session._fail("version")  # shown in the lobby; nothing is sent
@@ -247,8 +266,8 @@ class LobbyScene(Scene):
             radio.start_pairing(host)
 
     def leave(self) -> None:
-        self.machine.link.radio.cancel_pairing()
-        self.machine.link.end_session()
+        radio_of(self.machine).radio.cancel_pairing()
+        radio_of(self.machine).end_session()
         self.machine.pop()
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
@@ -256,7 +275,7 @@ class LobbyScene(Scene):
         session = self.session
         cart = self.machine.cartridges[self.game_id]
         dots = "." * (1 + (self.t // 20) % 3)
-        radio = self.machine.link.radio
+        radio = radio_of(self.machine).radio
         if session.role == "host" and session.seats > 2:
             joined, most = 1 + len(session.guests), session.seats
             lines = [
@@ -368,7 +387,7 @@ class LobbyScene(Scene):
                 for b in self._units()
             ],
             "failure": self.session.failure or None,
-            "id_clash": self.machine.link.radio.id_clash,
+            "id_clash": radio_of(self.machine).radio.id_clash,
             "joined": len(self.session.guests) if self.session.role == "host" else None,
             "can_start": self.session.can_start_now(),
         }
@@ -381,7 +400,7 @@ class PairScene(MenuScene):
     top_y = 96
     back_key = "no"
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         tr = machine.tr
         self.items = [
@@ -395,8 +414,8 @@ class PairScene(MenuScene):
         ]
 
     @property
-    def pairing(self):  # type: ignore[no-untyped-def]
-        return self.machine.link.radio.pairing
+    def pairing(self) -> Pairing | None:
+        return radio_of(self.machine).radio.pairing
 
     def yes(self) -> None:
         if self.pairing is not None:
@@ -459,7 +478,7 @@ class WaitingScene(MenuScene):
     name = "waiting"
     top_y = 110
 
-    def __init__(self, machine) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, machine: Host) -> None:
         super().__init__(machine)
         self.t = 0
         tr = machine.tr
@@ -473,7 +492,7 @@ class WaitingScene(MenuScene):
         ]
 
     def abandon(self) -> None:
-        service = self.machine.link
+        service = radio_of(self.machine)
         if service.session is not None:
             service.session.abandon()
         service.end_session()
@@ -481,7 +500,7 @@ class WaitingScene(MenuScene):
 
     def update(self, inp: InputState) -> None:
         self.t += 1
-        session = self.machine.link.session
+        session = radio_of(self.machine).session
         if session is None or session.state is not State.WAITING:
             self.machine.pop()
             return
@@ -489,7 +508,7 @@ class WaitingScene(MenuScene):
 
     def draw_top(self, top: pygame.Surface) -> None:
         tr = self.machine.tr
-        session = self.machine.link.session
+        session = radio_of(self.machine).session
         name = session.partner_name() if session is not None else ""
         dots = "." * (1 + (self.t // 20) % 3)
         _top_message(
@@ -509,7 +528,7 @@ class WaitingScene(MenuScene):
         widgets.title_bar(bottom, self.machine.tr("Waiting for partner", "あいてを まっています"))
 
 
-def watch(machine: Any) -> None:
+def watch(machine: Host) -> None:
     """Called every tick: the waiting screen while a partner is lost; leave when abandoned."""
     service = machine.link
     if service is None or service.session is None:

@@ -6,8 +6,8 @@ import pygame
 
 from firmware.game_api import Cartridge, Option
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
-from games.arimaa.scene import ArimaaScene, sprites
-from games.arimaa.scene.play import SETUP_NAMES
+from games.arimaa.scene import sprites
+from games.arimaa.scene.play import SETUP_NAMES, ArimaaScene
 
 #: Time controls offered: the two presets and a few controls in the standard M/R/P/L/G/T
 #: notation (a game limit of 10 turns each, decided by score, is the last).

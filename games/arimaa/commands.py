@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     aei = sub.add_parser(
         "aei",
         help="run the Arimaa computer player as an AEI v1 engine",
@@ -43,7 +43,7 @@ def _aei(args: argparse.Namespace) -> int:
 
 
 def _turns(args: argparse.Namespace) -> int:
-    from firmware.cli import CommandError, read_text_input
+    from firmware.arguments import CommandError, read_text_input
     from games.arimaa.rules.game import Game, IllegalStep
     from games.arimaa.rules.notation import (
         NotationError,
@@ -84,7 +84,7 @@ def _export(args: argparse.Namespace) -> int:
     `pyrimaa.analyze FILE LABEL` and `pyrimaa.board` read."""
     from pathlib import Path
 
-    from firmware.cli import CommandError
+    from firmware.arguments import CommandError
     from firmware.storage import Store, StoreError
     from games.arimaa.records import RecordError, export_text
 

@@ -30,7 +30,7 @@ import random
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from firmware.match import ActionError, ComputerSeat, Event, MatchResult, canonical_digest
 from firmware.match.driver import Match
@@ -44,8 +44,9 @@ from games.arimaa.rules.position import NAMED_SETUPS, named_setup, random_setup
 from games.arimaa.rules.score import score
 
 KINDS = ("setup", "turn", "resign", "flag")
-HOME_SQUARES: tuple[tuple[int, ...], tuple[int, ...]] = tuple(  # type: ignore[assignment]
-    tuple(sq for sq in range(64) if HOME_RANKS[side] >> sq & 1) for side in (0, 1)
+HOME_SQUARES: tuple[tuple[int, ...], tuple[int, ...]] = (
+    tuple(sq for sq in range(64) if HOME_RANKS[0] >> sq & 1),
+    tuple(sq for sq in range(64) if HOME_RANKS[1] >> sq & 1),
 )
 MAX_USED = 2**32 - 1
 
@@ -114,8 +115,8 @@ class ArimaaRules:
     Between actions the scene advances the mover's clock with `tick_clock` (never deciding
     the game itself); a run-out clock becomes a `flag` action from the mover's seat."""
 
-    game_id: ClassVar[str] = "arimaa"
-    seats: ClassVar[int] = 2
+    game_id: str = "arimaa"
+    seats: int = 2
 
     def __init__(self, game: Game | None = None) -> None:
         self.game = game if game is not None else Game()
@@ -336,9 +337,10 @@ class ClockedSeat(Seat[ArimaaAction]):
     """Wraps a computer seat so that its action carries the time its turn took (the clock
     the computer ran on is this unit's, like a person's)."""
 
+    kind = ComputerSeat.kind  # it is the computer's seat, as the inner one says
+
     def __init__(self, inner: ComputerSeat[ArimaaAction]) -> None:
         self.inner = inner
-        self.kind = inner.kind  # type: ignore[misc]
 
     def begin(self, match: Match[ArimaaAction], seat: int) -> None:
         self.inner.begin(match, seat)

@@ -6,8 +6,8 @@ import pygame
 
 from firmware.game_api import Cartridge, Option
 from games.panels.rules.field import SHAPE_NAMES
-from games.panels.scene import PanelsScene, sprites
-from games.panels.scene.play import TARGETS
+from games.panels.scene import sprites
+from games.panels.scene.play import TARGETS, PanelsScene
 
 
 def draw_icon(surf: pygame.Surface) -> None:

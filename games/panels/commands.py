@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.cli import count_argument, seed_argument
+from firmware.arguments import count_argument, seed_argument
 
 GAMES_MAX = 100_000
 TARGET_RANGE = (10, 100_000)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim = sub.add_parser(
         "panels-sim",
         help="play Panel Link games between computer levels and print win rates",
@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _parse_levels(text: str) -> tuple[int, int]:
-    from firmware.cli import CommandError
+    from firmware.arguments import CommandError
     from games.panels.ai.player import LEVELS
 
     parts = text.split(",")
@@ -68,7 +68,7 @@ def _parse_levels(text: str) -> tuple[int, int]:
 def _run_sim(args: argparse.Namespace) -> int:
     import json
 
-    from firmware.cli import SEED_LIMIT, CommandError
+    from firmware.arguments import SEED_LIMIT, CommandError
     from firmware.progress import progress, wanted
     from games.panels.ai.match import simulate
     from games.panels.rules.game import DEFAULT_TARGET

@@ -38,7 +38,7 @@ import random
 import re
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.panels.ai.player import LEVELS, plan_turn
@@ -91,7 +91,12 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "U": re.compile(rf"U([0-9]),{_NUM},{_OPT},{_OPT},(-1|1)?,{_OPT}"),
     "F": re.compile(rf"F([0-9]),{_NUM},{_NUM},{_NUM},([0-3])"),
 }
-_SIMPLE = {Rotate: "R", Back: "B", Determine: "D", Pass: "X"}
+_SIMPLE: dict[type[Rotate | Back | Determine | Pass], str] = {
+    Rotate: "R",
+    Back: "B",
+    Determine: "D",
+    Pass: "X",
+}
 _SIMPLE_BY_LETTER = {v: k for k, v in _SIMPLE.items()}
 
 
@@ -110,9 +115,12 @@ def encode_action(action: MatchAction) -> bytes:
     elif isinstance(action, Place):
         text = f"P{p},{action.square[0]},{action.square[1]}"
     elif isinstance(action, UseItem):
-        r, c = action.square if action.square is not None else (None, None)
+        row: int | None = None
+        col: int | None = None
+        if action.square is not None:
+            row, col = action.square
         text = (
-            f"U{p},{action.slot},{_field(r)},{_field(c)},{_field(action.delta)},"
+            f"U{p},{action.slot},{_field(row)},{_field(col)},{_field(action.delta)},"
             f"{_field(action.stock)}"
         )
     else:
@@ -131,19 +139,24 @@ def decode_action(data: bytes) -> MatchAction:
     if match is None:
         raise ActionError(f"not a Panel Link action: {text[:20]!r}")
     g = [None if v is None or v == "" else int(v) for v in match.groups()]
-    letter, p = text[0], g[0]
-    assert p is not None
+
+    def num(i: int) -> int:
+        value = g[i]
+        assert value is not None  # the pattern requires this field
+        return value
+
+    letter, p = text[0], num(0)
     if letter == "S":
-        return Select(p, g[1])  # type: ignore[arg-type]
+        return Select(p, num(1))
     if letter == "P":
-        return Place(p, (g[1], g[2]))  # type: ignore[arg-type]
+        return Place(p, (num(1), num(2)))
     if letter == "F":
-        return Fix(p, g[1], (g[2], g[3]), g[4])  # type: ignore[arg-type]
+        return Fix(p, num(1), (num(2), num(3)), num(4))
     if letter == "U":
         if (g[2] is None) != (g[3] is None):
             raise ActionError("an item's square needs both a row and a column")
-        square = None if g[2] is None else (g[2], g[3])
-        return UseItem(p, g[1], square, g[4], g[5])  # type: ignore[arg-type]
+        square = None if g[2] is None else (num(2), num(3))
+        return UseItem(p, num(1), square, g[4], g[5])
     return _SIMPLE_BY_LETTER[letter](p)
 
 
@@ -154,7 +167,7 @@ def events_of(engine_events: list[dict[str, Any]]) -> list[Event]:
 class PanelsRules:
     """A Panel Link game as `MatchRules[MatchAction]`; `state` is the engine for the scene."""
 
-    game_id: ClassVar[str] = GAME_ID
+    game_id: str = GAME_ID
 
     def __init__(self, state: GameState) -> None:
         self.state = state

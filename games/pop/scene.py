@@ -27,7 +27,10 @@ SPARK_TICKS = 12
 class PopScene(Game):
     def __init__(self, ctx: GameContext) -> None:
         super().__init__(ctx)
-        self.game = PopGame(ctx.rng.randrange(2**32))
+        self._new_game()
+
+    def _new_game(self) -> None:
+        self.game = PopGame(self.ctx.rng.randrange(2**32))
         self.sparks: list[tuple[int, int, int, int]] = []  # x, y, age, points
         self.drifters: list[list[int]] = []  # escaped bubbles drifting up the top screen
         self.reported = False
@@ -46,7 +49,7 @@ class PopScene(Game):
     def update(self, inp: InputState) -> None:
         if self.game.s.over:
             if hit(self.hotspots(), inp):
-                self.__init__(self.ctx)  # type: ignore[misc]
+                self._new_game()
             return
         point = inp.tapped_at()
         if point is not None:
@@ -163,7 +166,7 @@ class PopScene(Game):
     def load_state(self, state: dict[str, Any]) -> None:
         try:
             self.game = PopGame.from_json(state["game"])
-            self.sparks = [tuple(s) for s in state["sparks"]]  # type: ignore[misc]
+            self.sparks = [tuple(s) for s in state["sparks"]]
             self.drifters = [list(d) for d in state["drifters"]]
             self.reported = bool(state["reported"])
         except (KeyError, TypeError) as exc:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.cli import count_argument, seed_argument
+from firmware.arguments import count_argument, seed_argument
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     gen = sub.add_parser(
         "regions-gen",
         help="make a Region Select surface (JSON and PNG)",
@@ -45,7 +45,7 @@ def _generate(args: argparse.Namespace) -> int:
     import json
     import random
 
-    from firmware.cli import (
+    from firmware.arguments import (
         STDOUT,
         CommandError,
         read_text_input,

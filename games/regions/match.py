@@ -14,7 +14,7 @@ the result names seat 0 the winner with the selection count as its score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.regions.rules.play import UNDO, Action, Puzzle, Setup
@@ -35,8 +35,8 @@ def decode_action(data: bytes) -> Action:
 class RegionsRules:
     """A Region Select puzzle as a `MatchRules[int | str]`; `puzzle` is the engine."""
 
-    game_id: ClassVar[str] = "regions"
-    seats: ClassVar[int] = 1
+    game_id: str = "regions"
+    seats: int = 1
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -104,8 +104,8 @@ class RaceRules:
     a question of clocks. Wire forms as for one player, plus `b"w"` for wait. Digest: the
     setup, the real actions with their turn numbers, and the turn count."""
 
-    game_id: ClassVar[str] = "regions"
-    seats: ClassVar[int] = 2
+    game_id: str = "regions"
+    seats: int = 2
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup

@@ -9,10 +9,13 @@ import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from games.regions.rules.layout import Drawing
 from games.regions.rules.surface import Surface
+
+if TYPE_CHECKING:  # pygame itself is imported when a picture is made
+    import pygame
 
 BACKGROUND = (212, 222, 236)
 SURROUND = (250, 250, 246)
@@ -92,7 +95,13 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, in
     return ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2, (a[2] + b[2]) // 2)
 
 
-def _thick_line(image, a, b, colour, width) -> None:  # type: ignore[no-untyped-def]
+def _thick_line(
+    image: pygame.Surface,
+    a: tuple[int, int],
+    b: tuple[int, int],
+    colour: tuple[int, int, int],
+    width: int,
+) -> None:
     import pygame
 
     pygame.draw.line(image, colour, a, b, width)

@@ -6,7 +6,8 @@ import pygame
 
 from firmware.game_api import Cartridge, Option
 from games.reversi.ai import LEVELS
-from games.reversi.scene import ReversiScene, sprites
+from games.reversi.scene import sprites
+from games.reversi.scene.play import ReversiScene
 
 LEVEL_NAMES = tuple(LEVELS[n].name for n in sorted(LEVELS))
 

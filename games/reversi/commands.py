@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run_nboard(args: argparse.Namespace) -> int:
     import sys
 
-    from firmware.cli import CommandError
+    from firmware.arguments import CommandError
     from games.reversi.nboard import NBoardSession
 
     if args.depth is not None and not 1 <= args.depth <= 60:

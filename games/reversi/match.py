@@ -10,7 +10,7 @@ position and move list: the whole rules state). Events: one `{"type": "move", "s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.reversi.ai import LEVELS, ComputerMove
@@ -27,8 +27,8 @@ def seat_of(color: str) -> int:
 class ReversiRules:
     """A Reversi game as a `MatchRules[str]`; `game` is the rich engine for the scene."""
 
-    game_id: ClassVar[str] = "reversi"
-    seats: ClassVar[int] = 2
+    game_id: str = "reversi"
+    seats: int = 2
 
     def __init__(self, game: Game | None = None) -> None:
         self.game = game if game is not None else Game()

@@ -57,6 +57,7 @@ class MachinePair:
             robot = Robot()
             m = scripted_machine(tmp_path / name, robot, link=self.medium.attach(), link_name=name)
             m.to_launcher()  # no boot screen: straight to the launcher
+            assert m.link is not None, "a machine booted with a link has its link service"
             m.link.auto_accept = True
             robot.machine = m
             self.machines.append(m)

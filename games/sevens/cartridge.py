@@ -13,7 +13,8 @@ import pygame
 
 from firmware.game_api import Cartridge, GameContext, Option
 from games.sevens.rules import MAX_KILL_CHOICES
-from games.sevens.scene import SevensScene, sprites
+from games.sevens.scene import sprites
+from games.sevens.scene.play import SevensScene
 from games.sevens.scene.setup import LAST, SEAT_CHOICES, SETUP_KEY, from_options
 
 LAST_LABEL = "last"  # the choice remembered from the last game

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.cli import count_argument, seed_argument
+from firmware.arguments import count_argument, seed_argument
 
 GAMES_MAX = 10_000_000
 SEATS_HELP = "four of simpleton, cool, hitman, coward, brute (comma-separated, seat 1 first)"
 SEED_HELP = "seed of the deal and the computers' choices (0..2**63-1, default 0)"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim = sub.add_parser(
         "sevens-sim",
         help="Killing Sevens: play many games between computer personalities",

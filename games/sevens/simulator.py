@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from games.sevens.ai.personalities import make_player
 from games.sevens.rules.game import SEATS, Game
@@ -48,12 +49,27 @@ class SeatFigures:
     place_sum: int = 0
 
 
+class SeatDump(TypedDict):
+    """One seat's figures as `twinfold sevens-sim --json` prints them."""
+
+    personality: str
+    wins: int
+    avg_killed: float
+    avg_kills: float
+    avg_place: float
+
+
+class SimDump(TypedDict):
+    games: int
+    seats: list[SeatDump]
+
+
 @dataclass
 class SimResult:
     games: int
     seats: list[SeatFigures] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> SimDump:
         n = self.games or 1
         return {
             "games": self.games,

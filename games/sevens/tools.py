@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from firmware.cli import STDOUT, CommandError, read_text_input, writable_output
+from firmware.arguments import STDOUT, CommandError, read_text_input, writable_output
 from games.sevens.ai.personalities import NAMES_EN, PERSONALITIES
 from games.sevens.rules.options import MAX_KILL_CHOICES, Options
 
 if TYPE_CHECKING:
-    from games.sevens.rules.game import Game
+    from games.sevens.rules.game import Event, Game
 
 _BOOL_WORDS = {"on": True, "true": True, "yes": True, "1": True}
 _BOOL_WORDS.update({"off": False, "false": False, "no": False, "0": False})
@@ -26,7 +26,7 @@ _OPTION_NAMES = {
 
 def parse_options(items: list[str]) -> Options:
     """Options from repeated NAME[=VALUE] words; CommandError on anything unknown."""
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # Options' keyword arguments (int or bool, checked above)
     for item in items:
         name, _, value = item.partition("=")
         key = _OPTION_NAMES.get(name.strip().lower())
@@ -44,7 +44,7 @@ def parse_options(items: list[str]) -> Options:
             values[key] = _BOOL_WORDS[value.strip().lower()]
         else:
             raise CommandError(f"option {name} takes on or off, not {value!r}")
-    return Options(**values)  # type: ignore[arg-type]
+    return Options(**values)
 
 
 def parse_seats(text: str) -> list[str]:
@@ -76,8 +76,8 @@ def run_sim(args: argparse.Namespace) -> int:
         f"{'seat':<5}{'personality':<13}{'wins':>7}{'win %':>8}{'avg killed':>12}"
         f"{'avg kills':>11}{'avg place':>11}"
     )
-    for i, s in enumerate(data["seats"]):  # type: ignore[arg-type]
-        pct = 100.0 * s["wins"] / data["games"]  # type: ignore[operator]
+    for i, s in enumerate(data["seats"]):
+        pct = 100.0 * s["wins"] / data["games"]
         print(
             f"{i + 1:<5}{NAMES_EN[s['personality']]:<13}{s['wins']:>7}{pct:>7.1f}%"
             f"{s['avg_killed']:>12.2f}{s['avg_kills']:>11.2f}{s['avg_place']:>11.2f}"
@@ -95,7 +95,7 @@ def run_game(args: argparse.Namespace) -> int:
     import random
 
     from games.sevens.ai.voices import Narrator
-    from games.sevens.record_files import save_record
+    from games.sevens.records import save_record
     from games.sevens.rules.record import record_of
     from games.sevens.simulator import play_game
 
@@ -126,9 +126,9 @@ def run_game(args: argparse.Namespace) -> int:
     return 0
 
 
-def action_groups(events: list[dict]) -> list[list[dict]]:
+def action_groups(events: list[Event]) -> list[list[Event]]:
     """Events split so that each group starts with a play or pass (the opening first)."""
-    groups: list[list[dict]] = [[]]
+    groups: list[list[Event]] = [[]]
     for e in events:
         if e["type"] in ("play", "pass") and groups[-1]:
             groups.append([])
@@ -136,7 +136,7 @@ def action_groups(events: list[dict]) -> list[list[dict]]:
     return groups
 
 
-def _event_text(e: dict, names: list[str]) -> str:
+def _event_text(e: Event, names: list[str]) -> str:
     from games.sevens.rules.cards import card_label, parse_card
 
     kind = e["type"]
@@ -181,7 +181,7 @@ def _seat_names(path: str) -> list[str]:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from games.sevens.record_files import load_record
+    from games.sevens.records import load_record
     from games.sevens.rules.record import RecordError
 
     try:

@@ -72,6 +72,7 @@ class Impairments:
                     values[key] = float(text)
             except ValueError:
                 raise ValueError(f"radio option {key} has a bad value {text!r}") from None
+        # each value was parsed to its field's type above; mypy sees only object
         return replace(cls(), **values)  # type: ignore[arg-type]
 
 

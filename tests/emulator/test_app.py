@@ -20,11 +20,12 @@ import pytest
 
 from emulator.app import App, window_title
 from emulator.layout import Layout
-from firmware.cli import CommandError, build_parser
+from firmware.arguments import CommandError
+from firmware.boot import BootConfig, boot
+from firmware.cli import build_parser
 from firmware.cli import main as cli_main
 from firmware.game_api import Cartridge, Game, GameContext
 from firmware.input import InputState
-from firmware.machine import Machine
 from firmware.movie import MoviePlayer, load_movie
 from firmware.storage import Store
 from hal.backends.headless import headless_hal
@@ -318,9 +319,8 @@ def test_recording_starts_at_power_on_and_replays_headless(app: App, tmp_path: P
     # replay on the headless backend from boot: the game sees the same inputs
     player = MoviePlayer(movie)
     store = Store.open(tmp_path / "replay.db")
-    machine = Machine(
-        headless_hal(tmp_path, player.input_at), store, cartridges=CARTS, boot_game="probe"
-    )
+    config = BootConfig(log=False, seed=0, cartridges=CARTS, game="probe")
+    machine = boot(headless_hal(tmp_path, player.input_at), config, store=store)
     for _ in range(len(recorded)):
         machine.step()
     replayed = [(s.held, s.touch) for s in machine.game_scene().game.seen]

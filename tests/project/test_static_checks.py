@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("hal", "firmware", "games", "emulator")
+PACKAGES = ("hal", "firmware", "games", "emulator", "handheld")
+SCRIPTS = ("tools", "bench")  # type-checked too (pyproject's mypy `files`)
 LINT_IMPORTS = str(Path(sys.executable).with_name("lint-imports"))
 
 
 def _copy_project(dest: Path) -> Path:
-    for package in PACKAGES:
+    for package in (*PACKAGES, *SCRIPTS):
         shutil.copytree(
             ROOT / package, dest / package, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -48,6 +49,14 @@ def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 LAYER_VIOLATIONS = [
     ("firmware/loop.py", "import emulator.app", "firmware.loop -> emulator.app"),
     ("hal/touch.py", "import firmware.input", "hal.touch -> firmware.input"),
+    # no exception for backends: a driver importing the firmware is a violation too
+    (
+        "hal/backends/device/notify.py",
+        "import firmware.boot",
+        "hal.backends.device.notify -> firmware.boot",
+    ),
+    ("firmware/machine.py", "import handheld.app", "firmware.machine -> handheld.app"),
+    ("emulator/keymap.py", "import handheld.app", "emulator.keymap -> handheld.app"),
     ("games/pop/scene.py", "import emulator.keymap", "games.pop.scene -> emulator.keymap"),
     ("games/reversi/rules/position.py", "import os", "games.reversi.rules.position -> os"),
     ("games/arimaa/rules/game.py", "import time", "games.arimaa.rules.game -> time"),
@@ -68,6 +77,31 @@ LAYER_VIOLATIONS = [
         "firmware.scenes.launcher -> hal.backends.headless",
     ),
     ("games/pop/scene.py", "import serial", "games.pop.scene -> serial"),
+    # the firmware's own floors: the machine is given its scenes and games, the link service
+    # its store, settings and tick; discovery and the shared arguments sit under the CLI
+    (
+        "firmware/machine.py",
+        "import firmware.scenes.launcher",
+        "firmware.machine -> firmware.scenes.launcher",
+    ),
+    (
+        "firmware/machine.py",
+        "import firmware.cartridges",
+        "firmware.machine -> firmware.cartridges",
+    ),
+    (
+        "firmware/scenes/error.py",
+        "import firmware.machine",
+        "firmware.scenes.error -> firmware.machine",
+    ),
+    (
+        "firmware/link/service.py",
+        "import firmware.machine",
+        "firmware.link.service -> firmware.machine",
+    ),
+    ("firmware/cartridges.py", "import firmware.cli", "firmware.cartridges -> firmware.cli"),
+    ("firmware/arguments.py", "import firmware.boot", "firmware.arguments -> firmware.boot"),
+    ("firmware/game_api.py", "import firmware.scene", "firmware.game_api -> firmware.scene"),
 ]
 
 
@@ -120,8 +154,20 @@ TYPE_VIOLATIONS = [
         "firmware/scene.py",
     ),
     ("firmware/loop.py", "PLANTED_OK: int = 1  # type: ignore[assignment]", "firmware/loop.py"),
+    # the handheld, the tools and the benches are held to the same strictness
+    ("handheld/app.py", "def planted(x: int):\n    return x", "handheld/app.py"),
+    ("tools/import_cycles.py", "PLANTED: list = []", "tools/import_cycles.py"),
+    ("bench/ticktime.py", "def planted(x):\n    return x", "bench/ticktime.py"),
 ]
-EXPECTED_CODES = ("[no-untyped-def]", "[assignment]", "[attr-defined]", "[unused-ignore]")
+EXPECTED_CODES = (
+    "[no-untyped-def]",
+    "[assignment]",
+    "[attr-defined]",
+    "[unused-ignore]",
+    "[no-untyped-def]",
+    "[type-arg]",
+    "[no-untyped-def]",
+)
 
 
 def test_type_checker_names_every_planted_error(tmp_path: Path) -> None:
@@ -183,7 +229,10 @@ class _FakeRun:
 
 
 def _tool(cmd: list[str]) -> str:
-    return cmd[2] if cmd[1:2] == ["-m"] else Path(cmd[0]).name
+    if cmd[1:2] == ["-m"]:
+        return cmd[2]
+    script = Path(cmd[1]) if len(cmd) > 1 and cmd[1].endswith(".py") else Path(cmd[0])
+    return script.stem if script.suffix == ".py" else script.name
 
 
 def test_run_py_test_runs_ruff_layers_types_then_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,7 +240,8 @@ def test_run_py_test_runs_ruff_layers_types_then_pytest(monkeypatch: pytest.Monk
     fake = _FakeRun(fail=None)
     monkeypatch.setattr(run_py.subprocess, "run", fake)
     assert run_py.run_tests("/venv/bin/python", ["-k", "x"], {}) == 0
-    assert [_tool(c) for c in fake.calls] == ["ruff", "lint-imports", "mypy", "pytest"]
+    tools = ["ruff", "lint-imports", "import_cycles", "mypy", "pytest"]
+    assert [_tool(c) for c in fake.calls] == tools
     assert fake.calls[-1][-2:] == ["-k", "x"]  # test arguments go to pytest
 
 
@@ -200,7 +250,8 @@ def test_run_py_test_runs_ruff_layers_types_then_pytest(monkeypatch: pytest.Monk
     [
         ("ruff", ["ruff"]),
         ("lint-imports", ["ruff", "lint-imports"]),
-        ("mypy", ["ruff", "lint-imports", "mypy"]),
+        ("import_cycles", ["ruff", "lint-imports", "import_cycles"]),
+        ("mypy", ["ruff", "lint-imports", "import_cycles", "mypy"]),
     ],
 )
 def test_run_py_test_stops_at_the_first_failing_check(

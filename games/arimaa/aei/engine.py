@@ -20,6 +20,7 @@ from ..ai.search import Limits, Searcher
 from ..rules.game import Game, IllegalStep
 from ..rules.notation import NotationError, apply_move, parse_short, write_setup, write_turn
 from ..rules.position import named_setup
+from ..rules.steps import Boards
 
 ENGINE_NAME = "Twinfold Arimaa"
 #: Time-control options (seconds) the controller sends; AEI v1 names.
@@ -270,7 +271,7 @@ class AeiEngine:
         return max(0.1, min(target, available * 0.7 - 0.5))
 
 
-def _root(game: Game) -> tuple:
+def _root(game: Game) -> tuple[Boards, int, frozenset[Boards]]:
     """Searcher arguments for the side to move: boards, side, limits placeholder, and the
     positions the repetition rule forbids."""
     pos = game.position
@@ -280,7 +281,7 @@ def _root(game: Game) -> tuple:
     return pos.boards, pos.side, forbidden
 
 
-def _root3(game: Game, limits: Limits) -> tuple:
+def _root3(game: Game, limits: Limits) -> tuple[Boards, int, Limits, frozenset[Boards]]:
     boards, side, forbidden = _root(game)
     return boards, side, limits, forbidden
 

@@ -59,7 +59,7 @@ class _OutOfBudget(Exception):
     pass
 
 
-class _Seen(set):
+class _Seen(set[tuple[Boards, int, int, int, int, int]]):
     """Visited states, counting expansions against a budget."""
 
     def __init__(self, budget: int) -> None:
@@ -108,7 +108,16 @@ def _never() -> bool:
     return False
 
 
-def _dfs(boards, side, steps_left, ps, pk, ls, lk, seen) -> list[tuple[int, int]] | None:  # type: ignore[no-untyped-def]
+def _dfs(
+    boards: Boards,
+    side: int,
+    steps_left: int,
+    ps: int,
+    pk: int,
+    ls: int,
+    lk: int,
+    seen: _Seen,
+) -> list[tuple[int, int]] | None:
     """The whole goal search at once: `_dfs_sliced` never asked to pause (one search, two
     ways to run it; the generator costs about 1% here)."""
     try:
@@ -145,7 +154,17 @@ def find_goal_sliced(
     return (yield from _dfs_sliced(boards, side, 4, -1, 0, -1, 0, seen, used_up))
 
 
-def _dfs_sliced(boards, side, steps_left, ps, pk, ls, lk, seen, used_up):  # type: ignore[no-untyped-def]
+def _dfs_sliced(
+    boards: Boards,
+    side: int,
+    steps_left: int,
+    ps: int,
+    pk: int,
+    ls: int,
+    lk: int,
+    seen: _Seen,
+    used_up: Callable[[], bool],
+) -> Generator[None, None, list[tuple[int, int]] | None]:
     """The goal search, depth first, with a pause point after each expansion whenever
     `used_up()` says the slice is spent."""
     goal = GOAL_RANK[side]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rules.game import Game
 from .search import Limits, Searcher
 
@@ -17,13 +19,20 @@ DEFAULT_LEVEL = 3
 TOP_LEVEL = max(LEVELS)
 
 
-def searcher_for(game: Game, level: int = DEFAULT_LEVEL, **kwargs) -> Searcher:
-    """A Searcher for the side to move in `game` (the repetition rule applied at the root)."""
+def searcher_for(
+    game: Game,
+    level: int = DEFAULT_LEVEL,
+    on_iteration: Callable[[Searcher], None] | None = None,
+) -> Searcher:
+    """A Searcher for the side to move in `game` (the repetition rule applied at the root);
+    `on_iteration` hears of each finished iteration (the AEI engine's progress)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}")
     pos = game.position
     forbidden = {b for (b, side), n in game.repetitions.items() if side != pos.side and n >= 2}
-    return Searcher(pos.boards, pos.side, LEVELS[level], frozenset(forbidden), **kwargs)
+    return Searcher(
+        pos.boards, pos.side, LEVELS[level], frozenset(forbidden), on_iteration=on_iteration
+    )
 
 
 def choose_turn(game: Game, level: int = DEFAULT_LEVEL) -> list[tuple[int, int]]:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from ..rules.board import GOAL_RANK
-from ..rules.steps import Boards, expand
+from ..rules.steps import Boards, Child, expand
 from .evaluate import WIN, evaluate
 from .goal import find_goal, find_goal_sliced
 
@@ -96,7 +96,7 @@ class Searcher:
         self._tt: dict[int, tuple[int, int, int, tuple[int, int] | None]] = {}
         self._history: dict[tuple[int, int], int] = {}
         self._pv: dict[int, list[tuple[int, int]]] = {}
-        self._root_seen: set = set()
+        self._root_seen: set[tuple[Boards, int, int, int, int, int]] = set()
         self._iter_best: list[tuple[int, int]] | None = None
         self._goal_cache: dict[tuple[Boards, int], bool] = {}
         self._pause_at = 0
@@ -261,7 +261,7 @@ class Searcher:
         history = self._history
         enemy_base = 6 - 6 * side
 
-        def order(child: tuple) -> int:
+        def order(child: Child) -> int:
             move = (child[0], child[1])
             if move == tt_move:
                 return -10_000_000
@@ -276,7 +276,7 @@ class Searcher:
         opp = 1 - side
         # passing (ending the turn early) comes first when it is the TT move, else last
         can_pass = steps_left < 4 and ps < 0 and boards != turn_start
-        moves: list = list(children)
+        moves: list[Child | None] = list(children)
         if can_pass:
             if tt_move == (-1, -1):
                 moves.insert(0, None)

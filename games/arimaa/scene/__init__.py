@@ -1,5 +1,2 @@
-"""Arimaa on the handheld (issue 13): the play/replay scene and its views."""
-
-from games.arimaa.scene.play import ArimaaScene
-
-__all__ = ["ArimaaScene"]
+"""Arimaa on the handheld (issue 13): the play/replay scene (play.py) and the drawing of its
+two screens (top_view.py, bottom_view.py). Import the module you mean."""

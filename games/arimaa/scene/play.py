@@ -44,8 +44,8 @@ from games.arimaa.scene import help as helppages
 from games.arimaa.scene import layout
 from games.arimaa.scene import texts as tx
 from games.arimaa.scene.animation import Fade, TurnAnimation
-from games.arimaa.scene.board_view import (
-    BoardView,
+from games.arimaa.scene.bottom_view import (
+    BottomView,
     draw_board,
     draw_message,
     draw_play_panel,
@@ -600,7 +600,7 @@ class ArimaaScene(Game):
             return self.draft.boards
         return self.game.position.boards
 
-    def board_view(self) -> BoardView:
+    def bottom_view(self) -> BottomView:
         boards = self.shown_boards()
         side = self.bottom_side()
         fades = tuple(self.fades)
@@ -608,25 +608,25 @@ class ArimaaScene(Game):
             still, slide = self.anim.frame()
             fades = tuple(self.anim.fades)
             if slide is None:
-                return BoardView(still, side, fades=fades)
+                return BottomView(still, side, fades=fades)
             frm, to, t = slide
             piece = Position(still).piece_at(frm)
             assert piece is not None
-            return BoardView(still, side, hidden=frozenset({frm}), fades=fades,
+            return BottomView(still, side, hidden=frozenset({frm}), fades=fades,
                              slide=(piece[0], piece[1], frm, to, t))
         if self.phase == "setup":
             sel = self.setup_sel if self.local_to_move() else None
-            return BoardView(boards, side, selected=sel)
-        last = frozenset()
+            return BottomView(boards, side, selected=sel)
+        last: frozenset[int] = frozenset()
         if self.game.turns:
             last = frozenset(sq for s in self.game.turns[-1] for sq in (s.frm, s.to))
         if self.phase != "play" or not self.local_to_move():
             frozen = self.game.frozen_squares() if self.phase == "play" else []
-            return BoardView(boards, side, last=last, frozen=frozenset(frozen))
+            return BottomView(boards, side, last=last, frozen=frozenset(frozen))
         draft = self._draft()
         legal = self._legal()
         targets = legal.get(self.selected, {}) if self.selected is not None else {}
-        return BoardView(
+        return BottomView(
             boards,
             side,
             selected=self.selected,
@@ -702,7 +702,7 @@ class ArimaaScene(Game):
             self._cached(bottom, "bottom", ("help", page, self.ctx.language),
                          lambda s: helppages.draw_help(s, tr, page))
             return
-        board = self.board_view()
+        board = self.bottom_view()
         message, warn = self.message()
         still = self.anim is None and not board.fades
         key = (self.ctx.language, board, message, self.phase, self.local_to_move(),
@@ -711,7 +711,7 @@ class ArimaaScene(Game):
         self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, board, message, warn))
 
 
-    def _draw_bottom(self, surf: pygame.Surface, board: BoardView, message: str, warn: bool
+    def _draw_bottom(self, surf: pygame.Surface, board: BottomView, message: str, warn: bool
                      ) -> None:
         tr = self.ctx.tr
         draw_board(surf, board)
@@ -896,7 +896,7 @@ def _mmss(ticks: int) -> str:
 
 def _captured(boards: Any, setups: list[dict[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each side's pieces no longer on the board (after its setup), strongest first."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for side in (0, 1):
         if side >= len(setups):
             out.append(())

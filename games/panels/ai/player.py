@@ -240,8 +240,8 @@ def _choose_item(state: GameState, player: int) -> Generator[int, None, UseItem 
     options: list[UseItem] = []
     me = state.players[player]
     fld = state.field
-    near_empty = [
-        i
+    near_empty = [  # (index, card) of the cards next to an empty square
+        (i, c)
         for i, c in enumerate(fld.cells)
         if c is not None and any(fld.cells[j] is None for _, j in fld.neighbours[i])
     ]
@@ -256,16 +256,16 @@ def _choose_item(state: GameState, player: int) -> Generator[int, None, UseItem 
         elif kind == it.RENUMBER:
             options += [
                 UseItem(player, slot, square=fld.square(i), delta=d)
-                for i in near_empty
-                if fld.cells[i].owner in (player, RAINBOW)  # type: ignore[union-attr]
+                for i, card in near_empty
+                if card.owner in (player, RAINBOW)
                 for d in (1, -1)
             ]
         else:
             options += [
                 UseItem(player, slot, square=fld.square(i))
-                for i in near_empty
-                if fld.cells[i].owner == player
-            ]  # type: ignore[union-attr]
+                for i, card in near_empty
+                if card.owner == player
+            ]
     best, best_gain = None, 15.0  # an item must be worth more than a small positional edge
     for option in options[:MAX_ITEM_OPTIONS]:
         if state.check(option) is not None:

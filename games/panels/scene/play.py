@@ -31,6 +31,7 @@ from firmware.match.replay import replay_command
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
+from games.panels.records import StoredGame, make_record, read_record, turn_boundaries
 from games.panels.rules import (
     Back,
     Determine,
@@ -44,10 +45,12 @@ from games.panels.rules import (
 )
 from games.panels.rules import items as it
 from games.panels.rules.field import SHAPE_NAMES
-from games.panels.scene import draw as dr
-from games.panels.scene import effects, howto, layout
+from games.panels.scene import effects, layout
+from games.panels.scene import help as help_pages
 from games.panels.scene import texts as tx
 from games.panels.scene.animation import Anim
+from games.panels.scene.bottom_view import BottomView, draw_bottom
+from games.panels.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
 
 STATE_VERSION = 1
@@ -156,32 +159,16 @@ class PanelsScene(Game):
         self.computer = None
         self.locals = {}
         try:
-            config = GameConfig.from_json(data["config"])
-            actions = [(int(s), bytes.fromhex(str(h))) for s, h in data["actions"]]
-            self.mode = str(data.get("mode", "two"))
-            self.level = int(data.get("level", 3))
-            self.boundaries = self._turn_boundaries(config, actions)
+            stored = read_record(data)
+            self.mode, self.level = stored.mode, stored.level
+            self.boundaries = turn_boundaries(stored.config, stored.actions)
         except (KeyError, TypeError, ValueError) as exc:
             self.record_error = str(exc)
-            config = GameConfig(seed=0)
-            actions, self.boundaries = [], [0]
-        self.replay_config = config
-        self.replay_actions = actions
+            stored = StoredGame(GameConfig(seed=0), [], self.mode, self.level)
+            self.boundaries = [0]
+        self.replay_config = stored.config
+        self.replay_actions = stored.actions
         self._seek(0)
-
-    @staticmethod
-    def _turn_boundaries(config: GameConfig, actions: list[tuple[int, bytes]]) -> list[int]:
-        """Action counts at which a turn has ended (0 first): where replay steps stop."""
-        probe = PanelsRules.new(config)
-        out = [0]
-        for n, (seat, data) in enumerate(actions, start=1):
-            action = decode_action(data)
-            probe.apply(seat, action)
-            if isinstance(action, Determine | Fix | Pass):
-                out.append(n)
-        if out[-1] != len(actions):
-            out.append(len(actions))
-        return out
 
     def _seek(self, count: int) -> None:
         """Replay: the position after `count` actions, shown at once (no animations)."""
@@ -338,7 +325,7 @@ class PanelsScene(Game):
     # ------------------------------------------------------------------ hotspots
     def hotspots(self) -> dict[str, pygame.Rect]:
         if self.help_page is not None:
-            return howto.hotspots(self.help_page)
+            return help_pages.hotspots(self.help_page)
         spots: dict[str, pygame.Rect] = {}
         st = self.state
         if self.is_replay:
@@ -374,7 +361,7 @@ class PanelsScene(Game):
     def update(self, inp: InputState) -> None:
         self.clock += 1
         if self.help_page is not None:
-            self.help_page = howto.update(self.help_page, hit(self.hotspots(), inp), inp)
+            self.help_page = help_pages.update(self.help_page, hit(self.hotspots(), inp), inp)
             return
         name = hit(self.hotspots(), inp)
         if self.anims and (inp.touch_down or Button.A in inp.pressed):
@@ -645,16 +632,7 @@ class PanelsScene(Game):
             outcome = "draw" if result.draw else "win" if result.winner == self.me else "loss"
         names = [tx.player_name(lambda en, ja: en, self.mode, s, self.me, self.level)
                  for s in range(st.config.players)]
-        record = {
-            "version": 1,
-            "config": st.config.to_json(),
-            "mode": self.mode,
-            "level": self.level,
-            "names": names,
-            "actions": [[p.seat, p.data.hex()] for p in self.match.history],
-            "scores": list(result.scores),
-            "winner": result.winner,
-        }
+        record = make_record(st.config, self.mode, self.level, names, self.match.history, result)
         summary = " - ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         self.ctx.finish(
             GameResult(outcome, result.scores[self.me] if outcome else None, summary,
@@ -666,10 +644,53 @@ class PanelsScene(Game):
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
         if self.help_page is not None:
-            howto.draw(top, bottom, self.help_page, tr)
+            help_pages.draw(top, bottom, self.help_page, tr)
             return
-        dr.draw_top(top, self, tr)
-        dr.draw_bottom(bottom, self, tr)
+        draw_top(top, self.top_view(), tr)
+        draw_bottom(bottom, self.bottom_view(), tr)
+
+    def top_view(self) -> TopView:
+        """The upper screen's view for its drawing code: everything it shows, nothing more."""
+        st = self.state
+        return TopView(
+            state=st,
+            anims=tuple(self.anims),
+            clock=self.clock,
+            mode=self.mode,
+            is_replay=self.is_replay,
+            local_to_move=self.local_to_move(),
+            thinking=self.thinking,
+            names=self.names(),
+            result=self.rules.result() if st.over else None,
+            shown_scores=list(self.shown_scores),
+            yaku_log=self.yaku_log,
+            item_armed=self.item_armed,
+            item_target=self.item_target,
+            record_error=self.record_error,
+            replay_turn=self.replay_turn() if self.is_replay else (0, 0),
+        )
+
+    def bottom_view(self) -> BottomView:
+        """The lower screen's view for its drawing code."""
+        st = self.state
+        local = self.local_to_move()
+        return BottomView(
+            state=st,
+            anims=tuple(self.anims),
+            clock=self.clock,
+            view_seat=self.view_seat,
+            mode=self.mode,
+            is_replay=self.is_replay,
+            local_to_move=local,
+            names=self.names(),
+            result=self.rules.result() if st.over else None,
+            item_armed=self.item_armed,
+            item_target=self.item_target,
+            drag=self.drag,
+            drag_pos=self.drag_pos,
+            permitted=None if self.anims else self.permitted(),
+            can_pass=local and not self.anims and "button:pass" in self.hotspots(),
+        )
 
     def permitted(self) -> set[tuple[int, int]] | None:
         """Squares the selected card may go to (None: no selection to show)."""

@@ -21,6 +21,7 @@ from firmware.match import LocalSeat, Match, ReplayCursor
 from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.regions.match import WAIT, RaceRules, RegionsRules
+from games.regions.records import Best, best_of
 from games.regions.rules import threestate as ts
 from games.regions.rules.catalogue import entry
 from games.regions.rules.freehand import CurveError
@@ -37,11 +38,12 @@ from games.regions.rules.play import (
 )
 from games.regions.rules.puzzle import PuzzleError
 from games.regions.scene import help as help_pages
-from games.regions.scene import layout, screens
+from games.regions.scene import layout
 from games.regions.scene import surfaces as srf
+from games.regions.scene.bottom_view import BottomView, draw_bottom
 from games.regions.scene.jobs import Job
-from games.regions.scene.records import Best, best_of
 from games.regions.scene.surface_view import SurfaceView, nearest_point, point_rects
+from games.regions.scene.top_view import TopView, clock, draw_top
 
 STATE_VERSION = 1
 ANIM_TICKS = 8
@@ -321,6 +323,7 @@ class RegionsScene(Game):
         rules = self.match.rules
         if isinstance(rules, RaceRules):
             return rules.puzzles[self.my_seat]
+        assert isinstance(rules, RegionsRules)
         return rules.puzzle
 
     @property
@@ -442,7 +445,7 @@ class RegionsScene(Game):
                 "partner_selections": partner.selections,
             }
         summary = (
-            f"{self.chosen.sid} #{self.pattern}: {screens.clock(self.ticks)}, "
+            f"{self.chosen.sid} #{self.pattern}: {clock(self.ticks)}, "
             f"{puzzle.selections} selections"
         )
         if partner is not None:
@@ -752,8 +755,75 @@ class RegionsScene(Game):
             help_pages.draw_top(top, self.ctx.tr, self.help_page)
             help_pages.draw_bottom(bottom, self.ctx.tr, self.help_page, self.age)
             return
-        screens.draw_top(top, self)
-        screens.draw_bottom(bottom, self)
+        draw_top(top, self.top_view())
+        draw_bottom(bottom, self.bottom_view())
+
+    def top_view(self) -> TopView:
+        """The upper screen's view: only what this phase shows (records and solutions cost)."""
+        phase, chosen = self.phase, self.chosen
+        playing = phase in ("play", "clear", "replay")
+        pattern_step = phase == "choose" and self.step == "pattern" and chosen is not None
+        partner = self.partner if playing else None
+        replay = self.replay if phase == "replay" else None
+        return TopView(
+            tr=self.ctx.tr,
+            phase=phase,
+            step=self.step,
+            variant=self.variant,
+            goal=self.goal,
+            age=self.age,
+            busy=self.job is not None or self.searching,
+            searching=self.searching,
+            message=self.message,
+            chosen=chosen,
+            pattern=self.pattern,
+            blocked=self.blocked,
+            pattern_count=self.pattern_count if pattern_step else 0,
+            pattern_best=self.bests().get(self.record_key(self.pattern))
+            if pattern_step and not self.searching
+            else None,
+            puzzle=self.puzzle if playing else None,
+            partner=partner,
+            partner_name=str(self.versus.partner_name() or "")
+            if partner is not None and self.versus is not None
+            else "",
+            race_won=partner is not None and self.race_winner == self.my_seat,
+            ticks=self.ticks,
+            is_best=self.is_best,
+            best_before=self.best_before,
+            hints=self.hints,
+            solution_shown=self.solution_shown,
+            solution_left=len(self.solution()) if phase == "play" and self.solution_shown else 0,
+            hint_point=self.hint_point,
+            replay_at=None if replay is None else (replay.index, replay.total),
+        )
+
+    def bottom_view(self) -> BottomView:
+        """The lower screen's view: only what this phase shows."""
+        phase = self.phase
+        listing = phase == "choose" and self.step == "surface"
+        rows = srf.catalogue_names()[self.page * layout.ROWS : (self.page + 1) * layout.ROWS]
+        partner = self.partner if phase == "clear" else None
+        replay = self.replay if phase == "replay" else None
+        return BottomView(
+            tr=self.ctx.tr,
+            phase=phase,
+            step=self.step,
+            age=self.age,
+            busy=self.job is not None or self.searching,
+            surface=None if phase == "draw" or listing else self.surface_view(),
+            puzzle=self.puzzle if phase == "play" else None,
+            partner=partner,
+            race_won=partner is not None and self.race_winner == self.my_seat,
+            clear_buttons=self.hotspots() if phase == "clear" else {},
+            replay_ends=None if replay is None else (replay.at_start, replay.at_end),
+            page=self.page,
+            pages=self.pages,
+            random_n=self.random_n,
+            surface_bests={name: self.surface_best(name) for name in rows} if listing else {},
+            stroke=tuple(self.stroke) if phase == "draw" else (),
+            mark=self.mark,
+        )
 
     def surface_view(self) -> SurfaceView | None:
         """What the lower screen shows of the surface (pattern preview or play)."""

@@ -1,6 +1,3 @@
-"""Reversi on the handheld: the board scene (lower screen), the info screen (upper), the flip
-animation and the replay viewer, on top of the engine in games/reversi/rules and ai."""
-
-from games.reversi.scene.play import ReversiScene
-
-__all__ = ["ReversiScene"]
+"""Reversi on the handheld: the board scene (play.py), the upper and lower screens'
+drawing (top_view.py, bottom_view.py), the flip animation and the replay viewer, on top of
+the engine in games/reversi/rules and ai. Import the module you mean."""

@@ -35,8 +35,8 @@ from games.reversi.rules import Game as Board
 from games.reversi.scene import layout
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
-from games.reversi.scene.board_view import (
-    BoardView,
+from games.reversi.scene.bottom_view import (
+    BottomView,
     draw_board,
     draw_buttons,
     draw_replay_buttons,
@@ -99,7 +99,8 @@ class ReversiScene(Game):
     def _seats(self) -> list[Seat[str]]:
         """Local seats for the people at this unit; a computer seat against the computer."""
         if self.versus is not None:
-            return self.versus.make_seats()
+            remote: list[Seat[str]] = self.versus.make_seats()
+            return remote
         seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
         if self.mode == "cpu":
             player = ReversiComputer(self.level, self.ai_seed)
@@ -393,7 +394,7 @@ class ReversiScene(Game):
         legal = self.game.legal() if mover else {}
         draw_board(
             bottom,
-            BoardView(
+            BottomView(
                 rows=self.game.position.rows(),
                 mover=mover,
                 hints={sq: len(f) for sq, f in legal.items()},

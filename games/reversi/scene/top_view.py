@@ -12,7 +12,7 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from games.reversi.scene import sprites
 from games.reversi.scene import texts as tx
-from games.reversi.scene.board_view import disc_sentence
+from games.reversi.scene.bottom_view import disc_sentence
 from games.reversi.scene.texts import Tr
 
 SCORE_RECT = pygame.Rect(4, 4, 248, 56)

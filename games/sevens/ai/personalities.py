@@ -100,7 +100,7 @@ def weighted(weights: Weights) -> Callable[[Assessment], float]:
     items = tuple(weights.items())
 
     def score(a: Assessment) -> float:
-        return sum(w * getattr(a, name) for name, w in items)
+        return float(sum(w * getattr(a, name) for name, w in items))
 
     return score
 

@@ -28,6 +28,10 @@ class RuleError(ValueError):
     """An action the rules do not allow now; the game is left unchanged."""
 
 
+class RecordError(ValueError):
+    """A record that cannot be loaded or does not replay to what it claims."""
+
+
 def deal(rng: random.Random) -> list[list[int]]:
     """Shuffle the deck with the given generator and deal 13 cards to each of 4 seats."""
     deck = list(range(DECK_SIZE))
@@ -363,8 +367,6 @@ class Game:
     @classmethod
     def from_json(cls, data: Any) -> Game:
         """Rebuild a game by replaying its actions; raises ValueError on any inconsistency."""
-        from games.sevens.rules.record import replay
-
         return replay(data)
 
 
@@ -385,3 +387,67 @@ def _check_hands(hands: list[list[int]]) -> None:
             if c in seen:
                 raise ValueError(f"card {card_name(c)} dealt twice")
             seen.add(c)
+
+
+# ----------------------------------------------------------------- replaying records
+# Here rather than in record.py: `Game.from_json` replays, and record.py builds on `Game`.
+def replay(data: Any) -> Game:
+    """Rebuild the game a record describes, checking every recorded event on the way."""
+    if not isinstance(data, dict):
+        raise RecordError("a game record must be a JSON object")
+    try:
+        options = Options.from_json(data.get("options", {}))
+        hands = data["hands"]
+        if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+            raise RecordError("hands must be a list of lists of cards")
+        parsed = [[parse_card(c) for c in h] for h in hands]
+        if "played" in data:
+            played = [parse_card(c) for c in data["played"]]
+            game = Game.from_table(parsed, played, data["current"], options)
+        else:
+            game = Game(parsed, options)
+        events = data["events"]
+    except KeyError as exc:
+        raise RecordError(f"record is missing {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"bad record: {exc}") from None
+    return replay_events(game, events)
+
+
+def replay_events(game: Game, events: Any) -> Game:
+    """Play `events`' plays and passes onto `game`, checking that every other event comes out
+    of the rules identically; RecordError (nothing half-loaded) on the first difference."""
+    if not isinstance(events, list):
+        raise RecordError("events must be a list")
+    i = 0
+    while i < len(events):
+        expected = events[i]
+        have = game.events[i] if i < len(game.events) else None
+        if have is not None:
+            if have != expected:
+                raise RecordError(f"event {i} is {expected!r} but the rules give {have!r}")
+            i += 1
+            continue
+        if not isinstance(expected, dict) or expected.get("type") not in ("play", "pass"):
+            raise RecordError(f"event {i} ({expected!r}) does not follow from the game")
+        try:
+            game.apply_recorded(expected, _victims_after(events, i))
+        except RuleError as exc:
+            raise RecordError(f"event {i}: {exc}") from None
+        # the applied action itself is the event just appended; the loop re-checks it
+    if len(game.events) != len(events):
+        raise RecordError("record ends before the events the last action caused")
+    return game
+
+
+def _victims_after(events: list[Any], i: int) -> list[int]:
+    """The recorded victims of the kills that the action at `i` caused (in order)."""
+    out: list[int] = []
+    for e in events[i + 1 :]:
+        if not isinstance(e, dict) or e.get("type") in ("play", "pass"):
+            break
+        if e.get("type") == "kill" and isinstance(e.get("victims"), list):
+            out.extend(v for v in e["victims"] if isinstance(v, int))
+    return out

@@ -16,9 +16,16 @@ from typing import Any
 
 from games.sevens.rules import board
 from games.sevens.rules.cards import DECK_SIZE, SEVEN_OF_DIAMONDS, SEVENS, card_name, parse_card
-from games.sevens.rules.game import HAND_SIZE, SEATS, Event, Game, RuleError
+from games.sevens.rules.game import (
+    HAND_SIZE,
+    SEATS,
+    Event,
+    Game,
+    RecordError,
+    RuleError,
+    replay_events,
+)
 from games.sevens.rules.options import Options
-from games.sevens.rules.record import RecordError, replay_events
 
 UNKNOWN = -1
 

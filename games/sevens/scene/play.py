@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor
 from firmware.match.replay import replay_command
@@ -26,10 +27,20 @@ from firmware.scene import hit
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.ai.voices import Narrator, Speech
 from games.sevens.match import PASS, SevensComputer, SevensRules, SevensSealed, deal_for_link
+from games.sevens.records import replay_actions
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
 from games.sevens.scene import help as help_pages
-from games.sevens.scene import layout, views
+from games.sevens.scene import layout
+from games.sevens.scene.animation import Anim
+from games.sevens.scene.bottom_view import (
+    BottomView,
+    draw_bad_record,
+    draw_dialog,
+    draw_over,
+    draw_play,
+    draw_replay,
+)
 from games.sevens.scene.hints import hand_marks
 from games.sevens.scene.setup import (
     OPTION_KEYS,
@@ -41,12 +52,10 @@ from games.sevens.scene.setup import (
     resolve_members,
 )
 from games.sevens.scene.talk import Talk
+from games.sevens.scene.top_view import TopView, draw_intro_top, draw_table_top
 from hal.interfaces import Button
 
 STATE_VERSION = 1
-SLIDE_TICKS = layout.SLIDE_TICKS  # the card travels from its player's row to its place
-PLAY_TICKS = SLIDE_TICKS + 14  # then glows a moment
-KILL_TICKS = SLIDE_TICKS + 48  # killed cards flash this long: a kill is an event
 PHASES = ("members", "options", "play", "over", "replay")
 # The engine's announcements for a person, turned to "You" (verb agreement)
 YOU_VERBS = {
@@ -59,36 +68,22 @@ YOU_VERBS = {
 }
 
 
-@dataclass
-class Anim:
-    """The card just played and the cards it killed, animating on the table."""
+class Cache:
+    """The last picture of each screen with the key it was drawn for."""
 
-    card: int | None
-    killed: list[int]
-    age: int = 0
-    seat: int | None = None  # who played it (the card slides from their row)
+    def __init__(self) -> None:
+        self.frames: dict[str, tuple[object, pygame.Surface]] = {}
 
-    @property
-    def length(self) -> int:
-        return KILL_TICKS if self.killed else PLAY_TICKS
-
-    @property
-    def done(self) -> bool:
-        return self.age >= self.length
-
-    def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "killed": list(self.killed), "age": self.age, "seat": self.seat}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Anim:
-        card = data["card"]
-        killed = [int(c) for c in data["killed"]]
-        seat = data.get("seat")
-        if (card is not None and card not in range(52)) or any(c not in range(52) for c in killed):
-            raise ValueError("bad animation")
-        if seat is not None and seat not in range(4):
-            raise ValueError("bad animation seat")
-        return cls(card, killed, int(data["age"]), seat)
+    def draw(
+        self, surf: pygame.Surface, slot: str, key: object, fn: Callable[[pygame.Surface], None]
+    ) -> None:
+        cached = self.frames.get(slot)
+        if key is not None and cached is not None and cached[0] == key:
+            surf.blit(cached[1], (0, 0))
+            return
+        fn(surf)
+        if key is not None:
+            self.frames[slot] = (key, surf.copy())
 
 
 class SevensScene(Game):
@@ -116,7 +111,7 @@ class SevensScene(Game):
         self.cursor: ReplayCursor[str] | None = None
         self.replay_names: list[str] = []
         self.replay_actions: list[tuple[int, bytes]] = []
-        self.cache = views.Cache()
+        self.cache = Cache()
         # A link session (firmware/link/session.py) when this is a versus match: one person
         # per unit, computers in the seats no unit took; None otherwise.
         self.versus: Any = getattr(ctx, "versus", None)
@@ -143,7 +138,9 @@ class SevensScene(Game):
     @property
     def rules(self) -> SevensRules:
         assert self.match is not None
-        return self.match.rules  # type: ignore[return-value]
+        rules = self.match.rules
+        assert isinstance(rules, SevensRules)
+        return rules
 
     @property
     def table(self) -> Table | None:
@@ -585,12 +582,7 @@ class SevensScene(Game):
         self.replay_names = [str(n) for n in names]
         hands = [list(h) for h in full.initial_hands]
         options = full.options
-        actions: list[tuple[int, bytes]] = []
-        probe = SevensRules(Table([list(h) for h in hands], options))
-        for e in full.events:
-            if e["type"] in ("play", "pass"):
-                action = e["card"] if e["type"] == "play" else PASS
-                actions.append((e["seat"], probe.encode(action)))
+        actions = replay_actions(full)
         self.replay_actions = actions
         self.cursor = ReplayCursor(
             lambda: SevensRules(Table([list(h) for h in hands], options)), actions
@@ -626,7 +618,108 @@ class SevensScene(Game):
 
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        views.draw(self, top, bottom)
+        """Each screen is drawn from its view (`top_view`, `bottom_view`), or copied from the
+        cache when nothing it shows has changed."""
+        cache = self.cache
+        tr = self.ctx.tr
+        phase = self.phase
+        lang = self.ctx.language
+        page = self.help_page
+        if page is not None:
+            help_key = ("help", lang, page)
+            cache.draw(top, "top", help_key, lambda s: help_pages.draw_top(s, tr, page))
+            cache.draw(bottom, "bottom", help_key, lambda s: help_pages.draw_bottom(s, tr, page))
+            return
+        if phase in ("members", "options"):
+            key = (phase, lang, self.draft, self.focus)
+            focus = self.focus
+            cache.draw(top, "top", key, lambda s: draw_intro_top(s, tr, phase, focus))
+            cache.draw(bottom, "bottom", key, lambda s: draw_dialog(s, tr, self.bottom_view()))
+            return
+        if self.record_error is not None:
+            draw_bad_record(top, bottom, tr)
+            return
+        still = self.anim is None
+        history = len(self.match.history) if self.match else 0
+        top_key = None
+        if still:
+            top_key = (
+                phase,
+                lang,
+                history,
+                self.selected,
+                self.human_to_move(),
+                self.match.to_move if self.match else None,
+            )
+        cache.draw(top, "top", top_key, lambda s: draw_table_top(s, tr, self.top_view()))
+        bottom_key = None
+        if still:
+            bubble = self.talk.current
+            think = self.think_ticks
+            bottom_key = (
+                phase,
+                lang,
+                history,
+                self.selected,
+                self.human_to_move(),
+                self.handoff,
+                len(self.talk.queue),
+                bubble.en if bubble else None,
+                (think // 15) % 3 if think >= THINKING_INDICATOR_TICKS else -1,
+                self.match.to_move if self.match else None,
+            )
+        lower = {"replay": draw_replay, "over": draw_over}.get(phase, draw_play)
+        cache.draw(bottom, "bottom", bottom_key, lambda s: lower(s, tr, self.bottom_view()))
+
+    @property
+    def you(self) -> int | None:
+        """The one person's seat against the computers ("Your turn"); None in a replay or
+        with two or more people."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 and self.phase != "replay" else None
+
+    def top_view(self) -> TopView:
+        """What the upper screen shows (play, over and replay phases)."""
+        table = self.table
+        assert table is not None
+        return TopView(
+            phase=self.phase,
+            table=table,
+            names=self.names(),
+            anim=self.anim,
+            you=self.you,
+            human_to_move=self.human_to_move(),
+            selected=self.selected,
+            replay_index=self.replay_index,
+            replay_total=len(self.replay_actions),
+        )
+
+    def bottom_view(self) -> BottomView:
+        """What the lower screen shows: only what the phase shows (the tally is stored)."""
+        phase = self.phase
+        human = self.human_to_move()
+        over = phase == "over"
+        return BottomView(
+            phase=phase,
+            table=self.table,
+            names=self.names(),
+            you=self.you,
+            humans=self.humans,
+            local_seat=self.local_seat,
+            human_to_move=human,
+            sending=self.sending,
+            selected=self.selected,
+            think_ticks=self.think_ticks,
+            handoff=self.handoff,
+            talk_current=self.talk.current,
+            talk_last=self.talk.last,
+            replay_index=self.replay_index,
+            replay_total=len(self.replay_actions),
+            marks=self.marks() if human and phase == "play" else {},
+            tally=self.tally() if over else None,
+            english_names=member_names(self.members, units=self.unit_names()) if over else [],
+            draft=self.draft,
+        )
 
     # ================================================================== the dump
     def dump(self) -> dict[str, Any]:
@@ -752,7 +845,8 @@ class SevensScene(Game):
         if state["match"] is not None:
             match = self._match_for(f"{base}:{games}", setup, members)
             match.load(state["match"])
-            if match.rules.game.options != setup.rules:  # type: ignore[attr-defined]
+            rules = match.rules
+            if not isinstance(rules, SevensRules) or rules.game.options != setup.rules:
                 raise ValueError("the saved game's options differ from its setup")
         elif phase in ("play", "over"):
             raise ValueError("a game in play needs its match")

@@ -80,7 +80,8 @@ def hand_card(card: int, dim: bool) -> pygame.Surface:
     face = FACE_DIM if dim else FACE
     ink = suit_color(card)
     if dim:
-        ink = tuple(int(c * 0.7 + 60) for c in ink)  # type: ignore[assignment]
+        r, g, b = ink
+        ink = (int(r * 0.7 + 60), int(g * 0.7 + 60), int(b * 0.7 + 60))
     pygame.draw.rect(surf, EDGE, rect, border_radius=4)
     pygame.draw.rect(surf, face, rect.inflate(-2, -2), border_radius=3)
     label = rank_text(card)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hal.interfaces import Button
-from hal.layout import LAYOUTS
+from hal.layout import LAYOUTS, Kind
 
 DEFAULT_PATH = Path("/etc/twinfold/device.toml")
 PROFILES = ("auto", "desktop", "pi-zero-2w", "pi3", "pi4", "pi5")
@@ -70,7 +70,7 @@ class DisplayConfig:
     upper: PanelConfig = field(default_factory=lambda: PanelConfig("/dev/twinfold-upper"))
     lower: PanelConfig = field(default_factory=lambda: PanelConfig("/dev/twinfold-lower"))
     panel: PanelConfig = field(default_factory=lambda: PanelConfig("/dev/fb0"))
-    layout: str = "vertical"  # one-panel mode: how both screens share the panel
+    layout: Kind = "vertical"  # one-panel mode: how both screens share the panel
     gap: int = 0
     scale: int = 0  # one-panel mode: 0 = the largest whole scale that fits
 

@@ -76,6 +76,8 @@ def list_event_devices(directory: str) -> list[str]:
 def open_event_device(path: str) -> EvdevDevice:
     from evdev import InputDevice
 
+    # evdev types capabilities() by overloads on `verbose` and `path` as str | bytes; the
+    # protocol states the one call this backend makes
     return InputDevice(path)  # type: ignore[return-value]
 
 

@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,7 +217,9 @@ def centred_scale(logical: tuple[int, int], size: tuple[int, int]) -> int:
 class FramebufferDisplay(Display):
     """The device's panels as the HAL `Display`."""
 
-    def __init__(self, config: DisplayConfig, *, clock: object = time.monotonic) -> None:
+    def __init__(
+        self, config: DisplayConfig, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.config = config
         self._now = clock
         names = ("panel",) if config.mode == "one" else ("upper", "lower")
@@ -238,7 +241,7 @@ class FramebufferDisplay(Display):
         panel = self.panels[name]
         if panel is not None:
             return panel
-        now = float(self._now())  # type: ignore[operator]
+        now = float(self._now())
         if now < self._next_try[name]:
             return None
         self._next_try[name] = now + RETRY_SECONDS
@@ -264,8 +267,8 @@ class FramebufferDisplay(Display):
         kind = cfg.layout
         gap = cfg.gap
         try:
-            scale = cfg.scale or fit_scale(kind, gap, logical)  # type: ignore[arg-type]
-            return Layout(kind, scale, gap)  # type: ignore[arg-type]
+            scale = cfg.scale or fit_scale(kind, gap, logical)
+            return Layout(kind, scale, gap)
         except LayoutError as exc:
             log.warning("display: %s; using the vertical layout at scale 1", exc)
             return Layout("vertical", 1, 0)

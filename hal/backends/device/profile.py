@@ -1,21 +1,19 @@
-"""Device profiles: which board this is, and how fast it runs Python compared with the
-development machine (issue 12 item 6).
+"""Which board this is (issue 12 item 6): read from `/proc/device-tree/model` unless the
+config names one. The name picks the match layer's device profile (`handheld.app`:
+`device_profile`), whose speed scales the computer players' per-tick budget so a search that
+takes 4 ms a tick on the desktop is cut to what fits the same wall time on a Raspberry Pi.
 
-The match layer's computer players scale their per-tick budget by `relative_speed(profile)`
-so a search that takes 4 ms a tick on the desktop is cut to what fits the same wall time on a
-Raspberry Pi. The board is read from `/proc/device-tree/model` unless the config names one.
-
-How the speeds were obtained (docs/performance.md, "Device backend"): `desktop` is the
-development machine (a 2-core x86-64 server VM, Python 3.11), by definition 1.0. The Pi
-figures are estimates, not measurements (no board was at hand): single-thread CPython
-throughput taken as clock x per-clock throughput relative to the development machine's core
-(about 3 GHz, per-clock 1.0), with per-clock factors for CPython of 0.6 for the Cortex-A76
-(Pi 5, 2.4 GHz), 0.42 for the A72 (Pi 4, 1.5 GHz; 1.8 GHz boards are faster) and 0.25 for
-the in-order A53 (Pi 3 B+ at 1.4 GHz, Zero 2 W at 1.0 GHz), each rounded down:
-pi5 2.4 x 0.6 / 3 = 0.48 -> 0.45; pi4 1.5 x 0.42 / 3 = 0.21 -> 0.2; pi3 1.4 x 0.25 / 3 =
-0.117 -> 0.11; pi-zero-2w 1.0 x 0.25 / 3 = 0.083 -> 0.08. `bench/device_estimate.py`
-prints a reference figure; that figure measured on a board, divided into the desktop's,
-replaces the estimate.
+How the speeds (firmware/match/profiles.py, the one table) were obtained
+(docs/performance.md, "Device backend"): `desktop` is the development machine (a 2-core
+x86-64 server VM, Python 3.11), by definition 1.0. The Pi figures are estimates, not
+measurements (no board was at hand): single-thread CPython throughput taken as clock x per-
+clock throughput relative to the development machine's core (about 3 GHz, per-clock 1.0),
+with per-clock factors for CPython of 0.6 for the Cortex-A76 (Pi 5, 2.4 GHz), 0.42 for the
+A72 (Pi 4, 1.5 GHz; 1.8 GHz boards are faster) and 0.25 for the in-order A53 (Pi 3 B+ at 1.4
+GHz, Zero 2 W at 1.0 GHz), each rounded down: pi5 2.4 x 0.6 / 3 = 0.48 -> 0.45; pi4 1.5 x
+0.42 / 3 = 0.21 -> 0.2; pi3 1.4 x 0.25 / 3 = 0.117 -> 0.11; pi-zero-2w 1.0 x 0.25 / 3 =
+0.083 -> 0.08. `bench/device_estimate.py` prints a reference figure; that figure measured on
+a board, divided into the desktop's, replaces the estimate.
 """
 
 from __future__ import annotations
@@ -23,15 +21,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from firmware.match.profiles import PROFILES as MATCH_PROFILES
-
 log = logging.getLogger("twinfold")
 
 PROFILES = ("desktop", "pi-zero-2w", "pi3", "pi4", "pi5")
-
-# Fraction of the development machine's single-thread Python speed (see the module doc);
-# the one table is the match layer's, so the budgets and this module cannot disagree.
-RELATIVE_SPEED: dict[str, float] = {name: MATCH_PROFILES[name].speed for name in PROFILES}
 
 # Model text (from the device tree) -> profile; the first matching prefix wins.
 _MODELS: tuple[tuple[str, str], ...] = (
@@ -78,7 +70,3 @@ def detect_profile(
         return "desktop"
     return profile_from_model(model)
 
-
-def relative_speed(profile: str) -> float:
-    """Fraction of the development machine's speed (1.0 for unknown names: no scaling)."""
-    return RELATIVE_SPEED.get(profile, 1.0)

@@ -53,7 +53,7 @@ def parse_url(url: str) -> tuple[str, Impairments, bool]:
 class Serial(SerialBase):
     """A pyserial port on the simulated air."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._sock: socket.socket | None = None
         self._ports: range = range(0)
         self._buf = bytearray()

@@ -7,8 +7,8 @@ import tty
 
 import pygame
 
+from firmware.boot import BootConfig, boot
 from firmware.link.session import State
-from firmware.machine import Machine
 from firmware.scenes.versus import LobbyScene, start_versus
 from firmware.storage import Store
 from games.reversi.robot import Robot
@@ -46,7 +46,8 @@ def test_a_pairing_and_a_whole_game_over_a_pty(tmp_path) -> None:  # type: ignor
         robot = Robot()
         hal = headless_hal(tmp_path / name, robot)
         hal.link = link
-        m = Machine(hal, Store.open_in_memory(), link_name=name, show_boot=False)
+        config = BootConfig(log=False, seed=0, show_boot=False, link_name=name)
+        m = boot(hal, config, store=Store.open_in_memory())
         m.link.auto_accept = True
         robot.machine = m
         machines.append(m)

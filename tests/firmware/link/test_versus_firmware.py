@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from firmware.boot import BootConfig, boot
 from firmware.link.session import State
-from firmware.machine import Machine
 from firmware.scenes.versus import LobbyScene, start_versus
 from firmware.storage import Store
 from games.reversi.robot import MachinePair as Pair
@@ -121,7 +121,11 @@ def test_a_third_unit_on_the_channel_neither_disturbs_nor_joins(tmp_path) -> Non
     robot = Robot()
     hal = headless_hal(tmp_path / "third", robot)
     hal.link = pair.medium.attach()
-    third = Machine(hal, Store.open_in_memory(), link_name="Mio", show_boot=False)
+    third = boot(
+        hal,
+        BootConfig(log=False, seed=0, show_boot=False, link_name="Mio"),
+        store=Store.open_in_memory(),
+    )
     third.link.auto_accept = True
     pair.start()
     pair.machines.append(third)

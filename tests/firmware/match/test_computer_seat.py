@@ -248,7 +248,7 @@ def test_pause_menu_opens_while_the_computer_thinks(tmp_path: Path) -> None:
 def test_profile_comes_from_the_command_line_or_the_movie_args_line(tmp_path: Path) -> None:
     import argparse
 
-    from firmware.commands import apply_movie_args, profile_of
+    from firmware.boot_arguments import apply_movie_args, profile_of
     from firmware.movie import parse_movie
 
     text = "# twinfold movie 1\n# args: --game reversi --profile pi-zero-2w\n0 tap 1 1\n"

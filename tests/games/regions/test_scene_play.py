@@ -12,7 +12,7 @@ import pytest
 from regions_driver import Driver
 
 from firmware.testing import run
-from games.regions.scene.records import Best
+from games.regions.records import Best
 from hal.interfaces import RawInput
 
 

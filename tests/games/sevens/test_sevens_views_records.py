@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sevens_tables import cards, table
 
-from games.sevens.record_files import load_record, save_record
+from games.sevens.records import load_record, save_record
 from games.sevens.rules import (
     Game,
     Options,

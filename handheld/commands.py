@@ -17,7 +17,7 @@ from typing import Any
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Registered through the `twinfold.commands` entry point `device` (pyproject.toml)."""
-    from firmware.commands import add_boot_arguments, frames_argument
+    from firmware.boot_arguments import add_boot_arguments, frames_argument
 
     device = sub.add_parser(
         "device",
@@ -37,13 +37,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
+    from firmware.arguments import STDOUT, CommandError, writable_output
     from firmware.boot import BootConfig, check_request
-    from firmware.cli import STDOUT, CommandError, writable_output
     from firmware.instances import user_data_dir
     from firmware.logs import setup_logging
     from firmware.storage import StoreError
-    from hal.backends.device.app import BootOptions, start
     from hal.backends.device.config import DEFAULT_PATH, ConfigError, is_handheld, load_config
+    from handheld.app import BootOptions, start
 
     try:
         config, problems = load_config(Path(args.config) if args.config else None)

@@ -19,7 +19,7 @@ BACKDROP = (40, 34, 30)
 
 
 @dataclass(frozen=True)
-class BoardView:
+class BottomView:
     """Everything the board shows in one frame."""
 
     boards: Boards
@@ -36,7 +36,7 @@ class BoardView:
     fades: tuple[Fade, ...] = field(default_factory=tuple)
 
 
-def draw_board(surf: pygame.Surface, view: BoardView) -> None:
+def draw_board(surf: pygame.Surface, view: BottomView) -> None:
     surf.fill(BACKDROP)
     pygame.draw.rect(surf, (90, 70, 50), layout.BOARD_RECT.inflate(4, 4), border_radius=2)
     pos = Position(view.boards)

@@ -9,6 +9,7 @@ import pygame
 
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
+from firmware.gfx.text import Color
 from games.reversi.scene import layout, sprites
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
@@ -23,7 +24,7 @@ OFFSET = (layout.CELL - sprites.DISC) // 2 + 1  # disc sprite offset inside its 
 
 
 @dataclass
-class BoardView:
+class BottomView:
     """What the board shows this frame (built by the scene from its state)."""
 
     rows: list[str]  # rows 1..8 of "B" / "W" / "."
@@ -41,7 +42,7 @@ def _color_at(rows: list[str], square: str) -> str | None:
     return "black" if ch == "B" else "white" if ch == "W" else None
 
 
-def draw_board(surf: pygame.Surface, view: BoardView) -> None:
+def draw_board(surf: pygame.Surface, view: BottomView) -> None:
     surf.blit(sprites.board_image(), (0, 0))
     anim = view.anim
     flipping = anim.flip_view() if anim else {}
@@ -88,7 +89,7 @@ def draw_board(surf: pygame.Surface, view: BoardView) -> None:
         _draw_hints(surf, view)
 
 
-def _draw_hints(surf: pygame.Surface, view: BoardView) -> None:
+def _draw_hints(surf: pygame.Surface, view: BottomView) -> None:
     assert view.mover is not None
     for square, count in view.hints.items():
         rect = layout.SQUARE_RECTS[square]
@@ -126,7 +127,7 @@ def disc_sentence(
     color: str,
     tail: str,
     center: tuple[int, int],
-    fg,
+    fg: Color,
     *,
     scale: int = 1,
     big: bool = False,

@@ -9,13 +9,13 @@ from evdev import ecodes
 
 from firmware.scenes.calibration import TARGETS, CalibrationScene
 from firmware.storage import Store
-from hal.backends.device.app import UNCALIBRATED, BootOptions, boot
 from hal.backends.device.config import DeviceConfig, DisplayConfig, InputConfig, PanelConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.clock import MonotonicClock
 from hal.interfaces import Hal
 from hal.touch import Calibration
+from handheld.app import UNCALIBRATED, BootOptions, boot
 
 
 def panel_raw(x: float, y: float) -> tuple[int, int]:

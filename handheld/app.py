@@ -33,6 +33,7 @@ from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
+from hal.backends.device.profile import PROFILES as BOARDS
 from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
 from hal.clock import MonotonicClock
@@ -86,6 +87,17 @@ def build_hal(
         if audio is not None:
             hal.audio = audio
     return hal
+
+
+# Fraction of the development machine's single-thread Python speed for each board (how the
+# figures were estimated: hal/backends/device/profile.py); the one table is the match layer's,
+# so the budgets and the boards cannot disagree.
+RELATIVE_SPEED: dict[str, float] = {name: MATCH_PROFILES[name].speed for name in BOARDS}
+
+
+def relative_speed(profile: str) -> float:
+    """Fraction of the development machine's speed (1.0 for unknown names: no scaling)."""
+    return RELATIVE_SPEED.get(profile, 1.0)
 
 
 def device_profile(config: DeviceConfig) -> DeviceProfile:

@@ -13,13 +13,13 @@ from device_config import config_file
 from evdev import ecodes
 
 from firmware.storage import Store
-from hal.backends.device.app import BootOptions, DeviceRunner, boot
 from hal.backends.device.config import DeviceConfig, DisplayConfig, InputConfig, PanelConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
 from hal.clock import MonotonicClock
 from hal.interfaces import Hal, InputSource, RawInput
+from handheld.app import BootOptions, DeviceRunner, boot
 
 
 class HangingInput(InputSource):
@@ -211,7 +211,7 @@ def test_the_command_under_a_systemd_like_parent_stops_cleanly_on_sigterm(tmp_pa
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[4]
+    root = Path(__file__).resolve().parents[2]
     config = config_file(tmp_path, framebuffer, '[boot]\ngame = "pop"\n')
     address = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
