@@ -308,6 +308,7 @@ class Machine:
 
     def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
+        log.info("%s: result recorded (%s)", game_id, result.outcome or "no winner")
         if result.record is not None:
             header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
             if seed is not None:

@@ -220,6 +220,8 @@ class LobbyScene(Scene):
             self._asked = pairing
             self.machine.push(PairScene(self.machine))
             return
+        if self.want is not None and pairing is not None and pairing.step is Step.FAILED:
+            self.want = None  # the lobby says why; a tap (or auto-join) asks again
         if self.want is not None and self.want in radio.paired() and session.state is State.LOOKING:
             session.join(self.want)
             self.want = None

@@ -230,6 +230,7 @@ def play(ann: Unit, bob: Unit) -> None:
         game.play(square)
     for unit in (ann, bob):
         unit.wait_log(r"versus: reversi is over; every unit agrees")
+        unit.wait_log(r"reversi: result recorded")  # (after the last flips: then stop)
 
 
 def test_the_window_class_is_twinfold_however_it_is_started(xdisplay: str, tmp_path: Path) -> None:
