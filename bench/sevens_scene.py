@@ -111,7 +111,7 @@ def play(games: int) -> Timer:
     rng = random.Random(1)
     for g in range(games):
         with tempfile.TemporaryDirectory() as tmp:
-            m = machine_from_movie(Path(tmp), game="sevens", seed=g, options={"bubbles": "normal"})
+            m = machine_from_movie(Path(tmp), game="sevens", seed=g)
             scene = running_game(m)
             for phase in ("members", "options"):
                 for _ in range(120):

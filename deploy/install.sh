@@ -137,7 +137,9 @@ if command -v dtc >/dev/null 2>&1; then
     dtc -q -@ -I dts -O dtb -o "$TMP/twinfold.dtbo" "$HERE/overlays/twinfold.dts"
     put "$TMP/twinfold.dtbo" "$BOOT/overlays/twinfold.dtbo" 0644
 elif [ "$DRY" = 1 ]; then
-    echo "would install $BOOT/overlays/twinfold.dtbo (compiled with dtc)"
+    echo "would install $BOOT/overlays/twinfold.dtbo"
+    echo "install.sh: note: dtc is missing; a real install needs it for the overlay" \
+        "(apt-get install device-tree-compiler)" >&2
 else
     die "dtc is needed to compile the overlay (apt-get install device-tree-compiler)"
 fi

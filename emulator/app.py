@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime as dt
-import json
 import logging
 import os
 import secrets
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,14 +32,19 @@ os.environ.setdefault("SDL_VIDEO_WAYLAND_WMCLASS", "twinfold")
 import pygame
 
 from emulator.audio import make_audio
+from emulator.clip import CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
-from emulator.layout import DEFAULT_GAP, Layout, LayoutError, fit_scale
+from emulator.layout import DEFAULT_GAP, LAYOUTS, Kind, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
+from emulator.rewind import History, Rewinder
+from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
+from emulator.viewport import Mode
 from firmware import storage
 from firmware.arguments import STDOUT, CommandError
 from firmware.boot import BootConfig, boot, check_store_path, start_logging
 from firmware.boot_arguments import apply_movie_args, movie_argument, profile_of
+from firmware.checkpoint import Checkpoint, capture, restore
 from firmware.game_api import Cartridge
 from firmware.instances import Instance, user_data_dir
 from firmware.instances import claim as claim_instance
@@ -47,15 +52,20 @@ from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine
 from firmware.movie import Movie, MoviePlayer, MovieRecorder
 from hal.clock import MonotonicClock
-from hal.interfaces import Clock, Hal, InputSource, RawInput
+from hal.interfaces import TICK_HZ, Clock, Hal, InputSource, RawInput
 
 log = logging.getLogger("twinfold")
 
+WINDOW_EVENTS = (pygame.WINDOWSIZECHANGED, pygame.WINDOWRESIZED, pygame.WINDOWEXPOSED)
 FAST_FORWARD_SPEED = 4
+# Hotkeys that act on the machine's state: not while rewinding (the machine is then at the
+# end of the rebuilt segment, not at the frame on screen).
+CHANGES_THE_MACHINE = frozenset(
+    {*(f"save_state_{n}" for n in range(1, 5)), *(f"load_state_{n}" for n in range(1, 5))}
+    | {"undo_load_state", "reset", "record", "clip", "frame_advance"}
+)
 STATUS_SECONDS = 3.0
 QUIT_CONFIRM_SECONDS = 2.0
-STATE_SLOTS = 4
-STATE_FORMAT = "twinfold-state-1"
 
 
 def default_data_dir() -> Path:
@@ -79,6 +89,9 @@ class SessionInput(InputSource):
         self.player: MoviePlayer | None = None
         self.movie_end = -1
         self.recorder: MovieRecorder | None = None
+        # While the rewind history replays: its recorded input instead of all of the above.
+        self.override: Callable[[int], RawInput] | None = None
+        self.history: History | None = None  # told every polled input (rewind, clips)
 
     def play(self, movie: Movie | None) -> None:
         self.player = MoviePlayer(movie) if movie is not None else None
@@ -88,12 +101,16 @@ class SessionInput(InputSource):
         return self.player is not None and tick <= self.movie_end
 
     def poll(self, tick: int) -> RawInput:
+        if self.override is not None:
+            return self.override(tick)
         if self.player is not None and tick <= self.movie_end:
             raw = replace(self.player.input_at(tick), quit_requested=self.live.quit_requested)
         else:
             raw = self.live.poll(tick)
         if self.recorder is not None:
             self.recorder.feed(raw)
+        if self.history is not None:
+            self.history.record(tick, raw)
         return raw
 
 
@@ -113,13 +130,14 @@ class TimedMachine:
         self._work += time.perf_counter() - t0
 
     def step(self) -> None:
-        self._timed(self.app.machine.step)
+        self._timed(self.app.step)
 
     def render(self) -> None:
-        self._timed(self.app.machine.render)
+        if not self.app.rewinder.active:  # a rewound frame comes drawn from the history
+            self._timed(self.app.machine.render)
 
     def present(self) -> None:
-        self._timed(self.app.machine.present)
+        self._timed(self.app.present)
         self.frame_costs.append(self._work)
         self._work = 0.0
         self.present_times.append(time.perf_counter())
@@ -229,7 +247,12 @@ class App:
         layout = self._initial_layout()
         try:
             with captured_stderr("the video library"):
-                self.display = WindowDisplay(layout)
+                self.display = WindowDisplay(
+                    layout,
+                    split=args.layout == "windows",
+                    mode="fit" if getattr(args, "fit", False) else "integer",
+                    fullscreen=bool(getattr(args, "fullscreen", False)),
+                )
         except pygame.error as exc:
             raise CommandError(f"cannot open a window: {exc}") from None
         self.link = None
@@ -241,7 +264,7 @@ class App:
             except LinkError as exc:
                 pygame.display.quit()
                 raise CommandError(str(exc)) from None
-        self.live = EmuInput(self.keymap, self.display.geometry)
+        self.live = EmuInput(self.keymap, self.display)
         self.input = SessionInput(self.live)
         self.hal = Hal(
             name="emulator",
@@ -264,6 +287,11 @@ class App:
         self.store = self.machine.store
         if args.swap:
             self.machine.settings.swap = True
+        self.history = History()
+        self.undo_point: Checkpoint | None = None  # the machine a state load replaced
+        self._paused_before_picker = False
+        self.input.history = self.history
+        self.rewinder = Rewinder(self.history, self.input)
         self.timed = TimedMachine(self)
         self.loop = FixedStepLoop(self.timed, self.clock)
         self.overlay = False
@@ -283,14 +311,20 @@ class App:
         args = self.args
         gap = DEFAULT_GAP if args.gap is None else args.gap
         try:
+            # windows: each window shows one panel; the layout key then turns to vertical
+            kind: Kind = "single" if args.layout == "windows" else args.layout
             if args.scale is None:
                 desktop = pygame.display.get_desktop_sizes() or [(1024, 768)]
                 dw, dh = desktop[0]
                 bounds = (int(dw * 0.9), int(dh * 0.85))  # leave room for the title bar, dock
-                scale = fit_scale(args.layout, min(max(gap, 0), 256), bounds)
+                if args.layout == "windows":
+                    bounds = (bounds[0] // 2, bounds[1])
+                scale = fit_scale(kind, min(max(gap, 0), 256), bounds)
             else:
                 scale = args.scale
-            return Layout(args.layout, scale, gap, swap=bool(args.swap))
+            if args.layout == "windows":
+                kind = "vertical"  # what the layout key turns back into
+            return Layout(kind, scale, gap, swap=bool(args.swap))
         except LayoutError as exc:
             raise CommandError(str(exc)) from None
 
@@ -363,7 +397,13 @@ class App:
 
     def process_events(self) -> None:
         lid_was_closed = self.live.lid_closed
-        for action, pressed in self.live.handle_all(pygame.event.get()):
+        events = pygame.event.get()
+        for event in events:
+            if event.type == pygame.WINDOWCLOSE:  # either window of two: quit, like one
+                self.live.quit_requested = True
+            elif event.type in WINDOW_EVENTS:
+                self.display.window_event(event)
+        for action, pressed in self.live.handle_all(events):
             self.hotkey(action, pressed)
         if self.live.lid_closed != lid_was_closed:
             self.say("lid closed: the game is suspended" if self.live.lid_closed else "lid open")
@@ -384,6 +424,7 @@ class App:
         self._let_go()
         if self.link is not None:
             self.link.close()
+        self.display.close()
         pygame.display.quit()
 
     # ------------------------------------------------------------------ hotkeys
@@ -391,7 +432,13 @@ class App:
         if action == "fast_forward":
             self.loop.speed = FAST_FORWARD_SPEED if pressed else 1
             return
+        if action == "rewind":
+            self.start_rewind() if pressed else self.stop_rewind()
+            return
         if not pressed:
+            return
+        if self.rewinder.active and action in CHANGES_THE_MACHINE:
+            self.say("release the rewind key first")
             return
         if action.startswith("save_state_"):
             self.save_state(int(action.rsplit("_", 1)[1]))
@@ -426,6 +473,12 @@ class App:
         self.say(f"screenshot {path}")
         log.info("screenshot saved to %s", path)
 
+    def _hk_undo_load_state(self) -> None:
+        self.undo_load_state()
+
+    def _hk_clip(self) -> None:
+        self.save_clip()
+
     def _hk_record(self) -> None:
         if self.input.recorder is None:
             self.start_recording(self.data_dir / "movies" / f"twinfold-{timestamp()}.movie")
@@ -442,8 +495,30 @@ class App:
         self.overlay = not self.overlay
 
     def _hk_layout(self) -> None:
-        self.set_layout(self.display.layout.next_kind())
-        self.say(f"layout: {self.display.layout.kind}")
+        """Next layout; after the last of one window, two windows (then back to the first)."""
+        layout = self.display.layout
+        if self.display.split:
+            self.set_layout(layout.with_kind(LAYOUTS[0]), split=False)
+        elif layout.kind == LAYOUTS[-1]:
+            self.set_layout(layout, split=True)
+        else:
+            self.set_layout(layout.next_kind())
+        self.say(f"layout: {self.layout_name()}")
+
+    def layout_name(self) -> str:
+        return "windows" if self.display.split else self.display.layout.kind
+
+    def _hk_fullscreen(self) -> None:
+        if self.display.split:
+            self.say("fullscreen needs one window (F7 changes the layout)")
+            return
+        self.display.set_fullscreen(not self.display.fullscreen)
+        self.say("fullscreen" if self.display.fullscreen else "windowed")
+
+    def _hk_fit_mode(self) -> None:
+        mode: Mode = "fit" if self.display.mode == "integer" else "integer"
+        self.display.set_mode(mode)
+        self.say("largest fit" if mode == "fit" else "whole-number scale (crisp pixels)")
 
     def _hk_focus(self) -> None:
         layout = self.display.layout.toggle_focus()
@@ -478,6 +553,87 @@ class App:
     def _hk_quit_now(self) -> None:
         self.quitting = True
 
+    # ------------------------------------------------------------------ rewind
+    def step(self) -> None:
+        """One tick forward (recording the rewind history), or one frame back."""
+        if self.rewinder.active:
+            if not self.rewinder.back(self.machine):
+                self.say("rewind: this is as far back as the history goes")
+            return
+        if self.in_link_match():
+            self.history.clear()  # nothing from a link match can be rewound into
+        else:
+            self.history.before_step(self.machine)
+        self.machine.step()
+
+    def present(self) -> None:
+        frame = self.rewinder.frame() if self.rewinder.active else None
+        if frame is None:
+            self.machine.present()
+        elif frame.blank:
+            self.display.blank()
+        else:
+            upper, lower = (frame.bottom, frame.top) if frame.swap else (frame.top, frame.bottom)
+            self.display.present(upper, lower)
+
+    def in_link_match(self) -> bool:
+        """A versus session is open: the other unit cannot go back with this one."""
+        link = self.machine.link
+        return link is not None and link.session is not None
+
+    def start_rewind(self) -> bool:
+        if self.in_link_match():
+            self.say("no rewind during a link match: the other unit cannot rewind with you")
+            return False
+        if self.input.recorder is not None:
+            self.say("stop recording first: a movie cannot contain a rewind")
+            return False
+        if not self.rewinder.start(self.machine):
+            self.say("nothing to rewind yet")
+            return False
+        self.say("rewinding (release to play on)")
+        return True
+
+    def stop_rewind(self) -> None:
+        if self.rewinder.active:
+            position = self.rewinder.stop(self.machine)
+            self.loop.resync()
+            self.say(f"playing on from frame {position}")
+
+    def save_clip(self, seconds: int = CLIP_SECONDS) -> Path | None:
+        """The last `seconds` of play as an animated GIF in `clips/`, replayed from the
+        rewind history at the window's layout and scale; the game then goes on unchanged."""
+        oldest = self.history.oldest
+        if self.rewinder.active or oldest is None or self.machine.tick <= oldest:
+            self.say(
+                "nothing to clip yet"
+                if not self.in_link_match()
+                else "no clips during a link match: the history is not kept"
+            )
+            return None
+        end = self.machine.tick
+        start = max(oldest, end - seconds * TICK_HZ)
+        path = self.data_dir / "clips" / f"twinfold-{timestamp()}.gif"
+        layout = self.display.layout
+        if self.display.split:  # one window per screen: the clip shows them as vertical
+            layout = layout.with_kind("vertical")
+        geometry = layout.geometry()
+        now = capture(self.machine)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            frames = self.history.frames(self.machine, self.input, start, end)
+            write_clip(frames, path, geometry)
+        except (OSError, ValueError) as exc:
+            self.say(f"clip failed: {exc}")
+            log.warning("clip not saved: %s", exc)
+            return None
+        finally:
+            restore(self.machine, now)
+            self.loop.resync()
+        self.say(f"clip {path}")
+        log.info("clip of frames %d..%d saved to %s", start, end, path)
+        return path
+
     # ------------------------------------------------------------------ actions
     def say(self, message: str) -> None:
         """A short status line along the bottom of the window."""
@@ -486,19 +642,20 @@ class App:
 
     def reset(self) -> None:
         """Power cycle: a new machine on the same store, boot options and seed."""
+        self.rewinder.cancel()
+        self.history.clear()
         self.machine = self._boot()
         if self.args.swap:
             self.machine.settings.swap = True
         self.loop.resync()
 
-    def set_layout(self, layout: Layout) -> None:
-        previous = self.display.layout
+    def set_layout(self, layout: Layout, *, split: bool | None = None) -> None:
+        previous, was_split = self.display.layout, self.display.split
         try:
-            self.display.set_layout(layout)
+            self.display.set_layout(layout, split=split)
         except pygame.error as exc:  # e.g. a window larger than the system allows
             self.say(f"cannot show that layout: {exc}")
-            self.display.set_layout(previous)
-        self.live.geometry = self.display.geometry
+            self.display.set_layout(previous, split=was_split)
 
     def _sync_layout(self) -> None:
         """Follow the firmware's swap setting (the settings screen may change it)."""
@@ -569,20 +726,19 @@ class App:
         if snapshot is None:
             self.say("no game is running: nothing to save")
             return False
-        data = {"format": STATE_FORMAT, "tick": self.machine.tick, "snapshot": snapshot}
-        path = self.slot_path(slot)
+        self.machine.render()  # the thumbnail shows the state saved, drawn now
+        thumb = thumbnail(self.machine.top, self.machine.bottom)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, path)
+            write_slot(self.slot_path(slot), snapshot, self.machine.tick, thumb)
         except (OSError, TypeError, ValueError) as exc:
             self.say(f"could not save slot {slot}: {exc}")
             return False
         self.say(f"saved state slot {slot}")
+        self._refresh_picker()
         return True
 
     def load_state(self, slot: int) -> bool:
+        """Load a slot; the state it replaces is kept for `undo_load_state`."""
         if self.input.recorder is not None:
             self.say("stop recording first: a movie cannot contain a state load")
             return False
@@ -590,17 +746,65 @@ class App:
         if not path.exists():
             self.say(f"state slot {slot} is empty")
             return False
+        replaced = capture(self.machine)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-                raise ValueError("not a Twinfold state slot")
-            self.machine.restore(data["snapshot"])
+            found = read_slot(path, slot)
+            assert found.snapshot is not None  # read_slot refuses a slot without one
+            self.machine.restore(found.snapshot)
         except Exception as exc:  # a bad slot, or a game refusing its state: say so
+            restore(self.machine, replaced)  # whatever the failed load did is undone
             self.say(f"cannot load state slot {slot}: {exc}")
             log.warning("state slot %s not loaded: %s", path, exc)
             return False
-        self.say(f"loaded state slot {slot}")
+        self.undo_point = replaced
+        self.history.clear()
+        self.close_picker()
+        self.say(f"loaded state slot {slot} ({self.keys_for('undo_load_state')} undoes it)")
         return True
+
+    def undo_load_state(self) -> bool:
+        """Put back the machine a state load replaced, exactly as it was."""
+        if self.undo_point is None:
+            self.say("no state load to undo")
+            return False
+        if self.input.recorder is not None:
+            self.say("stop recording first: a movie cannot contain a state load")
+            return False
+        restore(self.machine, self.undo_point)
+        self.undo_point = None
+        self.history.clear()
+        self.loop.resync()
+        self.say("state load undone")
+        return True
+
+    def keys_for(self, action: str) -> str:
+        """The first key bound to a hotkey, as the keymap names it (for messages)."""
+        keys = self.keymap.source.get("hotkeys", {}).get(action, [])
+        keys = [keys] if isinstance(keys, str) else keys
+        return keys[0] if keys else action
+
+    # ------------------------------------------------------------------ slot picker
+    def _hk_state_picker(self) -> None:
+        if self.display.picker is not None:
+            self.close_picker()
+        else:
+            self._paused_before_picker = self.loop.paused
+            self.loop.paused = True
+            self._refresh_picker(force=True)
+
+    def _refresh_picker(self, force: bool = False) -> None:
+        if self.display.picker is None and not force:
+            return
+        titles = {c.id: c.title for c in self.machine.cartridges.values()}
+        slots = [read_slot_quietly(self.slot_path(n), n) for n in range(1, STATE_SLOTS + 1)]
+        self.display.picker = (slots, titles)
+
+    def close_picker(self) -> None:
+        if self.display.picker is None:
+            return
+        self.display.picker = None
+        self.loop.paused = self._paused_before_picker
+        self.loop.resync()
 
     # ------------------------------------------------------------------ display
     def _update_hud(self) -> None:

@@ -4,32 +4,57 @@ so the firmware's command line never imports the emulator."""
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
 from firmware.arguments import OneLineParser, count_argument
-from firmware.boot_arguments import add_boot_arguments, add_link_arguments, frames_argument
+from firmware.boot_arguments import (
+    FRAMES_MAX,
+    add_boot_arguments,
+    add_link_arguments,
+    frames_argument,
+)
+from firmware.match.profiles import PROFILES
 
 
 def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     emu = sub.add_parser(
         "emu",
         help="open the emulator window",
-        description="The firmware in a desktop window: keyboard, mouse as stylus, gamepads, "
-        "layouts, movies, save states. `python -m emulator` is the same command.",
+        description=textwrap.fill(  # the epilog's table keeps its lines: wrap this here
+            "The firmware in a desktop window: keyboard, mouse as stylus, gamepads, "
+            "layouts, movies, save states, rewind, instant-replay clips. The window can be "
+            "resized freely; the screens are scaled by the GPU. `python -m emulator` is the "
+            "same command.",
+            width=78,
+        ),
+        epilog=hotkey_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_boot_arguments(emu, "store.db in the data directory, ~/.local/share/twinfold")
     emu.add_argument(
         "--layout",
-        choices=("vertical", "horizontal", "hybrid", "single"),
+        choices=("vertical", "horizontal", "hybrid", "single", "windows"),
         default="vertical",
-        help="how the two screens sit in the window (default: vertical)",
+        help="how the two screens sit in the window; windows: one window per screen "
+        "(default: vertical)",
+    )
+    emu.add_argument(
+        "--fullscreen", action="store_true", help="start fullscreen (alt+return toggles)"
+    )
+    emu.add_argument(
+        "--fit",
+        action="store_true",
+        help="scale the screens to the largest size that fits the window, not only by "
+        "whole numbers (ctrl+i toggles)",
     )
     emu.add_argument(
         "--scale",
         type=count_argument(1, MAX_SCALE),
         default=None,
         metavar="N",
-        help=f"integer scale 1..{MAX_SCALE} (default: the largest that fits the desktop)",
+        help=f"the window's starting size as an integer scale 1..{MAX_SCALE} (default: the "
+        "largest that fits the desktop); the window can then be resized freely",
     )
     emu.add_argument(
         "--gap",
@@ -48,12 +73,88 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         help="record an input movie to FILE from power-on ('-': standard output, on quit); "
         "an existing FILE needs --force",
     )
-    emu.add_argument(
-        "--force", action="store_true", help="let --record replace an existing file"
-    )
+    emu.add_argument("--force", action="store_true", help="let --record replace an existing file")
     add_link_arguments(emu)
     frames_argument(emu, "quit after this many frames", "run until the window closes")
     emu.set_defaults(handler=_emu)
+    register_clip(sub)
+
+
+def hotkey_epilog() -> str:
+    """The default hotkeys, for `emu --help` (keymap.json in the data directory rebinds them)."""
+    from emulator.keymap import DEFAULT_KEYMAP, HOTKEY_HELP
+
+    keys = DEFAULT_KEYMAP["hotkeys"]
+    rows = [f"  {', '.join(keys[action]):<22} {text}" for action, text in HOTKEY_HELP.items()]
+    return "\n".join(
+        [
+            "hotkeys (defaults; rebind them in keymap.json in the data directory, "
+            "docs/emulator.md):",
+            *rows,
+            "",
+            "`twinfold clip MOVIE --out FILE` renders a movie to an animated GIF / PNG clip.",
+        ]
+    )
+
+
+def register_clip(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+    clip = sub.add_parser(
+        "clip",
+        help="render an input movie to an animated GIF or PNG clip",
+        description="Replay MOVIE (with its '# args:' line) headless and write its frames "
+        "as an animated image, composed like the emulator window. The extension of --out "
+        "picks the format: .gif (20 frames per second) or .png / .apng (60).",
+    )
+    clip.add_argument("movie", metavar="MOVIE", help="the input movie to render")
+    clip.add_argument("--out", required=True, metavar="FILE", help="the clip to write")
+    frame = count_argument(0, FRAMES_MAX)
+    clip.add_argument(
+        "--from",
+        dest="start",
+        type=frame,
+        default=0,
+        metavar="F",
+        help="first frame (ticks from power-on; default 0)",
+    )
+    clip.add_argument(
+        "--to",
+        type=frame,
+        default=None,
+        metavar="F",
+        help="last frame (default: the movie's end)",
+    )
+    clip.add_argument(
+        "--layout",
+        choices=("vertical", "horizontal", "hybrid", "single"),
+        default="vertical",
+        help="how the two screens sit in the clip (default: vertical)",
+    )
+    clip.add_argument(
+        "--scale",
+        type=count_argument(1, MAX_SCALE),
+        default=1,
+        metavar="N",
+        help=f"integer scale 1..{MAX_SCALE} (default: 1)",
+    )
+    clip.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default=None,
+        help="device profile for computer players (default: the movie's, else desktop)",
+    )
+    clip.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: on a terminal)",
+    )
+    clip.set_defaults(handler=_clip)
+
+
+def _clip(args: argparse.Namespace) -> int:
+    from emulator.clip import clip_from_args
+
+    return clip_from_args(args)
 
 
 def _emu(args: argparse.Namespace) -> int:

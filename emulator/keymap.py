@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
@@ -35,11 +35,15 @@ HOTKEYS = (
     "pause",
     "frame_advance",
     "fast_forward",
+    "rewind",
     "screenshot",
+    "clip",
     "record",
     "reset",
     "overlay",
     "layout",
+    "fullscreen",
+    "fit_mode",
     "focus",
     "swap",
     "scale_up",
@@ -52,9 +56,43 @@ HOTKEYS = (
     "load_state_2",
     "load_state_3",
     "load_state_4",
+    "undo_load_state",
+    "state_picker",
     "quit",
     "quit_now",
 )
+
+# What each hotkey does, for `twinfold emu --help` (docs/emulator.md says more).
+HOTKEY_HELP = {
+    "pause": "pause / resume",
+    "frame_advance": "run one frame (pauses first)",
+    "fast_forward": "fast-forward x4 while held",
+    "rewind": "run backwards while held (the last 60 s), play on when released",
+    "screenshot": "screenshot of both screens (screenshots/)",
+    "clip": "the last 30 s as an animated GIF (clips/)",
+    "record": "start / stop recording a movie (movies/)",
+    "reset": "reset (power cycle)",
+    "overlay": "FPS and frame-time overlay",
+    "layout": "next layout: vertical, horizontal, hybrid, single, windows",
+    "fullscreen": "fullscreen on / off",
+    "fit_mode": "whole-number scale (crisp) / largest fit",
+    "focus": "hybrid: the large screen; single: the screen shown",
+    "swap": "swap the screens (the firmware setting)",
+    "scale_up": "larger window (next whole-number scale)",
+    "scale_down": "smaller window",
+    "save_state_1": "save state slot 1",
+    "save_state_2": "save state slot 2",
+    "save_state_3": "save state slot 3",
+    "save_state_4": "save state slot 4",
+    "load_state_1": "load state slot 1",
+    "load_state_2": "load state slot 2",
+    "load_state_3": "load state slot 3",
+    "load_state_4": "load state slot 4",
+    "undo_load_state": "undo the last state load",
+    "state_picker": "show the state slots (thumbnails, times)",
+    "quit": "quit (press twice within 2 s)",
+    "quit_now": "quit at once",
+}
 
 DEFAULT_KEYMAP: dict[str, Any] = {
     "keyboard": {
@@ -77,11 +115,15 @@ DEFAULT_KEYMAP: dict[str, Any] = {
         "pause": ["p"],
         "frame_advance": ["n"],
         "fast_forward": ["tab"],
+        "rewind": ["r"],
         "screenshot": ["f12"],
+        "clip": ["c"],
         "record": ["f11"],
         "reset": ["ctrl+r"],
         "overlay": ["f10"],
         "layout": ["f7"],
+        "fullscreen": ["alt+return", "ctrl+f"],
+        "fit_mode": ["ctrl+i"],
         "focus": ["f8"],
         "swap": ["f9"],
         "scale_up": ["=", "keypad +"],
@@ -94,6 +136,8 @@ DEFAULT_KEYMAP: dict[str, Any] = {
         "load_state_2": ["f2"],
         "load_state_3": ["f3"],
         "load_state_4": ["f4"],
+        "undo_load_state": ["ctrl+z"],
+        "state_picker": ["ctrl+o"],
         "quit": ["escape"],
         "quit_now": ["ctrl+q"],
     },
@@ -117,6 +161,15 @@ DEFAULT_KEYMAP: dict[str, Any] = {
 
 _MODIFIERS = {"ctrl": pygame.KMOD_CTRL, "shift": pygame.KMOD_SHIFT, "alt": pygame.KMOD_ALT}
 _BUTTONS = {b.value: b for b in Button}
+
+
+class Pointer(Protocol):
+    """Maps a mouse position (in a window's points) to a lower-panel pixel: the display,
+    which knows its windows, their sizes and where it placed the panels."""
+
+    def to_lower(
+        self, x: float, y: float, window: pygame.Window | None = None
+    ) -> tuple[int, int] | None: ...
 
 
 class KeymapError(ValueError):
@@ -336,7 +389,7 @@ def load_keymap(data_dir: Path) -> Keymap:
 class EmuInput(InputSource):
     """Keyboard, mouse-as-stylus and gamepads, fed with pygame events by the app."""
 
-    def __init__(self, keymap: Keymap, geometry: Geometry) -> None:
+    def __init__(self, keymap: Keymap, geometry: Pointer | Geometry) -> None:
         self.keymap = keymap
         self.geometry = geometry
         self.lid_closed = False
@@ -344,6 +397,7 @@ class EmuInput(InputSource):
         self._keys_down: set[int] = set()
         self._hotkeys_down: dict[int, str] = {}
         self._mouse_pos: tuple[int, int] | None = None
+        self._mouse_window: pygame.Window | None = None  # the window the mouse is over
         self._mouse_down = False
         self._pad_buttons: set[tuple[int, int]] = set()
         self._pad_hats: dict[tuple[int, int], tuple[int, int]] = {}
@@ -370,15 +424,16 @@ class EmuInput(InputSource):
             if action is not None:
                 return [(action, False)]
         elif t == pygame.MOUSEMOTION:
-            self._mouse_pos = tuple(event.pos)  # type: ignore[assignment]
+            self._mouse_at(event)
         elif t == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._mouse_pos = tuple(event.pos)  # type: ignore[assignment]
+            self._mouse_at(event)
             self._mouse_down = True
         elif t == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._mouse_pos = tuple(event.pos)  # type: ignore[assignment]
+            self._mouse_at(event)
             self._mouse_down = False
         elif t == pygame.WINDOWLEAVE:
-            self._mouse_pos = None
+            if getattr(event, "window", None) in (None, self._mouse_window):
+                self._mouse_pos = None
         elif t == pygame.WINDOWFOCUSLOST:
             return self.release_all()
         elif t == pygame.JOYDEVICEADDED:
@@ -390,10 +445,16 @@ class EmuInput(InputSource):
         elif t == pygame.JOYBUTTONUP:
             self._pad_buttons.discard((event.instance_id, event.button))
         elif t == pygame.JOYHATMOTION:
-            self._pad_hats[(event.instance_id, event.hat)] = tuple(event.value)  # type: ignore[assignment]
+            hx, hy = event.value
+            self._pad_hats[(event.instance_id, event.hat)] = (int(hx), int(hy))
         elif t == pygame.JOYAXISMOTION:
             self._pad_axes[(event.instance_id, event.axis)] = float(event.value)
         return []
+
+    def _mouse_at(self, event: pygame.event.Event) -> None:
+        x, y = event.pos
+        self._mouse_pos = (int(x), int(y))
+        self._mouse_window = getattr(event, "window", None)
 
     def handle_all(self, events: Iterable[pygame.event.Event]) -> list[tuple[str, bool]]:
         actions: list[tuple[str, bool]] = []
@@ -470,7 +531,11 @@ class EmuInput(InputSource):
     def touch(self) -> RawTouch | None:
         if not self._mouse_down or self._mouse_pos is None:
             return None
-        point = self.geometry.to_lower(*self._mouse_pos)
+        geometry = self.geometry
+        if isinstance(geometry, Geometry):  # one window, placed by a fixed layout
+            point = geometry.to_lower(*self._mouse_pos)
+        else:  # real events name their window (two windows: only the lower one touches)
+            point = geometry.to_lower(*self._mouse_pos, self._mouse_window)
         if point is None:
             return None
         return RawTouch(float(point[0]), float(point[1]))

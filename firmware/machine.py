@@ -429,7 +429,13 @@ class Machine:
 
     def frame_hash(self) -> str:
         """Digest of both logical screens (determinism checks)."""
-        h = hashlib.blake2b(digest_size=16)
-        h.update(pygame.image.tobytes(self.top, "RGB"))
-        h.update(pygame.image.tobytes(self.bottom, "RGB"))
-        return h.hexdigest()
+        return screens_hash(self.top, self.bottom)
+
+
+def screens_hash(top: pygame.Surface, bottom: pygame.Surface) -> str:
+    """Digest of a pair of screens: `Machine.frame_hash`, also for frames shown elsewhere
+    (the emulator's rewound frames, decoded clips)."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(pygame.image.tobytes(top, "RGB"))
+    h.update(pygame.image.tobytes(bottom, "RGB"))
+    return h.hexdigest()

@@ -16,6 +16,7 @@ The driver (`firmware.match.driver.Match`) checks and applies whatever a seat an
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -96,6 +97,18 @@ class ComputerSeat(Seat[A]):
         self.late = 0
         self._worker: SearchWorker | None = None
         self._job = 0
+        self._resubmit = False  # a checkpoint's copy: ask the worker again on the next poll
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ComputerSeat[A]:
+        """A copy for a machine checkpoint (firmware.checkpoint): the worker process is
+        shared, not copied, and a copy taken while waiting on it asks again when it is first
+        polled (the same state, seed and level: the same decision, due at the same poll)."""
+        clone = copy.copy(self)
+        memo[id(self)] = clone
+        for name in ("player", "thinker", "decided"):
+            setattr(clone, name, copy.deepcopy(getattr(self, name), memo))
+        clone._resubmit = self.use_worker and self.thinking and self.decided is None
+        return clone
 
     def begin(self, match: Match[A], seat: int) -> None:
         self.cancel()
@@ -130,6 +143,11 @@ class ComputerSeat(Seat[A]):
         return max(self.min_ticks, -(-self.units // self.budget))
 
     def poll(self, match: Match[A], seat: int) -> A | None:
+        if self._resubmit:  # restored from a checkpoint: the same search again
+            self._resubmit = False
+            calls = self.calls
+            self.begin(match, seat)
+            self.calls = calls
         if not self.thinking:
             self.begin(match, seat)
         self.calls += 1

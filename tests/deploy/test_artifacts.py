@@ -61,6 +61,9 @@ def test_the_unit_is_what_the_service_needs():
 
 def test_the_udev_rules_pass_udevadm_verify():
     udevadm = tool("udevadm")
+    probe = subprocess.run([udevadm, "verify", "--help"], capture_output=True, timeout=60)
+    if probe.returncode != 0:  # `verify` came with systemd 253; bookworm's udev is 252
+        pytest.skip("this udevadm has no `verify` (systemd < 253): the rules not verified here")
     result = subprocess.run(
         [udevadm, "verify", str(DEPLOY / "udev/99-twinfold.rules")],
         capture_output=True,

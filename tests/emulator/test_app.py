@@ -170,7 +170,7 @@ def test_mouse_clicks_reach_the_game_at_the_right_pixel(
         wx, wy = geo.to_window(37, 163)
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(wx, wy), button=1))
         run(app, 2)
-        shown = pygame.display.get_surface().get_at((wx, wy))
+        shown = app.display.window_pixels().get_at((wx, wy))
         assert tuple(shown)[:3] == tuple(app.display.lower.get_at((37, 163)))[:3]
         logical = app.machine.top if swap else app.machine.bottom
         assert tuple(app.display.lower.get_at((37, 163))) == tuple(logical.get_at((37, 163)))
@@ -281,9 +281,9 @@ def test_screenshot_is_native_both_screens_with_a_flash(app: App) -> None:
         assert tuple(image.get_at((x, y)))[:3] == tuple(upper.get_at((x, y)))[:3]
         assert tuple(image.get_at((x, SCREEN_H + y)))[:3] == tuple(lower.get_at((x, y)))[:3]
     # the window itself flashed white (the panels are dark in the probe's colours)
-    assert min(tuple(pygame.display.get_surface().get_at((5, 5)))[:3]) > 150
+    assert min(tuple(app.display.window_pixels().get_at((5, 5)))[:3]) > 150
     run(app, 20)
-    assert min(tuple(pygame.display.get_surface().get_at((5, 5)))[:3]) < 150
+    assert min(tuple(app.display.window_pixels().get_at((5, 5)))[:3]) < 150
 
 
 def test_recording_starts_at_power_on_and_replays_headless(app: App, tmp_path: Path) -> None:
@@ -418,13 +418,13 @@ def test_reset_boots_again(app: App) -> None:
 
 
 def test_layout_scale_and_swap_hotkeys(app: App) -> None:
-    size = pygame.display.get_surface().get_size()
+    size = app.display.screens[0].window.size
     press(app, "f7")  # vertical -> horizontal
     assert app.display.layout.kind == "horizontal"
-    assert pygame.display.get_surface().get_size() == (2 * SCREEN_W + 4, SCREEN_H)
+    assert app.display.screens[0].window.size == (2 * SCREEN_W + 4, SCREEN_H)
     press(app, "=")
     assert app.display.layout.scale == 2
-    assert pygame.display.get_surface().get_size() == (4 * SCREEN_W + 4, 2 * SCREEN_H)
+    assert app.display.screens[0].window.size == (4 * SCREEN_W + 4, 2 * SCREEN_H)
     press(app, "-")
     press(app, "-")  # never below 1
     assert app.display.layout.scale == 1
@@ -432,15 +432,19 @@ def test_layout_scale_and_swap_hotkeys(app: App) -> None:
     assert app.machine.settings.swap and app.display.layout.swap
     run(app, 2)
     assert tuple(app.display.lower.get_at((3, 3))) == tuple(app.machine.top.get_at((3, 3)))
-    for _ in range(3):
-        press(app, "f7")
-    assert app.display.layout.kind == "vertical"
-    assert pygame.display.get_surface().get_size() == size
+    for _ in range(2):
+        press(app, "f7")  # hybrid, single
+    press(app, "f7")  # then one window per screen
+    assert app.display.split and len(app.display.screens) == 2
+    assert "windows" in app.display.status
+    press(app, "f7")  # and back to one window
+    assert not app.display.split and app.display.layout.kind == "vertical"
+    assert app.display.screens[0].window.size == size
 
 
 def test_title_shows_the_game(app: App) -> None:
     run(app, 2)
-    assert pygame.display.get_caption()[0].startswith("Twinfold - Probe Game")
+    assert app.display.screens[0].window.title.startswith("Twinfold - Probe Game")
 
 
 def test_escape_twice_quits_and_the_game_is_suspended(app: App, tmp_path: Path) -> None:

@@ -59,7 +59,7 @@ def test_window_shows_the_mapped_lower_pixel(
     display.set_layout(Layout(kind, scale, gap, swap=swap, focus=focus))  # type: ignore[arg-type]
     display.present(UPPER, LOWER)
     geo = display.geometry
-    window = pygame.display.get_surface()
+    window = display.window_pixels()
     assert window.get_size() == geo.size
     w, h = geo.size
     for px, py in points:
@@ -91,15 +91,14 @@ def test_flash_whitens_the_window_then_fades(display: WindowDisplay) -> None:
     display.set_layout(Layout("vertical", 1, 0))
     black = pygame.Surface(SCREEN_SIZE)
     display.present(black, black)
-    window = pygame.display.get_surface()
-    assert tuple(window.get_at((50, 50)))[:3] == (0, 0, 0)
+    assert tuple(display.window_pixels().get_at((50, 50)))[:3] == (0, 0, 0)
     display.flash()
     display.redraw()
-    first = window.get_at((50, 50)).r
+    first = display.window_pixels().get_at((50, 50)).r
     assert first > 200
     for _ in range(20):
         display.redraw()
-    assert tuple(window.get_at((50, 50)))[:3] == (0, 0, 0)
+    assert tuple(display.window_pixels().get_at((50, 50)))[:3] == (0, 0, 0)
 
 
 def test_blank_and_title(display: WindowDisplay) -> None:
@@ -107,6 +106,6 @@ def test_blank_and_title(display: WindowDisplay) -> None:
     display.present(UPPER, LOWER)
     display.blank()
     assert display.blanked
-    assert tuple(pygame.display.get_surface().get_at((10, 10)))[:3] == (0, 0, 0)
+    assert tuple(display.window_pixels().get_at((10, 10)))[:3] == (0, 0, 0)
     display.set_title("Twinfold - Reversi")
-    assert pygame.display.get_caption()[0] == "Twinfold - Reversi"
+    assert display.screens[0].window.title == "Twinfold - Reversi"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from emulator.keymap import DEFAULT_KEYMAP, HOTKEYS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,3 +32,25 @@ def test_readme_has_the_keyboard_map() -> None:
         assert f"`{key}`" in section
     for action in ("screenshot", "record", "reset", "overlay"):
         assert f"`{DEFAULT_KEYMAP['hotkeys'][action][0]}`" in section
+
+
+def test_emu_help_lists_every_hotkey_and_the_clip_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from emulator.keymap import HOTKEY_HELP
+    from firmware.cli import main
+
+    assert main(["emu", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert set(HOTKEY_HELP) == set(HOTKEYS)
+    for action, text in HOTKEY_HELP.items():
+        keys = ", ".join(DEFAULT_KEYMAP["hotkeys"][action])
+        assert f"{keys} " in out and text in out
+    for option in ("--fullscreen", "--fit", "windows", "twinfold clip MOVIE"):
+        assert option in out
+
+
+def test_the_docs_describe_the_new_commands_and_options() -> None:
+    doc = (ROOT / "docs" / "emulator.md").read_text(encoding="utf-8")
+    for needle in ("twinfold clip", "--fullscreen", "--fit", "--layout windows", "Rewind"):
+        assert needle in doc

@@ -76,7 +76,7 @@ def test_hotkeys_match_modifiers_exactly_and_never_reach_the_machine(source: Emu
     assert source.handle(down("f1")) == [("load_state_1", True)]
     assert source.handle(down("f1", pygame.KMOD_LSHIFT)) == [("save_state_1", True)]
     assert source.handle(down("r", pygame.KMOD_LCTRL)) == [("reset", True)]
-    assert source.handle(down("r")) == []  # plain R is nothing by default
+    assert source.handle(down("r")) == [("rewind", True)]  # plain R: another hotkey
     assert source.handle(down("tab")) == [("fast_forward", True)]
     assert source.handle(up("tab")) == [("fast_forward", False)]
     assert source.poll(0).held == frozenset()
@@ -202,3 +202,27 @@ def test_defaults_are_not_changed_by_merging() -> None:
     before = json.dumps(DEFAULT_KEYMAP, sort_keys=True)
     merged({"keyboard": {"A": ["k"]}, "gamepad": {"buttons": {}}})
     assert json.dumps(DEFAULT_KEYMAP, sort_keys=True) == before
+
+
+def test_the_new_hotkeys_can_be_rebound(tmp_path: Path) -> None:
+    overrides = {
+        "hotkeys": {
+            "rewind": ["`"],
+            "clip": ["ctrl+g"],
+            "undo_load_state": ["alt+u"],
+            "state_picker": ["f1"],  # the picker where slot 1 was loaded...
+            "load_state_1": ["ctrl+1"],  # ...which moves elsewhere
+            "fullscreen": ["f11"],
+            "record": ["ctrl+m"],
+            "fit_mode": ["alt+f"],
+        }
+    }
+    (tmp_path / "keymap.json").write_text(json.dumps(overrides))
+    km = load_keymap(tmp_path)
+    assert km.hotkey_for(pygame.key.key_code("`"), 0) == "rewind"
+    assert km.hotkey_for(pygame.key.key_code("r"), 0) is None  # the old key is free again
+    assert km.hotkey_for(pygame.key.key_code("g"), pygame.KMOD_LCTRL) == "clip"
+    assert km.hotkey_for(pygame.key.key_code("u"), pygame.KMOD_LALT) == "undo_load_state"
+    assert km.hotkey_for(pygame.key.key_code("f1"), 0) == "state_picker"
+    assert km.hotkey_for(pygame.key.key_code("f11"), 0) == "fullscreen"
+    assert km.hotkey_for(pygame.key.key_code("f"), pygame.KMOD_LALT) == "fit_mode"

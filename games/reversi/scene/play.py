@@ -338,27 +338,7 @@ class ReversiScene(Game):
         def tr(en: str, ja: str) -> str:
             return tx.for_screen(self.ctx.tr(en, ja))
 
-        color, tail = self.message()
-        title = ""
-        highlight = None
-        if self.replay is not None:
-            total = self.replay.total
-            title = f"{tr(*tx.REPLAY_TITLE)} {self.replay.index}/{total}"
-            highlight = self.replay.index - 1 if self.replay.index else -1
-        view = TopView(
-            score=self.game.score(),
-            turn=self.game.turn,
-            names={c: tx.for_screen(n) for c, n in self._names().items()},
-            message=tx.for_screen(tail),
-            message_color=color,
-            moves=self._move_list(),
-            thinking=1 + (self.think_calls // 15) % 3
-            if self.thinking_ticks() >= THINKING_INDICATOR_TICKS
-            else None,
-            tip=tx.for_screen(self.tip()),
-            highlight=highlight,
-            title=title,
-        )
+        view = self.top_view(tr)
         self._cached(top, "top", (self.ctx.language, repr(view)), lambda s: draw_top(s, tr, view))
         mover = self.game.turn if self.human_to_move() and self.anim is None else None
         key = None
@@ -377,6 +357,44 @@ class ReversiScene(Game):
             )
         self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover, tr))
 
+    def top_view(self, tr: tx.Tr) -> TopView:
+        """What the upper screen shows this frame."""
+        color, tail = self.message()
+        title = ""
+        highlight = None
+        if self.replay is not None:
+            total = self.replay.total
+            title = f"{tr(*tx.REPLAY_TITLE)} {self.replay.index}/{total}"
+            highlight = self.replay.index - 1 if self.replay.index else -1
+        return TopView(
+            score=self.game.score(),
+            turn=self.game.turn,
+            names={c: tx.for_screen(n) for c, n in self._names().items()},
+            message=tx.for_screen(tail),
+            message_color=color,
+            moves=self._move_list(),
+            thinking=1 + (self.think_calls // 15) % 3
+            if self.thinking_ticks() >= THINKING_INDICATOR_TICKS
+            else None,
+            tip=tx.for_screen(self.tip()),
+            highlight=highlight,
+            title=title,
+        )
+
+    def bottom_view(self, mover: str | None) -> BottomView:
+        """What the board shows this frame (`mover`: whose hints and preview are shown)."""
+        legal = self.game.legal() if mover else {}
+        return BottomView(
+            rows=self.game.position.rows(),
+            mover=mover,
+            hints={sq: len(f) for sq, f in legal.items()},
+            hint_level=self.hint_name,
+            preview=self.preview if mover else None,
+            preview_flips=frozenset(legal.get(self.preview or "", ())),
+            anim=self.anim,
+            last_move=self.game.moves[-1] if self.game.moves else None,
+        )
+
     def _cached(
         self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]
     ) -> None:
@@ -391,20 +409,7 @@ class ReversiScene(Game):
             self._frames[slot] = (key, surf.copy())
 
     def _draw_bottom(self, bottom: pygame.Surface, mover: str | None, tr: tx.Tr) -> None:
-        legal = self.game.legal() if mover else {}
-        draw_board(
-            bottom,
-            BottomView(
-                rows=self.game.position.rows(),
-                mover=mover,
-                hints={sq: len(f) for sq, f in legal.items()},
-                hint_level=self.hint_name,
-                preview=self.preview if mover else None,
-                preview_flips=frozenset(legal.get(self.preview or "", ())),
-                anim=self.anim,
-                last_move=self.game.moves[-1] if self.game.moves else None,
-            ),
-        )
+        draw_board(bottom, self.bottom_view(mover))
         if self.is_replay:
             if self.replay is not None:
                 draw_replay_buttons(bottom, self.replay.at_start, self.replay.at_end)

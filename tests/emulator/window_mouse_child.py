@@ -1,0 +1,186 @@
+"""Run by test_window_mouse.py inside an Xvfb display: real windows, real clicks (xdotool).
+
+The game draws every lower-panel pixel in a colour that names its coordinates (x, y, 77)
+and every upper pixel as (x, y, 200). For each window arrangement the child clicks real
+screen points over the window and checks that the touch the game received is exactly the
+pixel the X server shows there (read back with XGetImage), and that clicks on anything
+else are no touch at all. Prints one line per arrangement; exits 1 with the reason on the
+first mismatch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+
+from emulator.app import App
+from firmware.cli import build_parser
+from firmware.game_api import Cartridge, GameContext
+from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W
+from tests.emulator.test_app import Probe
+from tests.emulator.test_real_window import grab_screen
+
+
+def coded(blue: int) -> pygame.Surface:
+    surf = pygame.Surface(SCREEN_SIZE)
+    pixels = pygame.PixelArray(surf)
+    for y in range(SCREEN_H):
+        for x in range(SCREEN_W):
+            pixels[x, y] = (x, y, blue)
+    del pixels
+    return surf
+
+
+class Coded(Probe):
+    def __init__(self, ctx: GameContext) -> None:
+        super().__init__(ctx)
+        self.top, self.bottom = coded(200), coded(77)
+
+    def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        top.blit(self.top, (0, 0))
+        bottom.blit(self.bottom, (0, 0))
+
+
+CODED = Cartridge(id="coded", title="Coded", description="", draw_icon=lambda s: None, create=Coded)
+
+
+def settle(app: App, passes: int = 12) -> None:
+    for _ in range(passes):
+        app.pass_once()
+        time.sleep(0.01)
+
+
+def click(display: str, x: int, y: int) -> None:
+    env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+    subprocess.run(
+        ["xdotool", "mousemove", str(x), str(y), "click", "1"], env=env, check=True, timeout=30
+    )
+
+
+def check(app: App, display: str, label: str, rng: random.Random) -> None:
+    """Click points over every window; compare each touch with the pixel shown there."""
+    settle(app)
+    shot = grab_screen(display)
+    assert shot is not None, "no libX11 to read the screen"
+    game = app.machine.game_scene().game
+    lower_hits = 0
+    for screen in app.display.screens:
+        wx0, wy0 = screen.window.position
+        ww, wh = screen.window.size
+        points = [(rng.randrange(ww), rng.randrange(wh)) for _ in range(6)]
+        if "lower" in screen.panels:  # and some surely on the lower panel
+            rect = screen.placement.lower
+            assert rect is not None
+            points += [(rect.x, rect.y), (rect.right - 1, rect.bottom - 1)]
+            points += [
+                (rng.randrange(rect.x, rect.right), rng.randrange(rect.y, rect.bottom))
+                for _ in range(4)
+            ]
+        for px, py in points:
+            sx, sy = wx0 + px, wy0 + py
+            if not (0 <= sx < shot.get_width() and 0 <= sy < shot.get_height()):
+                continue
+            colour = shot.get_at((sx, sy))
+            before = len(game.seen)
+            click(display, sx, sy)
+            touch = None
+            for _ in range(30):  # a busy machine: wait for the click to arrive
+                app.pass_once()
+                touches = [s.touch for s in game.seen[before:] if s.touch is not None]
+                if touches:
+                    touch = touches[0]
+                    break
+                time.sleep(0.01)
+            shown = (colour.r, colour.g) if colour.b == 77 else None
+            got = (int(touch.x), int(touch.y)) if touch is not None else None
+            if got != shown:
+                sys.exit(
+                    f"{label}: window point {(px, py)} shows lower pixel {shown} "
+                    f"(colour {tuple(colour)}), the game was touched at {got}"
+                )
+            lower_hits += shown is not None
+            settle(app, 3)  # the stylus is up again before the next click
+    if lower_hits < 4:
+        sys.exit(f"{label}: only {lower_hits} clicks landed on the lower panel")
+    pygame.image.save(shot, str(Path(OUT) / f"{label}.png"))
+    print(f"{label}: ok ({lower_hits} touches)", flush=True)
+
+
+OUT = "."
+
+
+def keys_in_each_window(app: App, display: str) -> None:
+    """With one window per screen, a key pressed while either window has the focus is the
+    handheld's button (here `x`, the A button)."""
+    from hal.interfaces import Button
+
+    game = app.machine.game_scene().game
+    env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
+    for screen in app.display.screens:
+        x, y = screen.window.position
+        subprocess.run(  # focus the window by clicking its bezel corner, then the key
+            ["xdotool", "mousemove", str(x + 1), str(y + 1), "click", "1"],
+            env=env,
+            check=True,
+            timeout=30,
+        )
+        settle(app, 3)
+        before = len(game.seen)
+        subprocess.run(["xdotool", "key", "x"], env=env, check=True, timeout=30)
+        for _ in range(30):
+            app.pass_once()
+            if any(Button.A in s.pressed for s in game.seen[before:]):
+                break
+            time.sleep(0.01)
+        else:
+            sys.exit(f"the A key did not reach the game from the {screen.panels[0]} window")
+        print(f"key in the {screen.panels[0]} window: ok", flush=True)
+
+
+def main() -> None:
+    global OUT
+    parser = argparse.ArgumentParser()
+    parser.add_argument("display")
+    parser.add_argument("out")
+    parser.add_argument("cases", choices=("windowed", "fullscreen"))
+    ns = parser.parse_args()
+    OUT = ns.out
+    rng = random.Random(26)
+    args = build_parser().parse_args(
+        ["emu", "--store", f"{ns.out}/s.db", "--scale", "1", "--game", "coded"]
+    )
+    app = App(args, cartridges={"coded": CODED})
+    try:
+        if ns.cases == "fullscreen":  # needs a window manager (fullscreen is its job in X)
+            app.display.set_fullscreen(True)
+            check(app, ns.display, "fullscreen", rng)
+            app.display.set_mode("fit")
+            check(app, ns.display, "fullscreen-fit", rng)
+            return
+        window = app.display.screens[0].window
+        window.position = (0, 0)
+        for size in ((256, 392), (300, 450), (600, 800), (1000, 900)):
+            window.size = size
+            check(app, ns.display, f"window-{size[0]}x{size[1]}", rng)
+        app.display.set_mode("fit")
+        window.size = (700, 1000)
+        check(app, ns.display, "fit-700x1000", rng)
+        app.display.set_mode("integer")
+        app.set_layout(app.display.layout, split=True)
+        app.display.screens[0].window.position = (0, 0)
+        app.display.screens[1].window.position = (400, 100)
+        app.display.screens[1].window.size = (600, 500)
+        check(app, ns.display, "two-windows", rng)
+        keys_in_each_window(app, ns.display)
+    finally:
+        app.shutdown()
+
+
+if __name__ == "__main__":
+    main()
