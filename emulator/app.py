@@ -23,11 +23,6 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-# The window's class (X11 WM_CLASS, Wayland app id), by which desktops group windows, is
-# always "twinfold": SDL would take the program's file name (`cli.py` under run.py). Set
-# before anything starts SDL's video (reading the keymap's key names may).
-os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "twinfold")
-os.environ.setdefault("SDL_VIDEO_WAYLAND_WMCLASS", "twinfold")
 
 import pygame
 
