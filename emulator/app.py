@@ -35,11 +35,14 @@ from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
 from emulator.viewport import Mode
+from firmware import storage
 from firmware.arguments import STDOUT, CommandError
-from firmware.boot import BootConfig, boot, start_logging
+from firmware.boot import BootConfig, boot, check_store_path, start_logging
 from firmware.boot_arguments import apply_movie_args, movie_argument, profile_of
 from firmware.checkpoint import Checkpoint, capture, restore
 from firmware.game_api import Cartridge
+from firmware.instances import Instance, user_data_dir
+from firmware.instances import claim as claim_instance
 from firmware.loop import FixedStepLoop
 from firmware.machine import SEED_LIMIT, Machine
 from firmware.movie import Movie, MoviePlayer, MovieRecorder
@@ -62,13 +65,7 @@ QUIT_CONFIRM_SECONDS = 2.0
 
 def default_data_dir() -> Path:
     """The per-user data directory: store, keymap, screenshots, movies, state slots, log."""
-    if os.name == "nt":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "twinfold"
+    return user_data_dir()
 
 
 def timestamp() -> str:
@@ -161,20 +158,72 @@ class App:
         self.args = args
         self.cartridges = cartridges
         store_path = Path(args.store) if args.store else None
-        if data_dir is None:
-            data_dir = store_path.parent if store_path is not None else default_data_dir()
+        # Every running emulator is its own unit (firmware/instances.py): its store is held
+        # from here to the end, a second emulator on the same data directory becomes the
+        # next instance, and an explicit --store in use is refused naming its holder.
+        self.instance: Instance | None = None
+        self._held: Path | None = None
+        if store_path is not None:
+            check_store_path(store_path)
+            self._hold(store_path)
+        if data_dir is None and store_path is None:
+            self.instance = self._claim_instance(default_data_dir())
+            data_dir = self.instance.data_dir
+        elif data_dir is None:
+            assert store_path is not None
+            data_dir = store_path.parent
         self.data_dir = data_dir
+        keymap_dir = self.instance.base if self.instance is not None else data_dir
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            self._let_go()
             raise CommandError(f"cannot create the data directory {data_dir}: {exc}") from None
+        try:
+            self._start(args, data_dir, keymap_dir, clock)
+        except BaseException:
+            self._let_go()
+            raise
+
+    def _hold(self, store_path: Path) -> None:
+        try:
+            storage.acquire(store_path)
+        except storage.StoreError as exc:
+            raise CommandError(str(exc)) from None
+        self._held = store_path
+
+    def _claim_instance(self, base: Path) -> Instance:
+        try:
+            instance = claim_instance(base)
+        except storage.StoreError as exc:
+            raise CommandError(str(exc)) from None
+        if instance.number > 1:
+            print(
+                f"twinfold emu: another emulator is running on {base}; this one is"
+                f" {instance.label}, with its own store, log and states in"
+                f" {instance.data_dir}",
+                file=sys.stderr,
+            )
+        return instance
+
+    def _let_go(self) -> None:
+        """Give up the store's lock (at the end, or when starting failed)."""
+        if self.instance is not None:
+            self.instance.release()
+        if self._held is not None:
+            storage.release(self._held)
+            self._held = None
+
+    def _start(
+        self, args: argparse.Namespace, data_dir: Path, keymap_dir: Path, clock: Clock | None
+    ) -> None:
         self.movie = movie_argument(args.movie) if args.movie else None
         if self.movie is not None:
             apply_movie_args(args, self.movie, args.movie)
         if args.record:
             self._check_record_path(Path(args.record), force=bool(getattr(args, "force", False)))
         try:
-            self.keymap = load_keymap(data_dir)
+            self.keymap = load_keymap(keymap_dir)
         except KeymapError as exc:
             raise CommandError(str(exc)) from None
         # A recording must replay exactly, so a session that records pins its seed.
@@ -186,6 +235,8 @@ class App:
             self.seed = secrets.randbelow(SEED_LIMIT)
         self.clock = clock or MonotonicClock()
         self.log_path = start_logging(data_dir)
+        if self.instance is not None and self.instance.number > 1:
+            log.info("emulator %s in %s", self.instance.label, data_dir)
         _open_video()
         pygame.joystick.init()
         layout = self._initial_layout()
@@ -366,6 +417,7 @@ class App:
         if self.machine.link is not None:
             self.machine.link.shutdown()  # a versus partner is told at once
         self.store.close()
+        self._let_go()
         if self.link is not None:
             self.link.close()
         self.display.close()
@@ -784,6 +836,8 @@ def window_title(app: App) -> str:
     game = app.machine.game_scene()
     what = game.cartridge.title if game is not None else app.machine.scene.name
     parts = [f"Twinfold - {what}"]
+    if app.instance is not None and app.instance.number > 1:
+        parts.append(f"({app.instance.label})")
     if app.loop.paused:
         parts.append("[paused]")
     if app.input.recorder is not None:

@@ -100,6 +100,15 @@ class Cartridge:
     # `versus_badge_names` False only the bars show (the game names the players itself).
     versus_badge: tuple[int, int] = (128, 36)
     versus_badge_names: bool = True
+    # The version of the rules as played over the link: raised when a change makes two units
+    # disagree (a rule, the action encoding, the state's digest). Units with different
+    # versions are shown "needs the same version" in the lobby and never start a match.
+    rules_version: int = 1
+
+    @property
+    def link_units(self) -> tuple[int, int] | None:
+        """How many units play one versus match over the link (None: no versus)."""
+        return (2, max(2, min(4, self.players[1]))) if self.versus else None
 
     def option(self, key: str) -> Option:
         for opt in self.options:
@@ -151,7 +160,7 @@ class GameHost(Protocol):
     def play(self, effect: str) -> None: ...
     def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         ...
-    def discard_suspend(self) -> None: ...
+    def discard_suspend(self, game_id: str) -> None: ...
     def to_launcher(self, selected: str | None = None) -> None: ...
 
 
@@ -208,9 +217,8 @@ class GameContext:
         self._machine.record_result(self.cartridge.id, result, seed=self.seed)
 
     def quit(self) -> None:
-        """Leave the game for the launcher (a game's own "quit" button), like the pause
-        menu's Quit: nothing is kept in the suspend slot."""
-        self._machine.discard_suspend()
+        """Leave the game for the launcher (a game's own "quit" button). Nothing is saved,
+        and a saved game of it that waits stays (only the player's answer discards one)."""
         self._machine.to_launcher(selected=self.cartridge.id)
 
     def load_data(self, key: str, default: Any = None) -> Any:

@@ -105,7 +105,7 @@ class Machine:
         self.quit_requested = False
         self.last_error: str | None = None
         self.notice: str | None = store.notice
-        self._suspend_stored = store.load_suspend() is not None
+        self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
             # the link stack (and its cryptography) loads only on a unit with a radio
@@ -209,9 +209,11 @@ class Machine:
         state: dict[str, Any] | None = None,
         seed: int | None = None,
         versus: Any = None,
+        resumed: bool = False,
     ) -> None:
         """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;
-        `versus` (a link session) makes it a match against other units, on its shared seed."""
+        `versus` (a link session) makes it a match against other units, on its shared seed.
+        `resumed`: the state is the game's saved game, so saving again replaces it."""
         cartridge = self.cartridges.get(game_id)
         if cartridge is None:
             raise ValueError(f"no game {game_id!r} (games: {', '.join(sorted(self.cartridges))})")
@@ -224,7 +226,14 @@ class Machine:
         if state is not None:
             game.load_state(state)
         self.to_launcher(selected=game_id)
-        self.push(self.system_scenes.game(self, cartridge, ctx, game))
+        scene = self.system_scenes.game(self, cartridge, ctx, game)
+        running = scene.running_game()
+        if running is not None:
+            # Only the game resumed from the saved game (or one started with no saved game
+            # waiting, or after the player agreed to discard it) may replace or end it: a
+            # link match, a save state or a `--game` start beside a waiting one never does.
+            running.owns_slot = versus is None and (resumed or game_id not in self.saved)
+        self.push(scene)
         settle_heap()
 
     def _leave_versus(self) -> None:
@@ -238,16 +247,23 @@ class Machine:
             self.link.end_session()
 
     def suspend_game(self) -> bool:
-        """Save the running game to the store's suspend slot; True if there was one.
-        A versus game is not stored: it cannot continue without its partner (lockstep)."""
+        """Save the running game as its game's saved game; True if one was saved.
+        A versus game is not stored: it cannot continue without its partner (lockstep); nor
+        is a game that does not own its game's slot (another saved game waits there)."""
         scene = self.game_scene()
         if scene is None or scene.ctx.versus is not None:
+            return False
+        if not scene.owns_slot:
+            log.warning(
+                "%s is not saved: a saved game of it is waiting and is kept",
+                scene.cartridge.title,
+            )
             return False
         try:
             state = scene.game.save_state()
             meta = {"options": scene.ctx.options, "seed": scene.ctx.seed, "tick": self.tick}
             self.store.save_suspend(scene.cartridge.id, state, meta)
-            self._suspend_stored = True
+            self.saved.add(scene.cartridge.id)
         except Exception:
             log.exception("could not save the suspended game")
             return False
@@ -279,20 +295,33 @@ class Machine:
             )
         self.start_game(game_id, options, state, seed=slot.get("seed"))
 
-    def discard_suspend(self) -> None:
-        """Forget the suspended game (writing to the store only when there is one)."""
-        if self._suspend_stored:
-            self.store.clear_suspend()
-            self._suspend_stored = False
+    def discard_suspend(self, game_id: str) -> None:
+        """Forget `game_id`'s saved game (writing to the store only when there is one).
+        Called only where the player agreed, or where the game it saved has finished."""
+        if game_id in self.saved:
+            self.store.clear_suspend(game_id)
+            self.saved.discard(game_id)
+            log.info("the saved game of %s was discarded", game_id)
+
+    def saved_game_at_risk(self) -> str | None:
+        """The running game's id when ending it (quit, restart) would discard its saved
+        game, which the player must confirm first; else None."""
+        scene = self.game_scene()
+        if scene is None or not scene.owns_slot or scene.cartridge.id not in self.saved:
+            return None
+        return str(scene.cartridge.id)
 
     def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
+        log.info("%s: result recorded (%s)", game_id, result.outcome or "no winner")
         if result.record is not None:
             header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
             if seed is not None:
                 header["seed"] = seed
             self.store.add_record(game_id, {**header, **result.record})
-        self.discard_suspend()
+        scene = self.game_scene()
+        if scene is not None and scene.cartridge.id == game_id and scene.owns_slot:
+            self.discard_suspend(game_id)  # the saved game went on to this end
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
@@ -378,8 +407,8 @@ class Machine:
         self.last_error = trace
         game = self.game_scene()
         where = game.cartridge.title if game is not None else scene.name
-        if game is not None:
-            self.discard_suspend()
+        # A saved game of the crashed game stays (an older point of it, or another game):
+        # the launcher offers it again, and New game asks before discarding it.
         self.to_launcher(selected=game.cartridge.id if game is not None else None)
         self.push(self.system_scenes.error(self, where, exc))
 

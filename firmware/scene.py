@@ -28,6 +28,7 @@ class RunningGame(Protocol):
     cartridge: Cartridge
     ctx: GameContext
     game: Game
+    owns_slot: bool  # saving it may replace its game's saved game (Machine.start_game)
 
 
 class Host(GameHost, Protocol):
@@ -36,6 +37,7 @@ class Host(GameHost, Protocol):
 
     notice: str | None  # a message for the boot screen to show once (e.g. a repaired store)
     ask_language: bool  # a first start: the boot screen offers the language choice first
+    saved: set[str]  # the games with a saved game waiting
 
     @property
     def scene(self) -> Scene: ...
@@ -60,8 +62,10 @@ class Host(GameHost, Protocol):
         state: dict[str, Any] | None = None,
         seed: int | None = None,
         versus: Any = None,
+        resumed: bool = False,
     ) -> None: ...
     def suspend_game(self) -> bool: ...
+    def saved_game_at_risk(self) -> str | None: ...
     def save_settings(self) -> None: ...
     def set_calibration(self, calibration: Calibration) -> None: ...
 

@@ -1,5 +1,6 @@
 """The persistent store (P-HW-7, P-REL-1, P-REL-2): settings, calibration, statistics,
-finished-game records and the one suspended game, in one SQLite file.
+finished-game records, radio pairings and each game's saved (suspended) game, in one SQLite
+file, held by one process at a time.
 
 Why SQLite: every write is a transaction that survives power loss at any instant (WAL journal
 with synchronous=FULL: a commit is on disk before it returns, and an interrupted one is rolled
@@ -9,6 +10,22 @@ journal files and replaced by a fresh one; `Store.notice` then says so, and the 
 
 All values are JSON (stored as text), checked before any write: a value that JSON cannot
 represent exactly raises `StoreValueError` and nothing is written.
+
+One process at a time: `Store.open` takes an exclusive lock on `<store>.lock` beside the file
+(`fcntl.flock`, `msvcrt.locking` on Windows) and writes its process id into it; a second
+process is refused with `StoreBusy`, which names the holder. Why a lock file and not
+SQLite's own locking: SQLite locks a database only for the length of a transaction, so two
+processes could both run on one store, each overwriting the other's radio identity, epochs
+and saved games between its transactions (issue 24: two emulators on one data directory
+were one radio unit). An exclusive SQLite lock for the whole run (`locking_mode=EXCLUSIVE`)
+would keep the file, but a refused process could not say who holds it, and the lock lives
+only while a write transaction has happened. The kernel drops a flock when its process
+ends in any way (a crash, kill -9), so a lock is never stale. Within one process the store
+may be opened again (an emulator reset, tests reading what a machine wrote): the lock is
+counted per process.
+
+Saved games (schema 3): one slot per game (`save_suspend(game_id, ...)`); schema 2 had one
+slot for all games, whose game moves into its own slot on the first open (nothing lost).
 """
 
 from __future__ import annotations
@@ -19,6 +36,7 @@ import logging
 import math
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -48,11 +66,28 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "CREATE TABLE pairings (peer TEXT PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL,"
         " epoch INTEGER NOT NULL, paired_at REAL NOT NULL)",
     ),
+    (  # issue 24: one saved game per game; the old single slot moves into its game's slot
+        "CREATE TABLE saved_games (game_id TEXT PRIMARY KEY, state TEXT NOT NULL,"
+        " meta TEXT NOT NULL, saved_at REAL NOT NULL)",
+        "INSERT INTO saved_games (game_id, state, meta, saved_at)"
+        " SELECT game_id, state, meta, saved_at FROM suspend",
+        "DELETE FROM suspend",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 TABLES = frozenset(
-    {"schema_version", "settings", "calibration", "stats", "records", "suspend", "pairings"}
+    {
+        "schema_version",
+        "settings",
+        "calibration",
+        "stats",
+        "records",
+        "suspend",
+        "pairings",
+        "saved_games",
+    }
 )
+LOCK_SUFFIX = ".lock"
 
 # SQLite primary result codes that mean "this file is not a sound database of ours". Others
 # (busy, locked, permissions, disk full, I/O) are about the environment: never set aside.
@@ -73,12 +108,103 @@ OUTCOMES = ("win", "loss", "draw")
 
 log = logging.getLogger("twinfold")
 
+
 class StoreError(Exception):
     """The store cannot be used (locked, unwritable, ...); the message says why."""
 
 
 class StoreValueError(StoreError, ValueError):
     """A value to be stored is not plain JSON; nothing was written."""
+
+
+class StoreBusy(StoreError):
+    """Another process holds the store; `holder` is its process id when it could be read."""
+
+    def __init__(self, path: Path, holder: int | None) -> None:
+        who = f"process {holder}" if holder is not None else "another process"
+        super().__init__(f"the store {path} is in use by {who}")
+        self.path, self.holder = path, holder
+
+
+class _Lock:
+    """This process's exclusive lock on one store (see the module's docstring)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path, self.fd, self.count = path, fd, 1
+
+
+_HELD: dict[str, _Lock] = {}  # lock file (resolved) -> this process's lock on it
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + LOCK_SUFFIX)
+
+
+def _try_lock(fd: int) -> bool:
+    if sys.platform == "win32":  # pragma: no cover - the desktop emulator on Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def lock_holder(path: str | os.PathLike[str]) -> int | None:
+    """The process id written into the store's lock file (None: none readable)."""
+    try:
+        text = _lock_path(Path(path)).read_text(encoding="ascii").strip()
+        return int(text) if text else None
+    except (OSError, ValueError):
+        return None
+
+
+def acquire(path: str | os.PathLike[str]) -> None:
+    """Hold the store at `path` for this process (counted: call `release` as often); raises
+    StoreBusy when another process holds it, StoreError when no lock file can be made."""
+    lock_file = _lock_path(Path(path))
+    key = str(lock_file.resolve())
+    held = _HELD.get(key)
+    if held is not None:
+        held.count += 1
+        return
+    try:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot lock the store {path}: {exc.strerror or exc}") from None
+    if not _try_lock(fd):
+        os.close(fd)
+        raise StoreBusy(Path(path), lock_holder(path))
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    _HELD[key] = _Lock(lock_file, fd)
+
+
+def release(path: str | os.PathLike[str]) -> None:
+    """Give up one hold of `acquire`; the last one unlocks (the lock file stays)."""
+    key = str(_lock_path(Path(path)).resolve())
+    held = _HELD.get(key)
+    if held is None:
+        return
+    held.count -= 1
+    if held.count == 0:
+        del _HELD[key]
+        with contextlib.suppress(OSError):
+            os.ftruncate(held.fd, 0)
+        os.close(held.fd)  # closing the descriptor drops the flock
+
+
+def holds(path: str | os.PathLike[str]) -> bool:
+    """True while this process holds the store at `path`."""
+    return str(_lock_path(Path(path)).resolve()) in _HELD
 
 
 class _Damaged(Exception):
@@ -217,6 +343,7 @@ class Store:
         self.path = path
         self.notice = notice
         self._now = now
+        self._locked = False  # True once this handle holds the process's lock
 
     # ---- opening -------------------------------------------------------------------------
 
@@ -239,6 +366,17 @@ class Store:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the directory for the store {p}: {exc}") from exc
+        acquire(p)  # StoreBusy while another process runs on it
+        try:
+            store = cls._open_locked(p, now, timeout)
+        except BaseException:
+            release(p)
+            raise
+        store._locked = True
+        return store
+
+    @classmethod
+    def _open_locked(cls, p: Path, now: Callable[[], float], timeout: float) -> Store:
         notice = None
         try:
             conn = cls._open_checked(str(p), timeout)
@@ -339,6 +477,9 @@ class Store:
 
     def close(self) -> None:
         self._conn.close()
+        if self._locked:
+            self._locked = False
+            release(self.path)
 
     def __enter__(self) -> Store:
         return self
@@ -569,27 +710,49 @@ class Store:
         with self._write() as conn:
             conn.execute("DELETE FROM pairings WHERE peer = ?", (peer,))
 
-    # ---- the suspended game --------------------------------------------------------------
+    # ---- saved (suspended) games: one slot per game ------------------------------------
 
     def save_suspend(self, game_id: str, state: JsonValue, meta: JsonValue = None) -> None:
-        """Replace the suspended game (there is one slot) in one transaction."""
+        """Replace `game_id`'s saved game (one slot per game) in one transaction; the other
+        games' saved games are untouched."""
         _check_id(game_id)
         state_text = _dumps(state, "suspended state")
         meta_text = _dumps(meta, "suspend metadata")
         with self._write() as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO suspend (id, game_id, state, meta, saved_at)"
-                " VALUES (1, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO saved_games (game_id, state, meta, saved_at)"
+                " VALUES (?, ?, ?, ?)",
                 (game_id, state_text, meta_text, self._now()),
             )
 
-    def load_suspend(self) -> Suspended | None:
-        rows = self._read("SELECT game_id, state, meta, saved_at FROM suspend WHERE id = 1")
-        if not rows:
-            return None
-        g, s, m, t = rows[0]
+    def load_suspend(self, game_id: str | None = None) -> Suspended | None:
+        """`game_id`'s saved game; without a game id the most recently saved of any game."""
+        if game_id is None:
+            games = self.suspended_games()
+            return games[0] if games else None
+        rows = self._read(
+            "SELECT game_id, state, meta, saved_at FROM saved_games WHERE game_id = ?",
+            (_check_id(game_id),),
+        )
+        return self._suspended(rows[0]) if rows else None
+
+    def suspended_games(self) -> list[Suspended]:
+        """Every saved game, the most recently saved first."""
+        rows = self._read(
+            "SELECT game_id, state, meta, saved_at FROM saved_games ORDER BY saved_at DESC, game_id"
+        )
+        return [self._suspended(r) for r in rows]
+
+    def suspended_ids(self) -> set[str]:
+        """The games that have a saved game (cheap: no states are read)."""
+        return {r[0] for r in self._read("SELECT game_id FROM saved_games")}
+
+    @staticmethod
+    def _suspended(row: tuple[Any, ...]) -> Suspended:
+        g, s, m, t = row
         return Suspended(g, _loads(s, "suspended state"), _loads(m, "suspend metadata"), t)
 
-    def clear_suspend(self) -> None:
+    def clear_suspend(self, game_id: str) -> None:
+        """Forget `game_id`'s saved game (the firmware asks the player first)."""
         with self._write() as conn:
-            conn.execute("DELETE FROM suspend")
+            conn.execute("DELETE FROM saved_games WHERE game_id = ?", (_check_id(game_id),))

@@ -66,6 +66,7 @@ def build_hal(
     clock: Clock | None = None,
 ) -> Hal:
     """The device's `Hal` from its config. Missing hardware degrades, it does not stop."""
+    from hal.quiet import captured_stderr
     from hal.sdl_audio import make_audio
 
     display = FramebufferDisplay(config.display)
@@ -81,7 +82,8 @@ def build_hal(
     if config.system.audio:
         if config.system.audio_device:
             os.environ["AUDIODEV"] = config.system.audio_device  # SDL's ALSA device
-        audio = make_audio()
+        with captured_stderr("the audio library"):  # ALSA's lines go to the log
+            audio = make_audio()
         if audio is not None:
             hal.audio = audio
     return hal

@@ -6,6 +6,7 @@ Imports nothing heavy at registration, so `twinfold --help` works without evdev 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -38,12 +39,25 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     from firmware.arguments import STDOUT, CommandError, writable_output
     from firmware.boot import BootConfig, check_request
+    from firmware.instances import user_data_dir
     from firmware.logs import setup_logging
     from firmware.storage import StoreError
-    from hal.backends.device.config import load_config
+    from hal.backends.device.config import DEFAULT_PATH, ConfigError, is_handheld, load_config
     from handheld.app import BootOptions, start
 
-    config, problems = load_config(Path(args.config) if args.config else None)
+    try:
+        config, problems = load_config(Path(args.config) if args.config else None)
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    elsewhere = None
+    if args.config is None and not is_handheld(config):
+        # Not a Twinfold handheld (a desktop, perhaps as root): keep the data out of
+        # /var/lib/twinfold, in the user's data home (or beside an explicit --store).
+        data = Path(args.store).parent if args.store else user_data_dir() / "device"
+        config = dataclasses.replace(
+            config, system=dataclasses.replace(config.system, data_dir=str(data))
+        )
+        elsewhere = data
     data_dir = Path(config.system.data_dir)
     under_systemd = bool(os.environ.get("JOURNAL_STREAM") or os.environ.get("NOTIFY_SOCKET"))
     try:
@@ -53,6 +67,13 @@ def run_from_args(args: argparse.Namespace) -> int:
     log = logging.getLogger("twinfold")
     for problem in problems:
         log.warning("config: %s", problem)
+    if elsewhere is not None:
+        log.warning(
+            "this machine is not a Twinfold handheld (no Raspberry Pi device tree model, no"
+            " %s): its data goes to %s (--config or --store to choose)",
+            DEFAULT_PATH,
+            elsewhere,
+        )
     if args.dump:
         writable_output(args.dump, "state dump")
     options = BootOptions(

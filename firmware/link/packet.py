@@ -2,9 +2,14 @@
 
 Every body starts with `kind` (1 byte) and the sender's unit id `src` (4 bytes):
 
-    BEACON  kind | src | flags | game (len+utf8) | name (len+utf8)          CRC only
+    BEACON  kind | src | flags | game (len+utf8) | name (len+utf8) | proto | rules   CRC only
     PAIR    kind | src | dst | segment (reliable.py) carrying a pairing msg  CRC only
     DATA    kind | src | dst | counter (5) | chan | segment | tag (6)      authenticated
+
+`proto` is the link protocol version (LINK_PROTOCOL) and `rules` the offered game's rules
+version (`Cartridge.rules_version`): units play together only when both match. A beacon of
+the first firmware ends after the name; it decodes as protocol 1, rules version 0, which
+no unit of today accepts (the lobby shows it as "needs the same version").
 
 DATA frames carry everything between paired units. The tag is HMAC-SHA256 over the whole
 body before it, under the pairing key, truncated to 6 bytes (48 bits). Truncation is safe
@@ -35,6 +40,11 @@ HEAD = struct.Struct("!B4s")
 ADDR = struct.Struct("!B4s4s")
 DATA_HEAD = struct.Struct("!B4s4sH3sB")
 UNKNOWN_CHAN = 15  # in `chan`: "my channel has not heard yours yet"
+# The link protocol: raised whenever a frame or session message changes meaning, so units
+# with different firmware see that they cannot play together instead of disagreeing later.
+# 1: the first firmware (no versions anywhere); 2: versions in beacons, joins and welcomes,
+# refusals with a reason.
+LINK_PROTOCOL = 2
 
 
 class PacketError(ValueError):
@@ -52,6 +62,8 @@ class Beacon:
     game: str
     name: str
     seats_free: int = 0
+    protocol: int = LINK_PROTOCOL
+    rules: int = 0  # the offered game's rules version
 
     def encode(self) -> bytes:
         game, name = self.game.encode()[:16], self.name.encode()[:24]
@@ -62,6 +74,7 @@ class Beacon:
             + game
             + bytes([len(name)])
             + name
+            + bytes([self.protocol & 0xFF, self.rules & 0xFF])
         )
 
     @classmethod
@@ -72,10 +85,18 @@ class Beacon:
             game = body[7 : 7 + glen]
             nlen = body[7 + glen]
             name = body[8 + glen : 8 + glen + nlen]
-            if len(name) != nlen or len(game) != glen or len(body) != 8 + glen + nlen:
+            end = 8 + glen + nlen
+            if len(name) != nlen or len(game) != glen or len(body) not in (end, end + 2):
                 raise PacketError("beacon length")
+            protocol, rules = (body[end], body[end + 1]) if len(body) == end + 2 else (1, 0)
             return cls(
-                src, bool(flags & 1), game.decode(), name.decode(errors="replace"), flags >> 1
+                src,
+                bool(flags & 1),
+                game.decode(),
+                name.decode(errors="replace"),
+                flags >> 1,
+                protocol,
+                rules,
             )
         except (IndexError, struct.error, UnicodeDecodeError) as exc:
             raise PacketError(f"bad beacon: {exc}") from None

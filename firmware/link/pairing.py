@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
+import logging
 import os
 
 from cryptography.hazmat.primitives import hashes
@@ -33,6 +34,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 REQ, RESP, NONCE, CONFIRM, DECLINE = 1, 2, 3, 4, 5
 NONCE_BYTES = 16
 CODE_DIGITS = 6
+
+log = logging.getLogger("twinfold.link")
 
 
 class Step(enum.Enum):
@@ -88,6 +91,11 @@ class Pairing:
     def _fail(self, reason: str) -> None:
         if not self.done:
             self.step, self.reason = Step.FAILED, reason
+            log.info("pairing with %s failed: %s", self.peer_name or self.peer.hex(), reason)
+
+    def give_up(self, reason: str) -> None:
+        """End an exchange that went nowhere (the radio's timeout): FAILED, with `reason`."""
+        self._fail(reason)
 
     def receive(self, msg: bytes) -> None:
         if self.done or not msg:

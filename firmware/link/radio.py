@@ -37,6 +37,9 @@ MAX_COUNT = (1 << packet.COUNT_BITS) - 1
 HELLO_TICKS = 120  # a channel answers stale frames with a hello at most this often
 CLOSE_LINGER = 180  # ticks a closed channel keeps trying to deliver its last messages
 PAIR_LINGER = 240  # ticks the pairing channel stays up after it ended (its last acks)
+# A pairing request nobody answers (the unit is not hosting, is out of range or switched
+# off) fails after this many ticks with a reason, instead of asking for ever.
+PAIR_ANSWER_TICKS = 600
 
 
 @dataclass
@@ -142,6 +145,8 @@ class Radio:
         self.pairing: Pairing | None = None
         self._pair_rel: Reliable | None = None
         self._pair_done = 0
+        self._pair_asked = 0  # tick of the last pairing request or answer heard
+        self.id_clash: str | None = None  # the name of another unit heard with our id
         self._messages: list[tuple[bytes, bytes]] = []
         self.events: list[tuple[str, bytes]] = []  # ("restarted", peer), ("paired", peer)
         self.tick_no = 0
@@ -209,6 +214,7 @@ class Radio:
         """Ask the unit `peer_id` (seen in a beacon) to pair."""
         self.pairing = Pairing(True, self.name, peer_id)
         self._pair_rel = Reliable(rng=self.rng, leader=self.id < peer_id)
+        self._pair_asked = self.tick_no
         return self.pairing
 
     def cancel_pairing(self) -> None:
@@ -301,6 +307,12 @@ class Radio:
     def _settle_pairing(self) -> None:
         self._flush_pairing()  # what the exchange still has to say counts as pending
         p = self.pairing
+        if (
+            p is not None
+            and p.step is Step.ASKING
+            and self.tick_no - self._pair_asked > PAIR_ANSWER_TICKS
+        ):
+            p.give_up("no answer (is the other unit hosting, in range and switched on?)")
         if p is None or p.step is not Step.PAIRED or p.key is None:
             if p is not None and p.step is Step.FAILED and self._pair_rel is not None:
                 if self._pair_rel.pending == 0 or self.tick_no - self._pair_done > PAIR_LINGER:
@@ -328,6 +340,16 @@ class Radio:
                 beacon = Beacon.decode(body)
                 if beacon.src != self.id:
                     self.nearby[beacon.src] = (beacon, self.tick_no)
+                elif self.id_clash != beacon.name:
+                    # No radio hears itself: another unit announces with our id (a copied
+                    # store). Neither could pair with the other; the screens say so.
+                    self.id_clash = beacon.name
+                    log.warning(
+                        "link: another unit (%s) uses this unit's radio id %s; give each unit"
+                        " its own store",
+                        beacon.name,
+                        self.id.hex(),
+                    )
             elif kind == packet.PAIR:
                 self._on_pair(body)
             elif kind == packet.DATA:
@@ -360,6 +382,7 @@ class Radio:
         if self._pair_rel is None:
             return
         self._pair_rel.tick = self.tick_no
+        self._pair_asked = self.tick_no
         for msg in self._pair_rel.receive(segment) or []:
             pairing.receive(msg)
 

@@ -3,9 +3,10 @@ in lockstep; only actions travel, each with a digest of the state it produced.
 
 Messages (over each host-guest reliable channel; the first byte says which):
 
-    J game            guest -> host  join the game the host offers
-    W seat seats f c_H options-json  host -> guest  welcome: your seat, the most seats, flags
-                                     (1 = sealed), the host's commitment
+    J p r game        guest -> host  join the game the host offers; p, r: the guest's link
+                                     protocol and rules versions (one byte each)
+    W seat seats f p r c_H options-json  host -> guest  welcome: your seat, the most seats,
+                                     flags (1 = sealed), the host's versions, its commitment
     C c_G             guest -> host  the guest's commitment (SHA-256 of its random, 16 bytes)
     R r_H             host -> guest  the host's random, revealed once every guest committed
     R c_0 .. c_n      host -> guest  (sealed) every commitment in seat order, instead
@@ -20,7 +21,14 @@ Messages (over each host-guest reliable channel; the first byte says which):
                                      guest's seat's view; the first one is the opening deal)
     U r_0 .. r_n      host -> guest  (sealed) every random, once the game is over
     E d               either way     the game is over here, final digest prefix d
-    B                 either way     abandon
+    B [why]           either way     abandon; a host refusing a join says why in one byte
+                                     (REFUSALS: full, another game, another version, started)
+
+A join that fails never fails silently: `failure` names why (a key of FAILURES: no answer,
+refused and why, another version, the host left or restarted), the lobby shows it and the
+log has it. Units with another link protocol or rules version never start a match: the
+lobby shows them "needs the same version" and will not join, a host refuses their join
+and a guest leaves a welcome whose versions differ.
 
 Shared randomness by commit-reveal: nobody learns another's random before committing to its
 own, so no single unit chooses the seed. The host is authoritative: it checks every guest
@@ -52,7 +60,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware.link.packet import Beacon
+from firmware.link.packet import LINK_PROTOCOL, Beacon
 from firmware.link.radio import Radio
 from firmware.match import (
     ActionError,
@@ -72,6 +80,25 @@ DIGEST_BYTES = 6
 PART_BYTES = 40
 JOIN_TIMEOUT = 600  # ticks a guest waits for the host's welcome before looking again
 ACTION = struct.Struct("!HB6s")
+
+# Why a host refused a join (the byte after "B"), and the failure key a guest keeps for it.
+REFUSALS = {1: "full", 2: "other_game", 3: "version", 4: "started"}
+REFUSAL_CODES = {why: code for code, why in REFUSALS.items()}
+# Every way a join or a start can fail, as the log says it (the lobby shows each in the
+# unit's language, firmware/scenes/versus.py).
+FAILURES = {
+    "no_answer": "the host did not answer",
+    "full": "the host has no free seat",
+    "other_game": "the host offers another game",
+    "version": "the host needs the same version (link protocol and rules)",
+    "started": "the host has started without more players",
+    "refused": "the host refused",
+    "host_left": "the host went away",
+    "host_restarted": "the host restarted",
+    "guest_left": "a player left before the start",
+    "partner_left": "partner left",
+    "partner_restarted": "partner restarted or left",
+}
 
 
 class State(enum.Enum):
@@ -131,6 +158,8 @@ class Session:
     resyncs: int = 0
     divergences: int = 0
     note: str = ""
+    failure: str = ""  # why the last join or session failed: a key of FAILURES, or ""
+    rules_version: int = 0  # this unit's version of the game's rules (Cartridge.rules_version)
 
     def __post_init__(self) -> None:
         self._secret = os.urandom(16)
@@ -153,34 +182,75 @@ class Session:
 
     # ------------------------------------------------------------------ set-up
     def host_game(
-        self, game: str, options: dict[str, str], seats: int = 2, sealed: bool = False
+        self,
+        game: str,
+        options: dict[str, str],
+        seats: int = 2,
+        sealed: bool = False,
+        rules_version: int = 1,
     ) -> None:
         self.role, self.game, self.options, self.seats = "host", game, dict(options), seats
         self.seat, self.state, self.sealed = 0, State.HOSTING, sealed
+        self.rules_version = rules_version
         self._most_seats = seats
-        self.radio.beacon = Beacon(self.radio.id, True, game, self.radio.name, seats - 1)
+        self._announce(seats - 1)
         self.radio.accept_pairing = True
 
-    def look(self, game: str) -> None:
+    def _announce(self, seats_free: int) -> None:
+        self.radio.beacon = Beacon(
+            self.radio.id,
+            True,
+            self.game,
+            self.radio.name,
+            seats_free,
+            LINK_PROTOCOL,
+            self.rules_version,
+        )
+
+    def look(self, game: str, rules_version: int = 1) -> None:
         self.role, self.game, self.state = "guest", game, State.LOOKING
+        self.rules_version = rules_version
 
     def hosts(self) -> list[Beacon]:
-        """Nearby units offering this session's game with a free seat."""
+        """Nearby units offering this session's game with a free seat (also those this unit
+        cannot play with: `mismatch` says which, and the lobby shows them so)."""
         return [
             b
             for b in self.radio.nearby_units()
             if b.hosting and b.game == self.game and b.seats_free
         ]
 
+    def mismatch(self, beacon: Beacon) -> str | None:
+        """Why this unit cannot play with the host of `beacon` ("version"), or None."""
+        if beacon.protocol != LINK_PROTOCOL or beacon.rules != self.rules_version:
+            return "version"
+        return None
+
     def join(self, host: bytes) -> bool:
-        """Join a host; False if not paired with it yet (pair first)."""
+        """Join a host; False if not paired with it yet (pair first) or if it needs another
+        version (then `failure` says so)."""
         if host not in self.radio.paired():
             return False
+        seen = self.radio.nearby.get(host)
+        if seen is not None and self.mismatch(seen[0]) is not None:
+            self._fail("version")
+            return False
+        self.failure, self.note = "", ""
         self.host, self.state = host, State.JOINING
         self._joined_at = self.radio.tick_no
         self.radio.connect(host)
-        self.radio.send(host, b"J" + self.game.encode())
+        self._send_join()
         return True
+
+    def _send_join(self) -> None:
+        assert self.host is not None
+        versions = bytes([LINK_PROTOCOL, self.rules_version & 0xFF])
+        self.radio.send(self.host, b"J" + versions + self.game.encode())
+
+    def _fail(self, why: str) -> None:
+        """Remember and log why a join or the session failed (a key of FAILURES)."""
+        self.failure, self.note = why, FAILURES[why]
+        log.info("versus: %s (%s)", self.note, self.game)
 
     @property
     def partners(self) -> list[bytes]:
@@ -314,6 +384,7 @@ class Session:
 
     def _on_played(self, played: Played, events: list[Any]) -> None:
         index = len(self.match.history) - 1 if self.match else 0
+        log.info("versus: action %d by seat %d (%s)", index, played.seat, played.data.hex())
         if self.sealed:
             self._on_played_sealed(index, played, events)
             return
@@ -429,6 +500,8 @@ class Session:
         if mine is None:
             return
         if all(self._final.get(p) == mine for p in self.partners):
+            if not self.agreed:
+                log.info("versus: %s is over; every unit agrees (%s)", self.game, mine.hex())
             self.agreed = True
             self.state = State.OVER
 
@@ -439,8 +512,18 @@ class Session:
             # The partner's channel started afresh: it rebooted or closed its side of this
             # session; a lockstep match cannot go on without its state.
             live = self.state in (State.PLAYING, State.WAITING, State.JOINING)
-            if kind == "restarted" and peer in self.partners and live:
-                self.state, self.note = State.ABANDONED, "partner restarted or left"
+            if kind != "restarted" or peer not in self.partners or not live:
+                continue
+            if self.state is State.JOINING and self.seat is None:
+                # The host's channel started afresh before it welcomed us (it restarted
+                # since we last talked): our join went with the old channel; ask again.
+                log.info("versus: the host's channel started afresh; joining again")
+                self._send_join()
+            elif self.state is State.JOINING:
+                self._look_again("host_restarted")
+            else:
+                self.state = State.ABANDONED
+                self._fail("partner_restarted")
         for src, msg in self.radio.take_messages():
             self._on_message_safe(src, msg)
         if self.state in (State.PLAYING, State.WAITING):
@@ -448,9 +531,9 @@ class Session:
         elif self.state is State.JOINING and (
             self.seat is None and self.radio.tick_no - self._joined_at > JOIN_TIMEOUT
         ):
-            self._look_again("the host did not answer")
+            self._look_again("no_answer")
         elif self.state is State.JOINING and self.link_lost():
-            self._look_again("the host went away")
+            self._look_again("host_left")
         elif self.state is State.HOSTING:
             self._drop_vanished_guests()
         if self.match is not None:
@@ -467,8 +550,10 @@ class Session:
                     self._diverged(len(self.match.history))
 
     def _look_again(self, why: str) -> None:
-        """A guest whose host never answered or went away before the start looks again."""
-        self.state, self.note = State.LOOKING, why
+        """A guest whose host never answered, refused or went away before the start looks
+        again; `failure` (shown in the lobby, logged) says why."""
+        self.state = State.LOOKING
+        self._fail(why)
         if self.host is not None:
             self.radio.disconnect(self.host)
         self.host, self.seat, self._host_commit, self._host_reveal = None, None, b"", b""
@@ -484,7 +569,8 @@ class Session:
         if self._host_reveal_sent:
             for g in self.guests:
                 self.radio.send(g.peer, b"B")
-            self.state, self.note = State.ABANDONED, "a player left before the start"
+            self.state = State.ABANDONED
+            self._fail("guest_left")
             return
         for g in gone:
             self.guests.remove(g)
@@ -492,9 +578,7 @@ class Session:
             log.info("versus: a guest left before the start; its seat is free again")
         self._closed = False
         self.seats = max(self.seats, self._most_seats)
-        self.radio.beacon = Beacon(
-            self.radio.id, True, self.game, self.radio.name, self.seats - 1 - len(self.guests)
-        )
+        self._announce(self.seats - 1 - len(self.guests))
         self.radio.accept_pairing = True
         for seat, g in enumerate(sorted(self.guests, key=lambda g: g.seat), 1):
             g.seat = seat
@@ -504,7 +588,7 @@ class Session:
         """Tell a guest its seat, the most seats, the flags, the host's commitment and the
         options (again after the seats were renumbered)."""
         opts = json.dumps(self.options, separators=(",", ":")).encode()
-        head = bytes([guest.seat, self.seats, int(self.sealed)])
+        head = bytes([guest.seat, self.seats, int(self.sealed), LINK_PROTOCOL, self.rules_version])
         self.radio.send(guest.peer, b"W" + head + self._host_commit + opts)
 
     def _lost(self, peer: bytes) -> bool:
@@ -521,7 +605,11 @@ class Session:
     def _on_message(self, src: bytes, msg: bytes) -> None:
         kind, body = msg[:1], msg[1:]
         if kind == b"B" and src in self.partners:
-            self.state, self.note = State.ABANDONED, "partner left"
+            if self.role == "guest" and self.state is State.JOINING and not self.commits_known():
+                self._look_again(REFUSALS.get(body[0], "refused") if body else "refused")
+                return
+            self.state = State.ABANDONED
+            self._fail("partner_left")
             return
         if self.role == "host":
             self._host_message(src, kind, body)
@@ -533,15 +621,14 @@ class Session:
     def _host_message(self, src: bytes, kind: bytes, body: bytes) -> None:
         guest = next((g for g in self.guests if g.peer == src), None)
         if kind == b"J":
-            if body.decode() != self.game or self.state is not State.HOSTING or self._closed:
-                self.radio.send(src, b"B")
+            refusal = self._refusal(guest, body)
+            if refusal is not None:
+                log.info("versus: refused a join: %s", refusal)
+                self.radio.send(src, b"B" + bytes([REFUSAL_CODES[refusal]]))
                 return
             if guest is None:
                 taken = {g.seat for g in self.guests}
                 seat = next(n for n in range(1, self.seats + 1) if n not in taken)
-                if seat >= self.seats:  # full
-                    self.radio.send(src, b"B")
-                    return
                 guest = Guest(src, seat)
                 self.guests.append(guest)
             self._host_commit = _commit(self._secret)
@@ -589,6 +676,18 @@ class Session:
             self._final[src] = body[:DIGEST_BYTES]
             self._settle_result()
 
+    def _refusal(self, guest: Guest | None, body: bytes) -> str | None:
+        """Why the host cannot take a join ("J" body), as a key of REFUSAL_CODES, or None."""
+        if len(body) < 2 or body[0] != LINK_PROTOCOL or body[1] != self.rules_version:
+            return "version"
+        if body[2:].decode(errors="replace") != self.game:
+            return "other_game"
+        if self.state is not State.HOSTING or self._closed:
+            return "started"
+        if guest is None and len(self.guests) >= self.seats - 1:
+            return "full"
+        return None
+
     def _send_names(self) -> None:
         paired = self.radio.paired()
         ordered = sorted(self.guests, key=lambda g: g.seat)
@@ -616,9 +715,14 @@ class Session:
 
     def _guest_message(self, kind: bytes, body: bytes) -> None:
         if kind == b"W":
+            if body[3] != LINK_PROTOCOL or body[4] != self.rules_version:
+                assert self.host is not None
+                self.radio.send(self.host, b"B")
+                self._look_again("version")
+                return
             self.seat, self.seats, self.sealed = body[0], body[1], bool(body[2] & 1)
-            self._host_commit = body[3:19]
-            self.options = {str(k): str(v) for k, v in json.loads(body[19:]).items()}
+            self._host_commit = body[5:21]
+            self.options = {str(k): str(v) for k, v in json.loads(body[21:]).items()}
             assert self.host is not None
             self.radio.send(self.host, b"C" + _commit(self._secret))
         elif kind == b"R" and self.sealed:
@@ -674,6 +778,9 @@ class Session:
     def _start(self, parts: list[bytes]) -> None:
         self.seed = _seed_of(parts)
         self.state = State.PLAYING
+        log.info(
+            "versus: %s starts: seat %s of %d, as %s", self.game, self.seat, self.seats, self.role
+        )
 
     def _unseal(self) -> bool:
         """A sealed guest at the end: check the randoms against the commitments, deal the

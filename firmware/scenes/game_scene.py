@@ -26,6 +26,8 @@ class GameScene(Scene):
         self.game = game
         self.name = cartridge.id
         self.uses_dpad = game.uses_dpad
+        # True when saving this game may replace its game's saved game (Machine.start_game)
+        self.owns_slot = True
 
     def update(self, inp: InputState) -> None:
         if Button.START in inp.pressed:

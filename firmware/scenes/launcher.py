@@ -27,6 +27,16 @@ def icon_surface(cartridge: Cartridge) -> pygame.Surface:
     return surf
 
 
+def saved_badge(surface: pygame.Surface, pos: tuple[int, int]) -> None:
+    """A saved game waits: a small floppy disk (10x10) at `pos`."""
+    x, y = pos
+    pygame.draw.rect(surface, pal.OUTLINE, (x, y, 10, 10), border_radius=1)
+    surface.fill(pal.ACCENT, (x + 1, y + 1, 8, 8))
+    surface.fill(pal.WHITE, (x + 3, y + 1, 4, 3))  # the shutter
+    surface.fill(pal.OUTLINE, (x + 5, y + 1, 1, 2))
+    surface.fill(pal.PANEL_HI, (x + 2, y + 6, 6, 3))  # the label
+
+
 class LauncherScene(Scene):
     name = "launcher"
 
@@ -107,6 +117,24 @@ class LauncherScene(Scene):
         if self.selected is None:
             return
         cartridge = self.machine.cartridges[self.selected]
+        if cartridge.id in self.machine.saved:
+            saved = self.machine.store.load_suspend(cartridge.id)
+            if saved is not None:
+                from firmware.scenes.prompts import ResumeScene
+
+                meta = saved.meta if isinstance(saved.meta, dict) else {}
+                state = saved.state if isinstance(saved.state, dict) else {}
+                self.machine.push(
+                    ResumeScene(
+                        self.machine,
+                        cartridge.id,
+                        state,
+                        meta,
+                        at_boot=False,
+                        new_game=self._play,
+                    )
+                )
+                return
         if cartridge.options:
             from firmware.scenes.setup import SetupScene
 
@@ -145,18 +173,26 @@ class LauncherScene(Scene):
             if chosen:
                 pygame.draw.rect(bottom, pal.ACCENT, rect.inflate(2, 2), 2, border_radius=5)
             bob = -1 if chosen and (self.t // 15) % 2 else 0
-            bottom.blit(self._icon(gid), (rect.centerx - 16, rect.y + 7 + bob))
+            bottom.blit(self._icon(gid), (rect.centerx - 16, rect.y + 5 + bob))
+            if gid in self.machine.saved:
+                saved_badge(bottom, (rect.right - 13, rect.y + 3))
             title = self.machine.tr(cart.title, cart.title_ja)
-            while text.size(title)[0] > rect.w - 6 and len(title) > 3:
-                title = title[:-2] + "…"
-            text.draw(
-                bottom,
-                title,
-                (rect.centerx, rect.bottom - 16),
-                pal.TEXT if chosen else pal.TEXT_DIM,
-                align="center",
-                shadow=pal.OUTLINE,
-            )
+            # the whole title, on two lines when one is too narrow (never cut)
+            lines = text.wrap(title, rect.w - 6)
+            if len(lines) > 2 or any(text.size(line)[0] > rect.w - 4 for line in lines):
+                lines = [title]  # (a long single word: drawn whole, narrower glyph run)
+            pitch = text.line_pitch(lines, minimum=9)
+            y = rect.bottom - 4 - pitch * len(lines) + (pitch - text.size(lines[0])[1])
+            for line in lines:
+                text.draw(
+                    bottom,
+                    line,
+                    (rect.centerx, y),
+                    pal.TEXT if chosen else pal.TEXT_DIM,
+                    align="center",
+                    shadow=pal.OUTLINE,
+                )
+                y += pitch
         tr = self.machine.tr
         widgets.button(bottom, spots["button:settings"], tr("Settings", "せってい"))
         widgets.button(bottom, spots["button:records"], tr("Records", "きろく"))
@@ -191,7 +227,12 @@ class LauncherScene(Scene):
         text.draw(top, title, (86, 18), pal.ACCENT, scale=scale, shadow=pal.OUTLINE)
         lo, hi = cart.players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        text.draw(top, tr(f"Players: {players}", f"にんずう: {players}"), (86, 46), pal.TEXT_DIM)
+        line = tr(f"Players: {players}", f"にんずう: {players}")
+        if cart.link_units is not None:
+            lo_u, hi_u = cart.link_units
+            units = f"{lo_u}" if lo_u == hi_u else f"{lo_u}-{hi_u}"
+            line += tr(f"  Link: {units}", f"  つうしん: {units}だい")
+        text.draw(top, line, (86, 46), pal.TEXT_DIM)
         stats = self._stats(cart.id)
         played = stats.get("played", 0)
         line = tr(f"Played {played}", f"プレイ {played}")
@@ -200,9 +241,22 @@ class LauncherScene(Scene):
             if stats.get("best_score") is not None:
                 line += tr(f"  Best {stats['best_score']}", f"  ベスト {stats['best_score']}")
         text.draw(top, line, (86, 62), pal.TEAL)
+        if cart.id in self.machine.saved:
+            saved_badge(top, (86, 72))
+            text.draw(
+                top,
+                tr("A saved game is waiting", "セーブした ゲームが あります"),
+                (100, 73),
+                pal.ACCENT,
+            )
         pygame.draw.line(top, pal.PANEL_HI, (14, 84), (241, 84))
         desc = tr(cart.description, cart.description_ja)
         text.draw_block(top, text.wrap(desc, 226)[:7], (16, 90), pal.TEXT)
 
     def dump(self) -> dict[str, object]:
-        return {"selected": self.selected, "games": self.ids, "page": self.page}
+        return {
+            "selected": self.selected,
+            "games": self.ids,
+            "page": self.page,
+            "saved": sorted(self.machine.saved),
+        }

@@ -32,6 +32,35 @@ class MenuItem:
     face: tuple[int, int, int] = pal.BUTTON
 
 
+LABEL_GAP = 8  # the least room between an option's name and its value
+
+
+def draw_label_value(surface: pygame.Surface, rect: pygame.Rect, label: str, value: str) -> None:
+    """An option's name (left) and value (right) in `rect`, on one baseline; when both do not
+    fit on one line with a gap, the name goes up and the value down (rows tall enough for
+    two lines), else the name is shortened with a visible "…": the two never touch."""
+    label_w, label_h = text.size(label)
+    value_w, value_h = text.size(value)
+    room = rect.w - 12
+    if label_w + LABEL_GAP + value_w > room and rect.h >= label_h + value_h + 4:
+        text.draw(surface, label, (rect.x + 6, rect.y + 2), pal.TEXT_DIM, valign="top")
+        text.draw(
+            surface,
+            value,
+            (rect.right - 6, rect.bottom - value_h - 2),
+            pal.ACCENT,
+            align="right",
+            shadow=pal.OUTLINE,
+            valign="top",
+        )
+        return
+    label_y = rect.centery - 5  # Latin capitals' top: Japanese rises above it, centred
+    label = text.fit(label, max(0, room - LABEL_GAP - value_w))
+    text.draw(surface, label, (rect.x + 6, label_y), pal.TEXT_DIM)
+    text.draw(
+        surface, value, (rect.right - 6, label_y), pal.ACCENT, align="right", shadow=pal.OUTLINE
+    )
+
 class MenuScene(Scene):
     """Subclasses fill `items` and draw the upper screen in `draw_top`."""
 
@@ -100,17 +129,7 @@ class MenuScene(Scene):
                 widgets.button(bottom, rect, "◀" if parts[2] == "-" else "▶", pressed=pressed)
             elif item.value is not None:
                 widgets.bevel_rect(bottom, rect, pal.PANEL_HI)
-                label_y = rect.centery - 5
-                label = text.draw(bottom, item.label(), (rect.x + 6, label_y), pal.TEXT_DIM)
-                room = rect.right - 6 - (label.right + 8)  # a long value is shortened, with …
-                text.draw(
-                    bottom,
-                    text.fit(item.value(), room),
-                    (rect.right - 6, label_y),
-                    pal.ACCENT,
-                    align="right",
-                    shadow=pal.OUTLINE,
-                )
+                draw_label_value(bottom, rect, item.label(), item.value())
             else:
                 widgets.button(bottom, rect, item.label(), face=item.face, pressed=pressed)
 

@@ -25,45 +25,79 @@ def _message_top(
 
 
 class ResumeScene(MenuScene):
-    """Offered at boot when a game was suspended (lid closed, saved and quit, power off)."""
+    """A saved game waits: Continue it, or (from the launcher) start a New game, which asks
+    before discarding it. At boot the most recently saved game is offered with Continue or
+    Later; Later keeps it (the launcher's tile shows it waiting)."""
 
     name = "resume"
     top_y = 70
 
     def __init__(
-        self, machine: Host, game_id: str, state: dict[str, Any], meta: dict[str, Any]
+        self,
+        machine: Host,
+        game_id: str,
+        state: dict[str, Any],
+        meta: dict[str, Any],
+        *,
+        at_boot: bool = True,
+        new_game: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(machine)
         self.game_id, self.state, self.meta = game_id, state, meta
+        self.at_boot = at_boot
+        self.new_game = new_game
         tr = machine.tr
         self.items = [
             MenuItem(
                 "continue", lambda: tr("Continue", "つづきから"), self.resume, face=pal.ACCENT_LO
-            ),
-            MenuItem("discard", lambda: tr("Start fresh", "さいしょから"), self.discard),
+            )
         ]
+        if at_boot:
+            self.items.append(MenuItem("later", lambda: tr("Later", "あとで"), machine.pop))
+            self.back_key = "later"
+        else:
+            self.items.append(
+                MenuItem("new", lambda: tr("New game", "あたらしく はじめる"), self.ask_new)
+            )
+            self.items.append(MenuItem("back", lambda: tr("Back", "もどる"), machine.pop))
+            self.back_key = "back"
 
     def resume(self) -> None:
         options = self.meta.get("options", {}) if isinstance(self.meta, dict) else {}
         seed = self.meta.get("seed") if isinstance(self.meta, dict) else None
         try:
-            self.machine.start_game(self.game_id, dict(options), self.state, seed=seed)
+            self.machine.start_game(
+                self.game_id, dict(options), self.state, seed=seed, resumed=True
+            )
         except (ValueError, KeyError, TypeError) as exc:
-            self.machine.discard_suspend()
-            self.machine.pop()
+            self.machine.to_launcher(selected=self.game_id)
             self.machine.push(
                 NoticeScene(
                     self.machine,
                     self.machine.tr(
-                        f"The saved game could not be resumed ({exc}); it was discarded.",
-                        f"セーブしたゲームを つづけられないので けしました({exc})。",
+                        f"The saved game could not be resumed ({exc}). It is kept; New game"
+                        " replaces it.",
+                        f"セーブした ゲームを つづけられません({exc})。ゲームは のこしてあります。"
+                        "「あたらしく はじめる」で おきかわります。",
                     ),
                 )
             )
 
-    def discard(self) -> None:
-        self.machine.discard_suspend()
-        self.machine.pop()
+    def ask_new(self) -> None:
+        cart = self.machine.cartridges[self.game_id]
+        title = self.machine.tr(cart.title, cart.title_ja)
+
+        def discard_and_start() -> None:
+            self.machine.discard_suspend(self.game_id)
+            self.machine.pop()  # this scene; the launcher starts the new game
+            if self.new_game is not None:
+                self.new_game()
+
+        question = self.machine.tr(
+            f"Start a new game of {title}? The saved game is discarded.",
+            f"あたらしく はじめますか? セーブした {title} の ゲームは きえます。",
+        )
+        self.machine.push(ConfirmScene(self.machine, question, discard_and_start))
 
     def draw_top(self, top: pygame.Surface) -> None:
         cart = self.machine.cartridges[self.game_id]
@@ -71,7 +105,7 @@ class ResumeScene(MenuScene):
         title = tr(cart.title, cart.title_ja)
         _message_top(
             top,
-            tr("Welcome back", "おかえりなさい"),
+            tr("Welcome back", "おかえりなさい") if self.at_boot else tr("Saved game", "セーブ"),
             tr(
                 f"A game of {title} was left unfinished. Continue where you stopped?",
                 f"{title} のとちゅうのゲームがあります。つづけますか?",

@@ -46,6 +46,30 @@ def _top_message(
             y += 13
 
 
+# Why a join, a pairing or a session failed (firmware/link/session.py FAILURES), as shown.
+FAILURE_TEXT = {
+    "no_answer": ("The host did not answer.", "ホストから へんじが ありません。"),
+    "full": ("The host has no free seat.", "ホストの せきが いっぱいです。"),
+    "other_game": ("The host offers another game.", "ホストは べつの ゲームです。"),
+    "version": (
+        "Needs the same version: update the firmware on both units.",
+        "おなじ バージョンが ひつようです。",
+    ),
+    "started": ("The host has already started.", "ホストは もう はじめました。"),
+    "refused": ("The host refused.", "ホストに ことわられました。"),
+    "host_left": ("The host went away.", "ホストが いなくなりました。"),
+    "host_restarted": ("The host restarted.", "ホストが さいきどう しました。"),
+    "guest_left": ("A player left before the start.", "はじまる まえに ぬけた ひとが います。"),
+    "partner_left": ("Your partner left the game.", "あいてが ゲームを やめました。"),
+    "partner_restarted": ("Your partner restarted or left.", "あいてが さいきどう しました。"),
+}
+
+
+def failure_text(machine: Any, why: str) -> str:
+    en, ja = FAILURE_TEXT.get(why, (why, why))
+    return str(machine.tr(en, ja))
+
+
 def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
     """The link-quality indicator: three bars, lit by quality (0 = lost)."""
     x, y = pos
@@ -134,10 +158,16 @@ def start_versus(machine: Host, role: str, game_id: str, options: dict[str, str]
         }
         if cart.versus_resolve is not None:
             resolved = cart.versus_resolve(resolved, machine.new_context(cart, resolved, 0))
-        seats = max(2, min(4, cart.players[1]))
-        session.host_game(game_id, resolved, seats=seats, sealed=cart.versus_sealed)
+        seats = cart.link_units[1] if cart.link_units is not None else 2
+        session.host_game(
+            game_id,
+            resolved,
+            seats=seats,
+            sealed=cart.versus_sealed,
+            rules_version=cart.rules_version,
+        )
     else:
-        session.look(game_id)
+        session.look(game_id, cart.rules_version)
     machine.push(LobbyScene(machine, game_id))
 
 
@@ -190,6 +220,8 @@ class LobbyScene(Scene):
             self._asked = pairing
             self.machine.push(PairScene(self.machine))
             return
+        if self.want is not None and pairing is not None and pairing.step is Step.FAILED:
+            self.want = None  # the lobby says why; a tap (or auto-join) asks again
         if self.want is not None and self.want in radio.paired() and session.state is State.LOOKING:
             session.join(self.want)
             self.want = None
@@ -198,9 +230,14 @@ class LobbyScene(Scene):
             return
         if session.state is State.ABANDONED:
             self.leave()
+            if session.failure:  # never back to the menu without a word
+                from firmware.scenes.prompts import NoticeScene
+
+                why = failure_text(self.machine, session.failure)
+                self.machine.push(NoticeScene(self.machine, why))
             return
         if session.role == "guest" and session.state is State.LOOKING and self.auto_join:
-            hosts = self._units()
+            hosts = [b for b in self._units() if session.mismatch(b) is None]
             if hosts and self.want is None:
                 self.choose(hosts[0].src)
         if Button.B in inp.pressed:
@@ -218,6 +255,10 @@ class LobbyScene(Scene):
 
     def choose(self, host: bytes) -> None:
         radio = radio_of(self.machine).radio
+        seen = radio.nearby.get(host)
+        if seen is not None and self.session.mismatch(seen[0]) is not None:
+            self.session._fail("version")  # shown in the lobby; nothing is sent
+            return
         if host in radio.paired():
             self.session.join(host)
         else:
@@ -254,9 +295,14 @@ class LobbyScene(Scene):
             if radio.pairing is not None and radio.pairing.step is Step.ASKING:
                 lines.append(tr("Asking to pair" + dots, "ペアリング中" + dots))
             elif radio.pairing is not None and radio.pairing.step is Step.FAILED:
-                lines.append(tr(f"Not paired: {radio.pairing.reason}.", "ペアに なりませんでした"))
-            if session.note:
-                lines.append(tr(f"({session.note})", f"({session.note})"))
+                lines.append(
+                    tr(
+                        f"Not paired: {radio.pairing.reason}.",
+                        f"ペアに なりませんでした: {radio.pairing.reason}",
+                    )
+                )
+            elif session.failure:
+                lines.append(failure_text(self.machine, session.failure))
         elif session.seat is not None and session.seats > 2 and not session.commits_known():
             lines = [
                 tr(f"Joined {session.partner_name()}.", "さんかしました"),
@@ -266,6 +312,15 @@ class LobbyScene(Scene):
             lines = [
                 tr(f"Joined {session.partner_name()}.", "さんかしました"),
                 tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
+            ]
+        if radio.id_clash is not None:
+            lines = [
+                tr(
+                    f"Another unit ({radio.id_clash}) uses this unit's radio id: give each"
+                    " unit its own data directory.",
+                    f"ほかの ほんたい({radio.id_clash})が おなじ IDを つかっています。",
+                ),
+                *lines,
             ]
         if session.options:
             language = self.machine.settings.language
@@ -294,15 +349,18 @@ class LobbyScene(Scene):
             if rect is None:
                 continue
             widgets.button(bottom, rect, "")
-            text.draw(bottom, b.name, (rect.x + 8, rect.y + 9), pal.TEXT)
-            note = tr("paired", "ペアずみ") if b.src in paired else tr("new", "はじめて")
-            text.draw(
-                bottom,
-                note,
-                (rect.right - 8, rect.y + 9),
-                pal.OK if b.src in paired else pal.ACCENT,
-                align="right",
-            )
+            if session.mismatch(b) is not None:
+                note, color = tr("needs the same version", "バージョンが ちがう"), pal.DANGER
+            elif b.src in paired:
+                note, color = tr("paired", "ペアずみ"), pal.OK
+            else:
+                note, color = tr("new", "はじめて"), pal.ACCENT
+            note_w = text.size(note)[0]
+            name = b.name
+            while text.size(name)[0] > rect.w - 24 - note_w and len(name) > 2:
+                name = name[:-2] + "…"
+            text.draw(bottom, name, (rect.x + 8, rect.y + 9), pal.TEXT)
+            text.draw(bottom, note, (rect.right - 8, rect.y + 9), color, align="right")
         if session.role == "guest" and session.state is State.LOOKING and not units:
             text.draw(
                 bottom,
@@ -325,7 +383,12 @@ class LobbyScene(Scene):
         return {
             "role": self.session.role,
             "state": self.session.state.value,
-            "units": [{"name": b.name, "id": b.src.hex()} for b in self._units()],
+            "units": [
+                {"name": b.name, "id": b.src.hex(), "compatible": self.session.mismatch(b) is None}
+                for b in self._units()
+            ],
+            "failure": self.session.failure or None,
+            "id_clash": radio_of(self.machine).radio.id_clash,
             "joined": len(self.session.guests) if self.session.role == "host" else None,
             "can_start": self.session.can_start_now(),
         }
@@ -488,5 +551,5 @@ def watch(machine: Host) -> None:
                 "ホストの くばりかた・てが ただしくありません。きろくしません。",
             )
         else:
-            text_ = machine.tr("Your partner left the game.", "あいてが ゲームを やめました。")
+            text_ = failure_text(machine, session.failure or "partner_left")
         machine.push(NoticeScene(machine, text_))

@@ -26,11 +26,12 @@ CARTRIDGE = Cartridge(
     id="arimaa",
     title="Arimaa",
     title_ja="アリマア",
-    description="Set up your 16 pieces, then take up to four steps a turn: push and pull "
-    "weaker enemies, capture them on the traps, and bring a rabbit to the far row. Against "
-    "the computer (five levels) or two players on one unit.",
+    description="Set up 16 pieces, then take up to four steps a turn: push and pull weaker "
+    "enemies, trap them, and bring a rabbit to the far row. On one unit: against the "
+    "computer (five levels) or two players. Versus: two units over the link.",
     description_ja="16この駒を並べ、1手に4ステップまで動かす。弱い敵を押したり引いたりして"
-    "わなで取り、ウサギを奥の列へ。コンピューター(5レベル)か ふたりで。",
+    "わなで取り、ウサギを奥の列へ。1だいで コンピューター(5レベル)か ふたりで。"
+    "たいせん: 2だいで つうしん。",
     draw_icon=draw_icon,
     create=ArimaaScene,
     players=(1, 2),

@@ -23,10 +23,11 @@ CARTRIDGE = Cartridge(
     title="Panel Link",
     title_ja="パネルリンク",
     description="Place numbered cards so your connectors meet: same numbers, sequences, "
-    "rings and perfect groups score. First to the target wins. Against the computer "
-    "(four levels), two players on one unit, or versus on two units over the link.",
+    "rings and perfect groups score. First to the target wins. On one unit: against the "
+    "computer (four levels) or two players. Versus: two units over the link.",
     description_ja="かずの カードを おいて つなぎめを つなげよう。おなじかず・れんばん・わっか・"
-    "パーフェクトで とくてん。さきに もくひょうに とどいた ほうの かち。",
+    "パーフェクトで とくてん。1だいで コンピューター(4レベル)か ふたりで。"
+    "たいせん: 2だいで つうしん。",
     draw_icon=draw_icon,
     create=PanelsScene,
     players=(1, 2),
@@ -41,8 +42,8 @@ CARTRIDGE = Cartridge(
                                  "lake": "みずうみ", "cross": "じゅうじ"}),
         Option("removal", "Remove yaku cards", ("off", "on"), "off", label_ja="やくを けす"),
         Option("items", "Items", ("on", "off"), "on", label_ja="アイテム"),
-        Option("first", "First player", ("1", "2"), "1", label_ja="せんこう",
-               choice_labels={"1": "P1 (you)", "2": "P2"},
+        Option("first", "Goes first", ("1", "2"), "1", label_ja="せんこう",
+               choice_labels={"1": "Player 1 (you)", "2": "Player 2"},
                choice_labels_ja={"1": "あなた", "2": "あいて"}),
     ),
     replay=PanelsScene,  # the scene, opened on a record

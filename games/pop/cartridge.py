@@ -24,9 +24,10 @@ CARTRIDGE = Cartridge(
     title="Bubble Pop",
     title_ja="バブルポップ",
     description="Tap the bubbles before they float away. Pop them in a row for combos; "
-    "three escapes and the game is over. With buttons: D-pad to aim, A to pop.",
+    "three escapes and the game is over. With buttons: D-pad to aim, A to pop. One player "
+    "on one unit (no versus).",
     description_ja="うかんでいく あわを タッチして わろう。つづけて わると コンボ！"
-    "3つ にがすと ゲームオーバー。",
+    "3つ にがすと ゲームオーバー。1だいで ひとりで。",
     draw_icon=draw_icon,
     create=PopScene,
     players=(1, 1),

@@ -34,11 +34,12 @@ CARTRIDGE = Cartridge(
     id="regions",
     title="Region Select",
     title_ja="リージョンセレクト",
-    description="A puzzle from knot theory: tap a point to switch every region around it, "
-    "and turn them all grey. Every puzzle has a solution. Pick a surface, make a random one "
-    "or draw your own curve; hints and the solution are there when you need them.",
+    description="A knot-theory puzzle: tap a point to switch the regions around it and turn "
+    "them all grey; every puzzle has a solution. Pick a surface, a random one or draw a "
+    "curve. On one unit: solo, with hints. Versus: a race of two units over the link.",
     description_ja="てんを タッチすると まわりの りょういきの いろが かわる。ぜんぶ はいいろに "
-    "しよう。かならず とけます。めんを えらぶ、ランダム、じぶんで かく。",
+    "しよう。かならず とけます。1だいで ひとりで。たいせん: 2だいで おなじ もんだいを "
+    "きょうそう。",
     draw_icon=draw_icon,
     create=RegionsScene,
     players=(1, 2),
@@ -56,7 +57,7 @@ CARTRIDGE = Cartridge(
             label_ja="ルール",
             choice_labels={
                 "classic": "White/grey",
-                "three": "3 states, alternating",
+                "three": "3 states, in turn",
                 "three-random": "3 states, random",
                 "cyclic3": "Cycle of 3",
                 "cyclic4": "Cycle of 4",

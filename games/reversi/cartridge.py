@@ -28,11 +28,11 @@ CARTRIDGE = Cartridge(
     title="Reversi",
     title_ja="リバーシ",
     description="Bracket your opponent's discs to turn them your colour; most discs at the "
-    "end wins. Against the computer (four levels) or two players on one unit. Hint shows "
-    "where you can play and how many discs each move turns.",
+    "end wins. On one unit: against the computer (four levels) or two players. Versus: two "
+    "units over the link. Hint shows where you can play and how many discs each move turns.",
     description_ja="あいての いしを はさんで ひっくりかえそう。さいごに いしが おおい ほうの "
-    "かち。コンピューター(4レベル)か ふたりで あそべます。「おしえて!」で おける ばしょが "
-    "わかります。",
+    "かち。1だいで コンピューター(4レベル)か ふたりで。たいせん: 2だいで つうしん。"
+    "「おしえて!」で おける ばしょが わかります。",
     draw_icon=draw_icon,
     create=ReversiScene,
     players=(1, 2),

@@ -73,11 +73,12 @@ CARTRIDGE = Cartridge(
     id="sevens",
     title="Killing Sevens",
     title_ja="殺しの7並べ",
-    description="Sevens with kills: play next to the cards on the table; a card closed in on "
-    "all four sides dies in its holder's hand. Fewest cards killed wins. Five computer "
-    "personalities with their own voices, or pass the unit between two to four people.",
+    description="Sevens with kills: a card closed in on all four sides dies in its holder's "
+    "hand; fewest cards killed wins. On one unit: you against three computer personalities, "
+    "or pass it round two to four people. Versus: two to four units over the link.",
     description_ja="7並べに「殺し」をくわえたゲーム。上下左右を囲まれた札は殺されます。"
-    "殺された札が一番少ない人の勝ち。性格のちがう5人のコンピュータと、または2〜4人で。",
+    "殺された札が一番少ない人の勝ち。1だいで 性格のちがう コンピュータと、または2〜4人で"
+    "まわして。たいせん: 2〜4だいで つうしん。",
     draw_icon=draw_icon,
     create=SevensScene,
     players=(1, 4),

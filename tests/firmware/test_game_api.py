@@ -24,10 +24,11 @@ def test_free_form_values_pass_only_through_accepts():
         cart.resolve_options({"m": "7"})
 
 
-def test_a_game_quits_to_the_launcher(tmp_path):
+def test_a_game_quits_to_the_launcher_and_its_saved_game_stays(tmp_path):
     m = machine_from_movie(tmp_path, game="pop")
     run(m, 2, draw=False)
     scene = m.game_scene()
     m.suspend_game()
     scene.ctx.quit()
-    assert m.scene.name == "launcher" and m.store.load_suspend() is None
+    # a game's own quit button never discards a saved game (issue 24): it waits
+    assert m.scene.name == "launcher" and m.store.load_suspend("pop") is not None

@@ -57,13 +57,122 @@ def test_values_survive_reopening(tmp_path):
         )
 
 
-def test_suspend_slot_is_replaced_and_cleared(store):
-    store.save_suspend("a", {"n": 1}, {})
-    store.save_suspend("b", {"n": 2}, {"m": 1})
-    sus = store.load_suspend()
-    assert sus is not None and (sus.game_id, sus.state, sus.meta) == ("b", {"n": 2}, {"m": 1})
-    store.clear_suspend()
-    assert store.load_suspend() is None
+def test_each_game_keeps_its_own_saved_game(tmp_path):
+    clock = iter(range(100, 200))
+    with Store.open(tmp_path / "s.db", now=lambda: float(next(clock))) as store:
+        store.save_suspend("a", {"n": 1}, {})
+        store.save_suspend("b", {"n": 2}, {"m": 1})
+        sus = store.load_suspend()  # the most recently saved of any game
+        assert sus is not None and (sus.game_id, sus.state, sus.meta) == ("b", {"n": 2}, {"m": 1})
+        a = store.load_suspend("a")
+        assert a is not None and a.state == {"n": 1}  # saving b did not touch a
+        store.save_suspend("a", {"n": 3}, {})  # replaces a's only
+        assert [g.game_id for g in store.suspended_games()] == ["a", "b"]
+        assert store.suspended_ids() == {"a", "b"}
+        store.clear_suspend("a")
+        assert store.load_suspend("a") is None
+        b_saved = store.load_suspend("b")
+        assert b_saved is not None and b_saved.state == {"n": 2}
+
+
+def _schema_two_store(path, suspended):
+    """A store as the firmware before issue 24 left it: schema 2, one suspend slot."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for step in storage.MIGRATIONS[:2]:
+        for statement in step:
+            conn.execute(statement)
+    conn.execute("UPDATE schema_version SET version = 2")
+    conn.execute("INSERT INTO settings (key, value) VALUES ('volume', '4')")
+    if suspended is not None:
+        conn.execute(
+            "INSERT INTO suspend (id, game_id, state, meta, saved_at) VALUES (1, ?, ?, ?, ?)",
+            suspended,
+        )
+    conn.close()
+
+
+@pytest.mark.parametrize("with_game", [True, False])
+def test_the_old_single_suspend_slot_migrates_into_its_games_slot(tmp_path, with_game):
+    path = tmp_path / "old.db"
+    row = ("arimaa", '{"turn":7,"board":"x"}', '{"seed":5,"options":{"mode":"cpu"}}', 123.5)
+    _schema_two_store(path, row if with_game else None)
+    with Store.open(path) as s:
+        assert s.notice is None and s.get_setting("volume") == 4
+        version = s._conn.execute("SELECT version FROM schema_version").fetchone()[0]
+        assert version == storage.SCHEMA_VERSION == 3
+        if with_game:
+            sus = s.load_suspend("arimaa")
+            assert sus is not None
+            assert (sus.state, sus.meta, sus.saved_at) == (
+                {"turn": 7, "board": "x"},
+                {"seed": 5, "options": {"mode": "cpu"}},
+                123.5,
+            )
+            assert s.suspended_ids() == {"arimaa"}
+        else:
+            assert s.suspended_games() == []
+    with Store.open(path) as s:  # a second open migrates nothing twice
+        assert len(s.suspended_games()) == (1 if with_game else 0)
+
+
+# ---- one process at a time ---------------------------------------------------------------
+
+
+def _hold_store(path: str, ready, release) -> None:  # type: ignore[no-untyped-def]
+    store = Store.open(path)
+    ready.set()
+    release.wait(30)
+    store.close()
+
+
+def test_a_store_is_held_by_one_process_and_the_refusal_names_the_holder(tmp_path):
+    import multiprocessing
+
+    path = tmp_path / "store.db"
+    ctx = multiprocessing.get_context("spawn")
+    ready, release = ctx.Event(), ctx.Event()
+    holder = ctx.Process(target=_hold_store, args=(str(path), ready, release))
+    holder.start()
+    try:
+        assert ready.wait(60)
+        with pytest.raises(storage.StoreBusy) as info:
+            Store.open(path)
+        assert info.value.holder == holder.pid
+        assert f"in use by process {holder.pid}" in str(info.value)
+        assert not storage.holds(path)
+    finally:
+        release.set()
+        holder.join(30)
+    with Store.open(path) as s:  # free again once the holder closed it
+        assert s.notice is None
+
+
+def test_a_killed_holder_leaves_no_stale_lock(tmp_path):
+    import multiprocessing
+
+    path = tmp_path / "store.db"
+    ctx = multiprocessing.get_context("spawn")
+    ready, release = ctx.Event(), ctx.Event()
+    holder = ctx.Process(target=_hold_store, args=(str(path), ready, release))
+    holder.start()
+    assert ready.wait(60)
+    holder.kill()
+    holder.join(30)
+    assert storage.lock_holder(path) == holder.pid  # the file still names it ...
+    with Store.open(path) as s:  # ... but the kernel dropped its lock with the process
+        assert s.get_setting("x") is None
+
+
+def test_one_process_may_open_its_store_again(tmp_path):
+    path = tmp_path / "store.db"
+    first = Store.open(path)
+    second = Store.open(path)  # e.g. an emulator reset, a test reading what a machine wrote
+    second.set_setting("k", 1)
+    second.close()
+    assert storage.holds(path)  # still held by the first handle
+    assert first.get_setting("k") == 1
+    first.close()
+    assert not storage.holds(path)
 
 
 def test_records_listing_newest_first_and_by_game(tmp_path):

@@ -2,8 +2,10 @@
 
 A bad file never stops the handheld: an unknown key, a value of the wrong kind or out of
 range is reported by its dotted name (`display.upper.rotate: ...`) and its default is used;
-a file that is not TOML at all is reported and every default used. `load_config` returns
-the settings together with those messages so the command can print and log them.
+an installed file that is not TOML at all is reported and every default used. A file named
+with `--config` that is missing, unreadable or not TOML is a one-line error instead (the
+user asked for it). `load_config` returns the settings together with those messages so the
+command can print and log them.
 """
 
 from __future__ import annotations
@@ -332,21 +334,43 @@ def parse_config(data: dict[str, Any]) -> tuple[DeviceConfig, list[str]]:
     return config, problems
 
 
+class ConfigError(ValueError):
+    """A config file named on the command line that cannot be read: one line (exit 2)."""
+
+
 def load_config(path: Path | None) -> tuple[DeviceConfig, list[str]]:
-    """Read the config file (None: the default path, silently absent if missing)."""
+    """Read the config file. The default path (None) may be absent (the defaults apply) and a
+    broken one is reported with the defaults used, so a handheld always boots; a file named
+    on the command line that is missing, unreadable or not TOML raises ConfigError. A bad key
+    or value inside a readable file is reported and its default used, either way."""
     explicit = path is not None
     path = path or DEFAULT_PATH
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         if explicit:
-            return DeviceConfig(), [f"{path}: no such file; using the defaults"]
+            raise ConfigError(f"the config {path} does not exist") from None
         return DeviceConfig(), []
     except (OSError, UnicodeDecodeError) as exc:
-        return DeviceConfig(), [f"{path}: cannot be read ({exc}); using the defaults"]
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if explicit:
+            raise ConfigError(f"the config {path} cannot be read: {why}") from None
+        return DeviceConfig(), [f"{path}: cannot be read ({why}); using the defaults"]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        if explicit:
+            raise ConfigError(f"the config {path} is not valid TOML ({exc})") from None
         return DeviceConfig(), [f"{path}: not valid TOML ({exc}); using the defaults"]
     config, problems = parse_config(data)
     return config, [f"{path}: {p}" for p in problems]
+
+
+def is_handheld(config: DeviceConfig) -> bool:
+    """True on a Twinfold handheld: a Raspberry Pi (its device tree model) or a machine with
+    the installed config (`DEFAULT_PATH`, which deploy/ writes)."""
+    from hal.backends.device.profile import detect_profile
+
+    if DEFAULT_PATH.exists():
+        return True
+    return detect_profile("auto", config.system.model_file) != "desktop"

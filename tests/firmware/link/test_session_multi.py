@@ -179,9 +179,11 @@ def test_the_host_starts_with_who_is_here_and_late_units_cannot_join(sealed: boo
     late.host = units.radios[0].id  # a unit that saw the beacon earlier asks anyway
     late.state = State.JOINING
     late.radio.connect(units.radios[0].id)
-    late.radio.send(units.radios[0].id, b"Jtally")
-    units.run(120, until=lambda: late.state is State.ABANDONED)
-    assert late.state is State.ABANDONED and len(host.guests) == 2  # turned away
+    late._send_join()
+    units.run(120, until=lambda: late.state is not State.JOINING)
+    # turned away, and told why: it looks for hosts again
+    assert late.state is State.LOOKING and late.failure == "started"
+    assert len(host.guests) == 2
 
 
 def test_a_guest_that_vanishes_before_the_start_frees_its_seat() -> None:

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hal.backends.device.config import DEFAULT_KEYS, DeviceConfig, load_config, parse_config
+from hal.backends.device import config as config_module
+from hal.backends.device.config import (
+    DEFAULT_KEYS,
+    ConfigError,
+    DeviceConfig,
+    load_config,
+    parse_config,
+)
 from hal.interfaces import Button
 
 
@@ -118,15 +127,21 @@ def test_a_section_that_is_not_a_table():
     assert config.radio.enabled is True
 
 
-def test_files(tmp_path):
+def test_files(tmp_path, monkeypatch):
     missing = tmp_path / "nope.toml"
-    config, problems = load_config(missing)
-    assert config == DeviceConfig() and problems == [f"{missing}: no such file; using the defaults"]
+    with pytest.raises(ConfigError, match=f"the config {re.escape(str(missing))} does not exist"):
+        load_config(missing)  # named on the command line: an error (issue 24)
     broken = tmp_path / "broken.toml"
     broken.write_text("[display\nmode = 'one'\n")
-    config, problems = load_config(broken)
+    with pytest.raises(ConfigError, match=r"is not valid TOML .*line 1"):
+        load_config(broken)
+    # the installed file (no --config): a handheld boots on the defaults and says why
+    monkeypatch.setattr(config_module, "DEFAULT_PATH", broken)
+    config, problems = load_config(None)
     assert config == DeviceConfig()
     assert len(problems) == 1 and "not valid TOML" in problems[0] and "line 1" in problems[0]
+    monkeypatch.setattr(config_module, "DEFAULT_PATH", missing)
+    assert load_config(None) == (DeviceConfig(), [])
     good = tmp_path / "good.toml"
     good.write_text("[radio]\nenabled = false\nspeed = 3\n")
     config, problems = load_config(good)

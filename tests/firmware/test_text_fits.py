@@ -1,0 +1,51 @@
+"""Labels that fit their boxes (issue 24, item 6): the launcher's tiles show whole titles,
+and every option's name and value sit apart on the setup screen."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from firmware import cartridges
+from firmware.gfx import text
+from firmware.scenes.launcher import TILE_W
+from firmware.scenes.menu import LABEL_GAP
+from hal.interfaces import SCREEN_W
+
+OPTION_ROW = SCREEN_W - 92 - 12  # the value row of a menu (menu.py) less its margins
+
+
+@pytest.fixture(autouse=True)
+def _pygame() -> None:
+    pygame.init()
+
+
+@pytest.mark.parametrize("game_id", sorted(cartridges.discover()))
+def test_every_tile_title_is_shown_whole(game_id: str) -> None:
+    cart = cartridges.discover()[game_id]
+    lines = text.wrap(cart.title, TILE_W - 6)
+    assert len(lines) <= 2 and all(text.size(line)[0] <= TILE_W - 4 for line in lines)
+    assert " ".join(lines) == cart.title  # nothing cut, no "…"
+
+
+@pytest.mark.parametrize("game_id", sorted(cartridges.discover()))
+def test_every_option_name_and_value_fit_apart(game_id: str) -> None:
+    for opt in cartridges.discover()[game_id].options:
+        for choice in opt.choices:
+            width = text.size(opt.label)[0] + LABEL_GAP + text.size(opt.shown(choice))[0]
+            assert width <= OPTION_ROW, (opt.label, opt.shown(choice), width)
+
+
+@pytest.mark.parametrize("game_id", sorted(cartridges.discover()))
+def test_every_description_says_how_it_is_played_and_fits(game_id: str) -> None:
+    """Issue 24, item 7: on one unit, against the computer, over the link (how many units)."""
+    cart = cartridges.discover()[game_id]
+    assert "one unit" in cart.description.lower()
+    assert ("Versus:" in cart.description) == cart.versus
+    assert ("たいせん" in cart.description_ja) == cart.versus
+    if cart.link_units is not None:
+        lo, hi = cart.link_units
+        words = {2: "two", 3: "three", 4: "four"}
+        said = words[lo] if lo == hi else f"{words[lo]} to {words[hi]}"
+        assert f"{said} units" in cart.description
+    assert len(text.wrap(cart.description, 226)) <= 7  # the launcher shows seven lines
