@@ -6,11 +6,13 @@ scene turns taps into a whole turn or a setup and offers it), the computer an
 `ClockedSeat` around the firmware's computer seat, a stored record `ReplaySeat`s (through a
 `ReplayCursor`). The steps of a turn in progress stay in
 the scene (`draft`, a copy of the rules' game) until Done.
+
+The input (setup, steps, buttons, help, replay) is in `controls.py`, what the screens show
+in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +21,7 @@ import pygame
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
-from firmware.match.replay import ReplayCursor, replay_command
+from firmware.match.replay import ReplayCursor
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
@@ -29,17 +31,16 @@ from games.arimaa.match import (
     ArimaaRules,
     ClockedSeat,
     setup_action,
-    turn_action,
 )
 from games.arimaa.records import RecordError, StoredGame, make_record, placement_of, read_record
 from games.arimaa.records import rows_of as setup_rows
 from games.arimaa.rules import Game as Engine
-from games.arimaa.rules.board import HOME_RANKS, parse_square, square_name
+from games.arimaa.rules.board import square_name
 from games.arimaa.rules.clock import PRESETS
-from games.arimaa.rules.position import NAMED_SETUPS, named_setup, random_setup
+from games.arimaa.rules.position import named_setup
 from games.arimaa.rules.score import score
+from games.arimaa.scene import controls, layout, saved, views
 from games.arimaa.scene import help as helppages
-from games.arimaa.scene import layout, saved, views
 from games.arimaa.scene import texts as tx
 from games.arimaa.scene.animation import Fade, TurnAnimation
 from games.arimaa.scene.bottom_view import (
@@ -51,11 +52,10 @@ from games.arimaa.scene.bottom_view import (
     draw_result,
     draw_setup_panel,
 )
+from games.arimaa.scene.controls import SETUP_NAMES
 from games.arimaa.scene.saved import MODES
 from games.arimaa.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
-
-SETUP_NAMES = {name.replace(" ", "-"): name for name in NAMED_SETUPS}
 
 
 def control_of(choice: str) -> str | None:
@@ -261,74 +261,21 @@ class ArimaaScene(Game):
 
     def update(self, inp: InputState) -> None:
         if self.is_replay:
-            self._update_replay(inp)
+            controls.update_replay(self, inp)
             return
         spots = self.hotspots()
         name = hit(spots, inp)
         if name is not None:
-            self._on_hotspot(name)
+            controls.on_hotspot(self, name)
         elif inp.touch_up and inp.last_touch is not None and self.drag_from is not None:
-            self._on_release(inp.last_touch.x, inp.last_touch.y)
+            controls.on_release(self, inp.last_touch.x, inp.last_touch.y)
         if inp.touch_up:
             self.drag_from = None
         if self.anim is not None and (name is not None or Button.A in inp.pressed):
             self.anim.tick = self.anim.total  # a tap or A skips the animation
         self._advance()
 
-    def _on_hotspot(self, name: str) -> None:
-        kind, _, arg = name.partition(":")
-        if self.help_page is not None:
-            self._on_help(arg)
-            return
-        if arg == "play-again":
-            if self.versus is not None:
-                return  # a versus match is not restarted alone (Back, or quit from the menu)
-            self.games_played += 1
-            self._new_game()
-            return
-        if arg == "back":
-            for seat in self.match.seats:
-                seat.close()
-            self.ctx.quit()
-            return
-        if arg == "help" and self.phase != "setup":
-            self.help_page = 0
-            return
-        if self.anim is not None or not self.local_to_move():
-            return
-        if self.phase == "setup":
-            self._on_setup(kind, arg)
-        elif kind == "square":
-            self._on_square(parse_square(arg), tap=True)
-        elif arg == "undo":
-            self._undo()
-        elif arg == "done":
-            self._done()
-        elif arg == "resign":
-            self._resign()
-
-    def _on_help(self, arg: str) -> None:
-        assert self.help_page is not None
-        if arg == "close":
-            self.help_page = None
-        elif arg == "next" and self.help_page < len(tx.HELP_PAGES) - 1:
-            self.help_page += 1
-        elif arg == "prev" and self.help_page > 0:
-            self.help_page -= 1
-
-    def _on_release(self, x: int, y: int) -> None:
-        """The end of a drag: a release on another square acts as a tap there."""
-        for name, rect in self.hotspots().items():
-            if name.startswith("square:") and rect.collidepoint(x, y):
-                sq = parse_square(name.removeprefix("square:"))
-                if sq != self.drag_from and self.local_to_move():
-                    if self.phase == "setup":
-                        self._on_setup("square", name.removeprefix("square:"), drag=True)
-                    else:
-                        self._on_square(sq, tap=False)
-                return
-
-    # ------------------------------------------------------------------ setup phase
+    # ------------------------------------------------------------------ setup and turns
     def _arrangement(self, side: int) -> dict[int, int]:
         if side not in self.arrangement:
             rows = self.last_rows.get(side)
@@ -336,96 +283,6 @@ class ArimaaScene(Game):
                 placement_of(side, rows) if rows else named_setup(side, "default")
             )
         return self.arrangement[side]
-
-    def _on_setup(self, kind: str, arg: str, drag: bool = False) -> None:
-        side = self.game.side_to_move
-        placement = self._arrangement(side)
-        if kind == "choice":
-            if arg in SETUP_NAMES:
-                self.arrangement[side] = named_setup(side, SETUP_NAMES[arg])
-            elif arg == "random":
-                rng = random.Random(f"{self.ctx.seed}:{self.ai_seed}:random:{self.random_count}")
-                self.random_count += 1
-                self.arrangement[side] = random_setup(side, rng)
-            elif arg == "last" and side in self.last_rows:
-                self.arrangement[side] = placement_of(side, self.last_rows[side])
-            else:
-                return
-            self.setup_sel = None
-            self.ctx.play("select")
-        elif kind == "button" and arg == "ok":
-            self._offer(setup_action(side, placement, self.rules.turn_used()))
-        elif kind == "square":
-            sq = parse_square(arg)
-            if not HOME_RANKS[side] >> sq & 1:
-                return
-            if self.setup_sel is None:
-                self.setup_sel = sq
-                self.drag_from = sq
-            elif self.setup_sel == sq:
-                if not drag:
-                    self.setup_sel = None
-            else:
-                a = self.setup_sel
-                placement[a], placement[sq] = placement[sq], placement[a]
-                self.setup_sel = None
-                self.ctx.play("place")
-
-    # ------------------------------------------------------------------ turn input
-    def _on_square(self, sq: int, tap: bool) -> None:
-        legal = self._legal()
-        if self.selected is not None and sq in legal.get(self.selected, {}):
-            self._step(self.selected, sq)
-            return
-        if not tap:
-            return
-        if sq == self.selected:
-            self.selected = None
-            return
-        if sq in legal:
-            self.selected = sq
-            self.drag_from = sq
-            self.notice = None
-            self.resign_armed = False
-            self.ctx.play("select")
-
-    def _step(self, frm: int, to: int) -> None:
-        step = self._draft().step(frm, to)
-        self.draft_steps.append((frm, to))
-        self.selected = None
-        self.notice = None
-        self.resign_armed = False
-        if step.captured is not None:
-            sq, side, kind = step.captured
-            self.fades.append(Fade(sq, side, kind))
-            self.ctx.play("pop")
-        else:
-            self.ctx.play("place")
-
-    def _undo(self) -> None:
-        if not self.draft_steps:
-            return
-        self._draft().undo_step()
-        self.draft_steps.pop()
-        self.selected = None
-        self.notice = None
-        self.resign_armed = False
-        self.fades = []
-
-    def _done(self) -> None:
-        self.resign_armed = False
-        ok, why = self._draft().can_end_turn()
-        if not ok:
-            self.notice = why
-            self.ctx.play("error")
-            return
-        self._offer(turn_action(self.draft_steps, self.rules.turn_used()))
-
-    def _resign(self) -> None:
-        if not self.resign_armed:
-            self.resign_armed = True
-            return
-        self._offer(ArimaaAction("resign", self.rules.turn_used()))
 
     def _offer(self, action: ArimaaAction) -> None:
         seat = self.match.to_move
@@ -512,27 +369,7 @@ class ArimaaScene(Game):
         self.ctx.finish(GameResult(outcome, mine, summary, record))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
-    # ------------------------------------------------------------------ replay
-    def _update_replay(self, inp: InputState) -> None:
-        if self.anim is not None:
-            self.anim.step()
-            if self.anim.done:
-                self.anim = None
-        if self.stored is None or self.replay is None:
-            return
-        command = replay_command(hit(self.hotspots(), inp), inp)
-        if command is not None:
-            before = self.game.position.boards
-            events = self.replay.go(command)
-            steps = [(e["from"], e["to"], -1 if e["captured"] is None else e["captured"][0])
-                     for e in events if e["type"] == "step"]
-            self.anim = TurnAnimation(before, steps) if steps else None
-        self._adopt_replay()
-
-    # ------------------------------------------------------------------ texts
-
     # ------------------------------------------------------------------ drawing
-
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
         view = self.top_view(tr)
