@@ -5,6 +5,9 @@ Operation follows R-REV-OP: an illegal tap changes nothing; all board input is i
 discs flip; the hint button cycles none -> placeable -> full; restart resets everything,
 hint level included. With hints shown, a first tap on a legal square previews it (R-REV-VIEW-9)
 and a second tap on it plays; with hints off a tap plays at once (see docs/games/reversi.md).
+
+The input of a square and of the replay buttons is in `controls.py`, what the screens show
+in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
@@ -24,13 +27,12 @@ from firmware.match import (
     ReplayCursor,
     Seat,
 )
-from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.reversi.ai import LEVELS
 from games.reversi.match import SEAT_COLORS, ReversiComputer, ReversiRules, seat_of
 from games.reversi.records import GameRecord, RecordError
 from games.reversi.rules import Game as Board
-from games.reversi.scene import layout, saved, views
+from games.reversi.scene import controls, layout, saved, views
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
 from games.reversi.scene.bottom_view import (
@@ -188,7 +190,7 @@ class ReversiScene(Game):
 
     def update(self, inp: InputState) -> None:
         if self.is_replay:
-            self._update_replay(inp)
+            controls.update_replay(self, inp)
             return
         name = hit(self.hotspots(), inp)
         if self.versus is not None and name in ("button:play-again", "button:restart"):
@@ -202,21 +204,8 @@ class ReversiScene(Game):
             if self.hint_name == "none":
                 self.preview = None
         elif name is not None and name.startswith("square:"):
-            self._tap_square(name.removeprefix("square:"))
+            controls.tap_square(self, name.removeprefix("square:"))
         self._advance()
-
-    def _tap_square(self, square: str) -> None:
-        if self.anim is not None or not self.human_to_move():
-            return  # R-REV-OP-4: all board input is ignored while discs flip
-        if not self.game.is_legal(square):
-            return  # R-REV-OP-3: an illegal square changes nothing at all
-        if self.hint_name != "none" and self.preview != square:
-            self.preview = square  # R-REV-VIEW-9: first tap previews, another square moves it
-            return
-        seat = self.match.seats[seat_of(self.game.turn or "black")]
-        assert isinstance(seat, LocalSeat)
-        seat.offer(square)
-        self._show(self.match.step())
 
     def _advance(self) -> None:
         if self.anim is not None:
@@ -254,19 +243,6 @@ class ReversiScene(Game):
     @property
     def level_name(self) -> str:
         return LEVELS[self.level].name
-
-    def _update_replay(self, inp: InputState) -> None:
-        if self.anim is not None:
-            self.anim.step()
-            if self.anim.done:
-                self.anim = None
-        if self.replay is None:
-            return
-        command = replay_command(hit(self.hotspots(), inp), inp)
-        if command is None:
-            return
-        self.anim = None
-        self._show(self.replay.go(command))
 
     # -------------------------------------------------------------------------- view
     def _names(self, tr: tx.Tr | None = None) -> dict[str, str]:
