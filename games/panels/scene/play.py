@@ -7,6 +7,9 @@ a time (select, place, each rotation, determine) so they can be followed, a repl
 `ReplaySeat`s. The scene never changes the rules state itself. Events from each applied
 action become animations (`animation.Anim`), played one after another; while one plays the
 match waits and a tap or A only skips it (P-GAME-4).
+
+The input of a turn is in `controls.py`, linked play in `link.py`, what the screens show in
+`views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
@@ -307,7 +310,6 @@ class PanelsScene(Game):
             self.shown_scores[seat] = anim.data["from"] + anim.data["points"]
 
     # ------------------------------------------------------------------ input
-
     def _clear_item(self) -> None:
         self.item_armed, self.item_target, self.item_square = None, None, None
 
@@ -394,7 +396,6 @@ class PanelsScene(Game):
         return turn, len(self.boundaries) - 1
 
     # ------------------------------------------------------------------ the end
-
     def _report(self) -> None:
         self.reported = True
         st = self.state

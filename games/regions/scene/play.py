@@ -5,6 +5,10 @@ stylus), `play` and `clear`. Slow work (laying out a random or drawn surface) ru
 worker thread behind a "working" animation and lands at a fixed tick (`jobs.Job`); the
 three-state search runs in slices of `SEARCH_BUDGET` states per tick. Every selection goes
 through a `Match` with one `LocalSeat`; the rules are `games.regions.match.RegionsRules`.
+
+The input of each phase is in `controls.py`, a race's tick in `link.py`, what the screens
+show in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a
+game").
 """
 
 from __future__ import annotations

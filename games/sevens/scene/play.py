@@ -7,6 +7,10 @@ Every action goes through a `Match` (firmware/match): people's taps are offered 
 `ReplaySeat`s. Computers wait while a card animates or a line is being read, then think for
 at least `MIN_THINK_TICKS` (their move stays visible); a person may play at any time on
 their turn. See docs/games/sevens.md ("On the handheld").
+
+The input of each phase is in `controls.py`, a versus match's members and seats in
+`link.py`, what the screens show in `views.py`, dump, suspend and resume in `saved.py`
+(docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
