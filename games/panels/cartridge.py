@@ -7,7 +7,8 @@ import pygame
 from firmware.game_api import Cartridge, Option
 from games.panels.rules.field import SHAPE_NAMES
 from games.panels.scene import sprites
-from games.panels.scene.play import TARGETS, PanelsScene
+from games.panels.scene.options import TARGETS
+from games.panels.scene.play import PanelsScene
 
 
 def draw_icon(surf: pygame.Surface) -> None:

@@ -6,20 +6,22 @@ scene turns taps into a whole turn or a setup and offers it), the computer an
 `ClockedSeat` around the firmware's computer seat, a stored record `ReplaySeat`s (through a
 `ReplayCursor`). The steps of a turn in progress stay in
 the scene (`draft`, a copy of the rules' game) until Done.
+
+The input (setup, steps, buttons, help, replay) is in `controls.py`, what the screens show
+in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 import pygame
 
-from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
-from firmware.match.replay import ReplayCursor, replay_command
+from firmware.match.replay import ReplayCursor
 from firmware.match.seats import Seat
 from firmware.scene import hit
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
@@ -29,19 +31,16 @@ from games.arimaa.match import (
     ArimaaRules,
     ClockedSeat,
     setup_action,
-    turn_action,
 )
 from games.arimaa.records import RecordError, StoredGame, make_record, placement_of, read_record
 from games.arimaa.records import rows_of as setup_rows
 from games.arimaa.rules import Game as Engine
-from games.arimaa.rules import IllegalStep
-from games.arimaa.rules.board import HOME_RANKS, SETUP_COUNTS, parse_square, square_name
-from games.arimaa.rules.clock import PRESETS, TICKS_PER_SECOND
-from games.arimaa.rules.notation import step_tokens, write_record, write_short, write_turn
-from games.arimaa.rules.position import NAMED_SETUPS, Position, named_setup, random_setup
+from games.arimaa.rules.board import square_name
+from games.arimaa.rules.clock import PRESETS
+from games.arimaa.rules.position import named_setup
 from games.arimaa.rules.score import score
+from games.arimaa.scene import controls, layout, saved, views
 from games.arimaa.scene import help as helppages
-from games.arimaa.scene import layout
 from games.arimaa.scene import texts as tx
 from games.arimaa.scene.animation import Fade, TurnAnimation
 from games.arimaa.scene.bottom_view import (
@@ -53,13 +52,10 @@ from games.arimaa.scene.bottom_view import (
     draw_result,
     draw_setup_panel,
 )
-from games.arimaa.scene.top_view import PlayerView, TopView, draw_top
+from games.arimaa.scene.controls import SETUP_NAMES
+from games.arimaa.scene.saved import MODES
+from games.arimaa.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
-
-STATE_VERSION = 1
-MODES = ("cpu", "two")
-SIDE_LETTER = "gs"
-SETUP_NAMES = {name.replace(" ", "-"): name for name in NAMED_SETUPS}
 
 
 def control_of(choice: str) -> str | None:
@@ -265,74 +261,21 @@ class ArimaaScene(Game):
 
     def update(self, inp: InputState) -> None:
         if self.is_replay:
-            self._update_replay(inp)
+            controls.update_replay(self, inp)
             return
         spots = self.hotspots()
         name = hit(spots, inp)
         if name is not None:
-            self._on_hotspot(name)
+            controls.on_hotspot(self, name)
         elif inp.touch_up and inp.last_touch is not None and self.drag_from is not None:
-            self._on_release(inp.last_touch.x, inp.last_touch.y)
+            controls.on_release(self, inp.last_touch.x, inp.last_touch.y)
         if inp.touch_up:
             self.drag_from = None
         if self.anim is not None and (name is not None or Button.A in inp.pressed):
             self.anim.tick = self.anim.total  # a tap or A skips the animation
         self._advance()
 
-    def _on_hotspot(self, name: str) -> None:
-        kind, _, arg = name.partition(":")
-        if self.help_page is not None:
-            self._on_help(arg)
-            return
-        if arg == "play-again":
-            if self.versus is not None:
-                return  # a versus match is not restarted alone (Back, or quit from the menu)
-            self.games_played += 1
-            self._new_game()
-            return
-        if arg == "back":
-            for seat in self.match.seats:
-                seat.close()
-            self.ctx.quit()
-            return
-        if arg == "help" and self.phase != "setup":
-            self.help_page = 0
-            return
-        if self.anim is not None or not self.local_to_move():
-            return
-        if self.phase == "setup":
-            self._on_setup(kind, arg)
-        elif kind == "square":
-            self._on_square(parse_square(arg), tap=True)
-        elif arg == "undo":
-            self._undo()
-        elif arg == "done":
-            self._done()
-        elif arg == "resign":
-            self._resign()
-
-    def _on_help(self, arg: str) -> None:
-        assert self.help_page is not None
-        if arg == "close":
-            self.help_page = None
-        elif arg == "next" and self.help_page < len(tx.HELP_PAGES) - 1:
-            self.help_page += 1
-        elif arg == "prev" and self.help_page > 0:
-            self.help_page -= 1
-
-    def _on_release(self, x: int, y: int) -> None:
-        """The end of a drag: a release on another square acts as a tap there."""
-        for name, rect in self.hotspots().items():
-            if name.startswith("square:") and rect.collidepoint(x, y):
-                sq = parse_square(name.removeprefix("square:"))
-                if sq != self.drag_from and self.local_to_move():
-                    if self.phase == "setup":
-                        self._on_setup("square", name.removeprefix("square:"), drag=True)
-                    else:
-                        self._on_square(sq, tap=False)
-                return
-
-    # ------------------------------------------------------------------ setup phase
+    # ------------------------------------------------------------------ setup and turns
     def _arrangement(self, side: int) -> dict[int, int]:
         if side not in self.arrangement:
             rows = self.last_rows.get(side)
@@ -340,96 +283,6 @@ class ArimaaScene(Game):
                 placement_of(side, rows) if rows else named_setup(side, "default")
             )
         return self.arrangement[side]
-
-    def _on_setup(self, kind: str, arg: str, drag: bool = False) -> None:
-        side = self.game.side_to_move
-        placement = self._arrangement(side)
-        if kind == "choice":
-            if arg in SETUP_NAMES:
-                self.arrangement[side] = named_setup(side, SETUP_NAMES[arg])
-            elif arg == "random":
-                rng = random.Random(f"{self.ctx.seed}:{self.ai_seed}:random:{self.random_count}")
-                self.random_count += 1
-                self.arrangement[side] = random_setup(side, rng)
-            elif arg == "last" and side in self.last_rows:
-                self.arrangement[side] = placement_of(side, self.last_rows[side])
-            else:
-                return
-            self.setup_sel = None
-            self.ctx.play("select")
-        elif kind == "button" and arg == "ok":
-            self._offer(setup_action(side, placement, self.rules.turn_used()))
-        elif kind == "square":
-            sq = parse_square(arg)
-            if not HOME_RANKS[side] >> sq & 1:
-                return
-            if self.setup_sel is None:
-                self.setup_sel = sq
-                self.drag_from = sq
-            elif self.setup_sel == sq:
-                if not drag:
-                    self.setup_sel = None
-            else:
-                a = self.setup_sel
-                placement[a], placement[sq] = placement[sq], placement[a]
-                self.setup_sel = None
-                self.ctx.play("place")
-
-    # ------------------------------------------------------------------ turn input
-    def _on_square(self, sq: int, tap: bool) -> None:
-        legal = self._legal()
-        if self.selected is not None and sq in legal.get(self.selected, {}):
-            self._step(self.selected, sq)
-            return
-        if not tap:
-            return
-        if sq == self.selected:
-            self.selected = None
-            return
-        if sq in legal:
-            self.selected = sq
-            self.drag_from = sq
-            self.notice = None
-            self.resign_armed = False
-            self.ctx.play("select")
-
-    def _step(self, frm: int, to: int) -> None:
-        step = self._draft().step(frm, to)
-        self.draft_steps.append((frm, to))
-        self.selected = None
-        self.notice = None
-        self.resign_armed = False
-        if step.captured is not None:
-            sq, side, kind = step.captured
-            self.fades.append(Fade(sq, side, kind))
-            self.ctx.play("pop")
-        else:
-            self.ctx.play("place")
-
-    def _undo(self) -> None:
-        if not self.draft_steps:
-            return
-        self._draft().undo_step()
-        self.draft_steps.pop()
-        self.selected = None
-        self.notice = None
-        self.resign_armed = False
-        self.fades = []
-
-    def _done(self) -> None:
-        self.resign_armed = False
-        ok, why = self._draft().can_end_turn()
-        if not ok:
-            self.notice = why
-            self.ctx.play("error")
-            return
-        self._offer(turn_action(self.draft_steps, self.rules.turn_used()))
-
-    def _resign(self) -> None:
-        if not self.resign_armed:
-            self.resign_armed = True
-            return
-        self._offer(ArimaaAction("resign", self.rules.turn_used()))
 
     def _offer(self, action: ArimaaAction) -> None:
         seat = self.match.to_move
@@ -516,183 +369,7 @@ class ArimaaScene(Game):
         self.ctx.finish(GameResult(outcome, mine, summary, record))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
-    # ------------------------------------------------------------------ replay
-    def _update_replay(self, inp: InputState) -> None:
-        if self.anim is not None:
-            self.anim.step()
-            if self.anim.done:
-                self.anim = None
-        if self.stored is None or self.replay is None:
-            return
-        command = replay_command(hit(self.hotspots(), inp), inp)
-        if command is not None:
-            before = self.game.position.boards
-            events = self.replay.go(command)
-            steps = [(e["from"], e["to"], -1 if e["captured"] is None else e["captured"][0])
-                     for e in events if e["type"] == "step"]
-            self.anim = TurnAnimation(before, steps) if steps else None
-        self._adopt_replay()
-
-    # ------------------------------------------------------------------ texts
-    def names(self, tr: tx.Tr) -> tuple[str, str]:
-        if self.stored is not None:
-            return self.stored.names
-        out = []
-        for side in (0, 1):
-            if self.mode in ("cpu", "link") and side == self.human_side:
-                out.append(tr(*tx.YOU))
-            elif self.mode == "cpu":
-                out.append(f"{tr(*tx.COMPUTER)} {tr(*tx.LEVEL)}{self.level}")
-            elif self.mode == "link":
-                partner = str(self.versus.partner_name() or "") if self.versus else ""
-                out.append(partner or tx.side_name(tr, side))
-            else:
-                out.append(tx.side_name(tr, side))
-        return out[0], out[1]
-
-    def message(self) -> tuple[str, bool]:
-        """(text, warning) for the strip under the board."""
-        tr = self.ctx.tr
-        if self.record_error is not None:
-            return tr(*tx.BAD_RECORD), True
-        if self.notice is not None:
-            return tr(*tx.REFUSALS.get(self.notice, (self.notice, self.notice))), True
-        if self.is_replay or not self.local_to_move():
-            return "", False
-        if self.phase == "setup":
-            return tr(*tx.SETUP_TIP), False
-        draft = self._draft()
-        if draft.pending_push >= 0:
-            return tr(*tx.PUSH_TIP) + square_name(draft.pending_push), True
-        if self.selected is not None:
-            targets = self._legal().get(self.selected, {})
-            if any(s.captured is not None for s in targets.values()):
-                return tr(*tx.CAPTURE_WARN), True
-        if draft.steps_left == 0:
-            return tr(*tx.FOUR_DONE), False
-        pulls = [s for moves in self._legal().values() for s in moves.values()
-                 if s.role == "pull"]
-        if pulls:
-            return tr(*tx.PULL_TIP) + square_name(pulls[0].to), False
-        return tr(*tx.SELECT_TIP), False
-
-    def result_texts(self, tr: tx.Tr) -> tuple[str, str]:
-        result = self.game.result
-        assert result is not None
-        if result.winner is None:
-            return tr(*tx.DRAW), tr(*tx.REASONS[result.reason])
-        head = self.names(tr)[result.winner] if self.mode == "cpu" else tx.side_name(
-            tr, result.winner)
-        return head + tr(*tx.WINS), tr(*tx.REASONS.get(result.reason, (result.reason,) * 2))
-
     # ------------------------------------------------------------------ drawing
-    def shown_boards(self) -> Any:
-        if self.anim is not None:
-            return self.anim.frame()[0]
-        if self.phase == "setup" and self.local_to_move():
-            side = self.game.side_to_move
-            placement = self._arrangement(side)
-            boards = list(self.game.position.boards)
-            for sq, kind in placement.items():
-                boards[6 * side + kind] |= 1 << sq
-            return tuple(boards)
-        if self.draft is not None and self.draft_steps:
-            return self.draft.boards
-        return self.game.position.boards
-
-    def bottom_view(self) -> BottomView:
-        boards = self.shown_boards()
-        side = self.bottom_side()
-        fades = tuple(self.fades)
-        if self.anim is not None:
-            still, slide = self.anim.frame()
-            fades = tuple(self.anim.fades)
-            if slide is None:
-                return BottomView(still, side, fades=fades)
-            frm, to, t = slide
-            piece = Position(still).piece_at(frm)
-            assert piece is not None
-            return BottomView(still, side, hidden=frozenset({frm}), fades=fades,
-                             slide=(piece[0], piece[1], frm, to, t))
-        if self.phase == "setup":
-            sel = self.setup_sel if self.local_to_move() else None
-            return BottomView(boards, side, selected=sel)
-        last: frozenset[int] = frozenset()
-        if self.game.turns:
-            last = frozenset(sq for s in self.game.turns[-1] for sq in (s.frm, s.to))
-        if self.phase != "play" or not self.local_to_move():
-            frozen = self.game.frozen_squares() if self.phase == "play" else []
-            return BottomView(boards, side, last=last, frozen=frozenset(frozen))
-        draft = self._draft()
-        legal = self._legal()
-        targets = legal.get(self.selected, {}) if self.selected is not None else {}
-        return BottomView(
-            boards,
-            side,
-            selected=self.selected,
-            targets=frozenset(targets),
-            capture_targets=frozenset(t for t, s in targets.items() if s.captured is not None),
-            movable=frozenset(legal),
-            frozen=frozenset(draft.frozen_squares()),
-            push_into=draft.pending_push,
-            last=last if not self.draft_steps else frozenset(),
-            fades=fades,
-        )
-
-    def clock_text(self, tr: tx.Tr, side: int) -> tuple[str, bool]:
-        clock = self.game.clock
-        if clock is None:
-            return tr(*tx.CASUAL), False
-        moving = self.game.result is None and self.game.side_to_move == side
-        reserve = _mmss(clock.reserves[side])
-        if moving:
-            left = clock.remaining(side)
-            turn = min(max(0, clock.control.move - clock.turn_used), left)
-            return f"{tr(*tx.RESERVE)} {reserve} {tr(*tx.TURN)} {_mmss(turn)}", left < 10 * 60
-        return f"{tr(*tx.RESERVE)} {reserve}", False
-
-    def top_view(self, tr: tx.Tr) -> TopView:
-        game = self.game
-        names = self.names(tr)
-        boards = game.position.boards
-        captured = _captured(boards, game.setups)
-        players = []
-        for side in (0, 1):
-            clock, low = self.clock_text(tr, side)
-            to_move = game.result is None and game.side_to_move == side
-            think = ""
-            ticks = self.thinking_ticks() if to_move else 0
-            if ticks >= THINKING_INDICATOR_TICKS:
-                think = tr(*tx.THINKING) + "." * (1 + (ticks // 15) % 3)
-            players.append(PlayerView(names[side], clock, low, score(boards, side),
-                                      captured[side], to_move, think))
-        if game.result is not None:
-            right = ""
-        elif game.in_setup:
-            right = tx.side_name(tr, game.side_to_move) + tr(*tx.SETTING_UP)
-        else:
-            right = tx.side_name(tr, game.side_to_move) + tr(*tx.TO_MOVE)
-        title = tr("Arimaa", "アリマア")
-        if self.is_replay:
-            total = len(self.stored.actions) if self.stored else 0
-            title = f"{tr(*tx.REPLAY)} {self.replay_index}/{total}"
-        elif game.result is None:
-            title = f"{tr('Arimaa', 'アリマア')}  {game.turn_label}"
-        steps = ""
-        if self.draft is not None and self.draft_steps:
-            steps = write_turn(self.draft.turn_steps)
-        left = self._draft().steps_left if self.phase == "play" and self.local_to_move() else 4
-        label = f"{tr(*tx.STEPS)} {4 - left}/4"
-        if self.phase == "setup":
-            label, steps = tr(*tx.SETUP), tr(*tx.SETUP_ORDER)
-        moves = tuple(write_record(game).splitlines()) if game.setups else ()
-        message = ""
-        if game.result is not None:
-            head, reason = self.result_texts(tr)
-            message = f"{head}: {reason}"
-        return TopView(title, right, (players[0], players[1]), label, steps, moves, message,
-                       tr(*tx.SCORE))
-
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
         view = self.top_view(tr)
@@ -748,165 +425,36 @@ class ArimaaScene(Game):
         if key is not None:
             self._frames[slot] = (key, surf.copy())
 
-    # ------------------------------------------------------------------ dump & state
-    def dump(self) -> dict[str, Any]:
-        game = self.game
-        result = game.result
-        clocks = None
-        if game.clock is not None:
-            clocks = {
-                SIDE_LETTER[s]: {"reserve": game.clock.reserves[s],
-                                 "turn_used": game.clock.turn_used if game.side_to_move == s
-                                 and result is None else 0}
-                for s in (0, 1)
-            }
-        boards = game.position.boards
-        legal = self._legal() if self.phase == "play" and self.local_to_move() else {}
-        message, _warn = self.message()
-        out: dict[str, Any] = {
-            "phase": self.phase,
-            "side": SIDE_LETTER[game.side_to_move] if result is None else None,
-            "position": write_short(Position(self.shown_boards() if self.anim is None
-                                             and self.phase == "play" else boards)),
-            "steps": [tok for s in (self.draft.turn_steps if self.draft else [])
-                      for tok in step_tokens(s)] if self.draft_steps else [],
-            "record": write_record(game).splitlines() if game.setups else [],
-            "winner": None if result is None or result.winner is None
-            else SIDE_LETTER[result.winner],
-            "reason": None if result is None else result.reason,
-            "clocks": clocks,
-            "score": {"g": score(boards, 0), "s": score(boards, 1)},
-            "mode": "replay" if self.is_replay else self.mode,
-            "level": self.level if self.mode == "cpu" else None,
-            "seat": SIDE_LETTER[self.human_side] if self.mode == "link" else None,
-            "selected": None if self.selected is None else square_name(self.selected),
-            "targets": sorted(square_name(t) for t in legal.get(self.selected, {}))
-            if self.selected is not None else [],
-            "movable": sorted(square_name(sq) for sq in legal),
-            "frozen": sorted(square_name(sq) for sq in self._frozen()),
-            "pending_push": None if self.draft is None or self.draft.pending_push < 0
-            else square_name(self.draft.pending_push),
-            "message": message,
-            "animating": self.anim is not None,
-            "thinking": self.thinking,
-            "help": self.help_page,
-        }
-        if self.phase == "setup" and self.local_to_move():
-            side = game.side_to_move
-            out["setup"] = list(setup_rows(side, self._arrangement(side)))
-            out["setup_selected"] = None if self.setup_sel is None else square_name(self.setup_sel)
-        if self.is_replay:
-            out["replay"] = {"index": self.replay_index,
-                             "total": len(self.stored.actions) if self.stored else 0}
-        return out
+    # ------------------------------------------------------------------ views (views.py)
+    def names(self, tr: tx.Tr) -> tuple[str, str]:
+        return views.player_names(self, tr)
 
-    def _frozen(self) -> list[int]:
-        if self.phase != "play":
-            return []
-        return (self._draft() if self.local_to_move() else self.game).frozen_squares()
+    def message(self) -> tuple[str, bool]:
+        return views.message(self)
 
-    def save_state(self) -> dict[str, Any]:
-        if self.is_replay:
-            return {"version": STATE_VERSION, "kind": "replay",
-                    "record": self._record_data, "index": self.replay_index}
-        return {
-            "version": STATE_VERSION,
-            "kind": "play",
-            "mode": self.mode,
-            "level": self.level,
-            "human_side": self.human_side,
-            "ai_seed": self.ai_seed,
-            "match": self.match.save(),
-            "draft_steps": [list(s) for s in self.draft_steps],
-            "selected": self.selected,
-            "arrangement": {str(side): list(setup_rows(side, p))
-                            for side, p in self.arrangement.items()},
-            "setup_sel": self.setup_sel,
-            "random_count": self.random_count,
-            "notice": self.notice,
-            "anim": None if self.anim is None else self.anim.to_json(),
-            "fades": [f.to_json() for f in self.fades],
-            "help": self.help_page,
-            "resign_armed": self.resign_armed,
-            "reported": self.reported,
-            "last_rows": {str(s): list(r) for s, r in self.last_rows.items()},
-            "games_played": self.games_played,
-        }
+    def result_texts(self, tr: tx.Tr) -> tuple[str, str]:
+        return views.result_texts(self, tr)
 
+    def shown_boards(self) -> Any:
+        return views.shown_boards(self)
+
+    def bottom_view(self) -> BottomView:
+        return views.bottom_view(self)
+
+    def top_view(self, tr: tx.Tr) -> TopView:
+        return views.top_view(self, tr)
+
+    # ------------------------------------------------------------------ dump & state (saved.py)
     _record_data: dict[str, Any] | None = None
 
+    def dump(self) -> dict[str, Any]:
+        return saved.dump(self)
+
+    def save_state(self) -> dict[str, Any]:
+        return saved.save_state(self)
+
     def load_state(self, state: dict[str, Any]) -> None:
-        try:
-            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-                raise ValueError("unknown version")
-            if state["kind"] == "replay":
-                self._open_record(state["record"])
-                if self.replay is not None:
-                    self.replay.seek(int(state["index"]))
-                    self._adopt_replay()
-                return
-            self._load_play(state)
-        except (KeyError, TypeError, ValueError, IllegalStep) as exc:
-            raise ValueError(f"not an Arimaa save: {exc}") from None
-
-    def _load_play(self, state: dict[str, Any]) -> None:
-        mode, level, human = state["mode"], int(state["level"]), int(state["human_side"])
-        if mode not in MODES or level not in LEVELS or human not in (0, 1):
-            raise ValueError("bad mode, level or side")
-        self.mode, self.level, self.human_side = mode, level, human
-        self.ai_seed = int(state["ai_seed"])
-        for seat in self.match.seats:
-            seat.close()
-        self.rules = ArimaaRules.new(self.control)
-        self.match = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
-        self.match.load(state["match"])
-        rules = self.match.rules
-        assert isinstance(rules, ArimaaRules)
-        self.rules = rules
-        self._reset_view()
-        self.draft_steps = [(int(a), int(b)) for a, b in state["draft_steps"]]
-        self._draft()  # replays the steps: raises on anything illegal
-        sel = state["selected"]
-        self.selected = None if sel is None else int(sel)
-        self.arrangement = {}
-        for side_text, rows in dict(state["arrangement"]).items():
-            side = int(side_text)
-            placement = placement_of(side, rows)
-            counts = [list(placement.values()).count(k) for k in range(6)]
-            if counts != list(SETUP_COUNTS):
-                raise ValueError("bad arrangement")
-            self.arrangement[side] = placement
-        self.setup_sel = None if state["setup_sel"] is None else int(state["setup_sel"])
-        self.random_count = int(state["random_count"])
-        self.notice = state["notice"]
-        self.anim = None if state["anim"] is None else TurnAnimation.from_json(state["anim"])
-        self.fades = [Fade.from_json(f) for f in state["fades"]]
-        self.help_page = None if state["help"] is None else int(state["help"])
-        self.resign_armed = bool(state["resign_armed"])
-        self.reported = bool(state["reported"])
-        self.last_rows = {int(s): (str(r[0]), str(r[1]))
-                          for s, r in dict(state["last_rows"]).items()}
-        self.games_played = int(state["games_played"])
-
-
-def _mmss(ticks: int) -> str:
-    seconds = max(0, ticks) // TICKS_PER_SECOND
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def _captured(boards: Any, setups: list[dict[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each side's pieces no longer on the board (after its setup), strongest first."""
-    out: list[tuple[int, ...]] = []
-    for side in (0, 1):
-        if side >= len(setups):
-            out.append(())
-            continue
-        lost = []
-        for kind in range(5, -1, -1):
-            missing = SETUP_COUNTS[kind] - boards[6 * side + kind].bit_count()
-            lost.extend([kind] * missing)
-        out.append(tuple(lost))
-    return out[0], out[1]
+        saved.load_state(self, state)
 
 
 def _warm_sprites() -> None:

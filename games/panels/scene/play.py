@@ -7,11 +7,13 @@ a time (select, place, each rotation, determine) so they can be followed, a repl
 `ReplaySeat`s. The scene never changes the rules state itself. Events from each applied
 action become animations (`animation.Anim`), played one after another; while one plays the
 match waits and a tap or A only skips it (P-GAME-4).
+
+The input of a turn is in `controls.py`, linked play in `link.py`, what the screens show in
+`views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -30,65 +32,28 @@ from firmware.match import (
 from firmware.match.replay import replay_command
 from firmware.match.seats import Seat
 from firmware.scene import hit
-from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules, decode_action
+from games.panels.match import MatchAction, PanelsComputer, PanelsRules, decode_action
 from games.panels.records import StoredGame, make_record, read_record, turn_boundaries
 from games.panels.rules import (
-    Back,
-    Determine,
     GameConfig,
     GameState,
     Pass,
-    Place,
-    Rotate,
-    Select,
-    UseItem,
 )
-from games.panels.rules import items as it
-from games.panels.rules.field import SHAPE_NAMES
-from games.panels.scene import effects, layout
+from games.panels.scene import controls, effects, layout, saved, views
 from games.panels.scene import help as help_pages
+from games.panels.scene import link as link_glue
 from games.panels.scene import texts as tx
 from games.panels.scene.animation import Anim
 from games.panels.scene.bottom_view import BottomView, draw_bottom
+from games.panels.scene.controls import item_hotspot_names
+from games.panels.scene.options import config_from_options
+from games.panels.scene.saved import MODES
 from games.panels.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
 
-STATE_VERSION = 1
-MODES = ("cpu", "two")
-LEVELS = (1, 2, 3, 4)
-TARGETS = ("100", "200", "300", "500")
 HUMAN = 0  # against the computer the person plays blue (player 1); option `first` says who begins
 REPLAY_STEP_TICKS = 14  # between the steps of a replayed turn
 COMPUTER_STEP_TICKS = 18  # each step of the computer's turn shows for at least 0.3 s
-
-
-def config_from_options(opts: dict[str, str], seed: int) -> GameConfig:
-    """The rules config the options describe (invalid values fall back to defaults)."""
-    target = int(opts["target"]) if opts.get("target") in TARGETS else 300
-    shape = opts.get("field") if opts.get("field") in SHAPE_NAMES else None
-    return GameConfig(
-        seed=seed,
-        target=target,
-        removal=opts.get("removal") == "on",
-        shape=shape,
-        first_player=1 if opts.get("first") == "2" else 0,
-        items=opts.get("items", "on") != "off",
-    )
-
-
-def item_hotspot_names(items: list[str]) -> list[str]:
-    """`item:<name>` per held item; a second one of a kind is `item:<name>-2`, and so on."""
-    seen: dict[str, int] = {}
-    out = []
-    for kind in items:
-        seen[kind] = seen.get(kind, 0) + 1
-        out.append(f"item:{kind}" if seen[kind] == 1 else f"item:{kind}-{seen[kind]}")
-    return out
-
-
-def _rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
 
 
 class PanelsScene(Game):
@@ -114,7 +79,7 @@ class PanelsScene(Game):
         if record is not None:
             self._open_record(record)
         elif self.versus is not None:
-            self._start_versus(self.versus)
+            link_glue.start_versus(self, self.versus)
         else:
             self._new_game(ctx.rng.randrange(2**31))
 
@@ -199,90 +164,11 @@ class PanelsScene(Game):
         unit's turn its local draft (the provisional steps that never travel)."""
         return self.draft.state if self.draft is not None else self.rules.state
 
-    # ------------------------------------------------------------------ link mode
+    # ------------------------------------------------------------------ link mode (link.py)
     def start_link(
         self, config: GameConfig, seat: int, send: Callable[[bytes, str], None]
     ) -> RemoteSeat[MatchAction]:
-        """Link mode: this unit plays `seat` of a game both units build from `config` (the
-        session shares it). Select, place, rotate and back stay on this unit (a local draft
-        of the match state); determine sends one `Fix` (R-PAN-TURN-6); items and passes go
-        as themselves. `send(data, digest)` carries each of this unit's actions with the
-        digest after it; the other unit's arrive through the returned remote seat."""
-        if getattr(self, "match", None) is not None:
-            self.match.close()
-        self.mode, self.link_seat, self.record_data = "link", seat, None
-        rules = PanelsRules.new(config)
-        local: LocalSeat[MatchAction] = LocalSeat()
-        remote: RemoteSeat[MatchAction] = RemoteSeat()
-        self.locals = {seat: local}
-        self.computer = None
-        seats: list[Seat[MatchAction]] = [
-            local if s == seat else remote for s in range(config.players)
-        ]
-        self.match = Match(rules, seats)
-
-        def outgoing(played: Any, events: list[dict[str, Any]]) -> None:
-            if played.seat == seat:
-                send(played.data, played.digest)
-
-        self.match.listeners.append(outgoing)
-        self.source = None
-        self._reset_view()
-        return remote
-
-    def _start_versus(self, session: Any) -> None:
-        """Link mode with the peer link's session: it agreed the options and the shared seed
-        (`ctx.seed`, so `ctx.rng` draws the same game seed on every unit), makes a local seat
-        for this unit's player and remote seats for the others, and carries this unit's
-        actions out (`attach`). The drafting of provisional steps is the same as in
-        `start_link`."""
-        self.mode, self.link_seat, self.record_data = "link", int(session.seat or 0), None
-        self.game_seed, self.ai_seed = self.ctx.rng.randrange(2**31), 0
-        config = config_from_options(self.ctx.options, self.game_seed)
-        seats = session.make_seats()
-        self.locals = {i: seat for i, seat in enumerate(seats) if isinstance(seat, LocalSeat)}
-        self.computer = None
-        self.match = Match(PanelsRules.new(config), seats)
-        session.attach(self.match)
-        self.source = None
-        self._reset_view()
-
-    def _submit_link(self, action: MatchAction) -> bool:
-        """This unit's action in link mode: steps into the draft, the rest into the match."""
-        p = self.state.current
-        if isinstance(action, Select | Place | Rotate | Back):
-            draft = self.draft or PanelsRules.from_json(self.rules.to_json())
-            if draft.check(p, action) is not None:
-                self.ctx.play("error")
-                return False
-            before = self._before(draft.state)
-            events = draft.apply(p, action)
-            busy = draft.state.selected is not None or draft.state.provisional is not None
-            self.draft = draft if busy else None
-            self._animate(events, before)
-            return True
-        if isinstance(action, Determine):
-            st = self.state
-            if st.provisional is None or st.selected is None:
-                self.ctx.play("error")
-                return False
-            square, turns = st.provisional
-            fix = Fix(p, st.selected, square, turns)
-            self.draft = None
-            before = self._before(self.rules.state)
-            self.locals[p].offer(fix)
-            events = self.match.step()
-            shown = ("selected", "provisional", "rotated")  # seen here already
-            self._animate([e for e in events if e["type"] not in shown], before)
-            return True
-        if self.draft is not None and self.draft.state.provisional is not None:
-            self.ctx.play("error")  # items come before placing (press back first)
-            return False
-        if self.rules.check(p, action) is not None:
-            self.ctx.play("error")
-            return False
-        self.draft = None
-        return self._submit(action, link=False)
+        return link_glue.start_link(self, config, seat, send)
 
     @property
     def is_replay(self) -> bool:
@@ -368,7 +254,7 @@ class PanelsScene(Game):
             own = all(a.data.get("own") for a in self.anims)
             self._skip_animations()  # a tap or A skips the opponent's; it does nothing else
             if own and name is not None and name != "button:help":
-                self._local_input(name, inp)  # a quick player's next tap still counts
+                controls.local_input(self, name, inp)  # a quick player's next tap still counts
             name = None
         elif name == "button:help":
             self.help_page = 0
@@ -379,7 +265,7 @@ class PanelsScene(Game):
             self._new_game(self.ctx.rng.randrange(2**31))
             return
         elif not self.anims:
-            self._local_input(name, inp)
+            controls.local_input(self, name, inp)
         self._advance()
 
     def _advance(self) -> None:
@@ -424,104 +310,8 @@ class PanelsScene(Game):
             self.shown_scores[seat] = anim.data["from"] + anim.data["points"]
 
     # ------------------------------------------------------------------ input
-    def _local_input(self, name: str | None, inp: InputState) -> None:
-        if not self.local_to_move():
-            return
-        st = self.state
-        p = st.current
-        if self.drag is not None:
-            if inp.touch is not None:
-                self.drag_pos = (inp.touch.x, inp.touch.y)
-            elif inp.touch_up:
-                self._drop(inp)
-                return
-        if name is None:
-            return
-        if name.startswith("stock:"):
-            index = int(name.removeprefix("stock:"))
-            if self.item_target == "stock":
-                self._use_item(UseItem(p, self.item_armed or 0, stock=index))
-                return
-            self._clear_item()
-            if index != st.selected or st.provisional is not None:
-                self._submit(Select(p, index))
-            if self.state.selected == index:  # (link mode: the draft is a new object)
-                self.drag, self.drag_pos = index, None
-        elif name.startswith("square:"):
-            r, c = (int(v) for v in name.removeprefix("square:").split(","))
-            self._tap_square((r, c))
-        elif name.startswith("item:"):
-            self._tap_item(name)
-        elif name == "button:determine":
-            self._clear_item()
-            self._submit(Determine(p))
-        elif name == "button:pass":
-            self._clear_item()
-            self._submit(Pass(p))
-        elif name == "button:back":
-            if self.item_armed is not None or self.item_target is not None:
-                self._clear_item()
-            else:
-                self._submit(Back(p))
-        elif name in ("button:plus", "button:minus") and self.item_square is not None:
-            delta = 1 if name == "button:plus" else -1
-            self._use_item(UseItem(p, self.item_armed or 0, self.item_square, delta))
-
-    def _tap_square(self, square: tuple[int, int]) -> None:
-        st = self.state
-        p = st.current
-        if self.item_target == "card":
-            kind = st.players[p].items[self.item_armed or 0]
-            if kind == it.RENUMBER:
-                probe = UseItem(p, self.item_armed or 0, square, 1)
-                if st.check(probe) is None:
-                    self.item_square, self.item_target = square, "delta"
-                else:
-                    self.ctx.play("error")
-            else:
-                self._use_item(UseItem(p, self.item_armed or 0, square))
-            return
-        self._clear_item()
-        if st.provisional is not None and st.provisional[0] == square:
-            self._submit(Rotate(p))
-        else:
-            self._submit(Place(p, square))
-
-    def _tap_item(self, name: str) -> None:
-        st = self.state
-        names = item_hotspot_names(st.players[st.current].items)
-        slot = names.index(name)
-        if self.item_armed != slot:
-            self._clear_item()
-            self.item_armed = slot  # the first tap shows what it does
-            return
-        kind = st.players[st.current].items[slot]
-        if kind == it.RESHUFFLE:
-            self._use_item(UseItem(st.current, slot))
-        elif st.item_used or st.provisional is not None:
-            self.ctx.play("error")  # refused: items come before placing, one per turn
-        else:
-            self.item_target = "stock" if kind == it.PRISM else "card"
-
-    def _use_item(self, action: UseItem) -> None:
-        if self._submit(action):
-            self._clear_item()  # a refused target leaves the choice open
-
     def _clear_item(self) -> None:
         self.item_armed, self.item_target, self.item_square = None, None, None
-
-    def _drop(self, inp: InputState) -> None:
-        """The stylus left a dragged stock card: over a square it is placed there."""
-        point, self.drag, self.drag_pos = inp.last_touch, None, None
-        if point is None:
-            return
-        for name, rect in self.hotspots().items():
-            if name.startswith("square:") and rect.collidepoint(point.x, point.y):
-                r, c = (int(v) for v in name.removeprefix("square:").split(","))
-                st = self.state
-                if st.provisional is None or st.provisional[0] != (r, c):
-                    self._submit(Place(st.current, (r, c)))
-                return
 
     def _submit(self, action: MatchAction, link: bool = True) -> bool:
         """Offer a local action; False (and a short "no") when it is refused."""
@@ -529,7 +319,7 @@ class PanelsScene(Game):
         if seat is None:
             return False
         if link and self.mode == "link":
-            return self._submit_link(action)
+            return link_glue.submit_link(self, action)
         if self.rules.check(self.state.current, action) is not None:
             self.ctx.play("error")  # refused: nothing changes (P-GAME-2)
             return False
@@ -606,22 +396,6 @@ class PanelsScene(Game):
         return turn, len(self.boundaries) - 1
 
     # ------------------------------------------------------------------ the end
-    def names(self) -> list[str]:
-        tr = self.ctx.tr
-        stored = (self.record_data or {}).get("names")
-        players = self.state.config.players
-        if isinstance(stored, list) and len(stored) == players and all(
-            isinstance(n, str) for n in stored
-        ):
-            return [n[:16] for n in stored]  # a replay shows the names it was played with
-        human = self.me
-        if self.versus is not None:  # the radio names of this unit and its partner
-            me = str(self.versus.radio.name)
-            partner = str(self.versus.partner_name() or tr("Opponent", "あいて"))
-            return [me if s == human else partner for s in range(players)]
-        return [tx.player_name(tr, self.mode, s, human, self.level)
-                for s in range(self.state.config.players)]
-
     def _report(self) -> None:
         self.reported = True
         st = self.state
@@ -640,6 +414,32 @@ class PanelsScene(Game):
         )
         self.ctx.play("lose" if outcome == "loss" else "win")
 
+    # ------------------------------------------------------------------ views (views.py)
+    def names(self) -> list[str]:
+        return views.player_names(self)
+
+    def top_view(self) -> TopView:
+        return views.top_view(self)
+
+    def bottom_view(self) -> BottomView:
+        return views.bottom_view(self)
+
+    def permitted(self) -> set[tuple[int, int]] | None:
+        return views.permitted(self)
+
+    # ------------------------------------------------------------------ dump and state (saved.py)
+    def dump(self) -> dict[str, Any]:
+        return saved.dump(self)
+
+    def announcement(self) -> list[str] | None:
+        return saved.announcement(self)
+
+    def save_state(self) -> dict[str, Any]:
+        return saved.save_state(self)
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        saved.load_state(self, state)
+
     # ------------------------------------------------------------------ drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
@@ -648,199 +448,3 @@ class PanelsScene(Game):
             return
         draw_top(top, self.top_view(), tr)
         draw_bottom(bottom, self.bottom_view(), tr)
-
-    def top_view(self) -> TopView:
-        """The upper screen's view for its drawing code: everything it shows, nothing more."""
-        st = self.state
-        return TopView(
-            state=st,
-            anims=tuple(self.anims),
-            clock=self.clock,
-            mode=self.mode,
-            is_replay=self.is_replay,
-            local_to_move=self.local_to_move(),
-            thinking=self.thinking,
-            names=self.names(),
-            result=self.rules.result() if st.over else None,
-            shown_scores=list(self.shown_scores),
-            yaku_log=self.yaku_log,
-            item_armed=self.item_armed,
-            item_target=self.item_target,
-            record_error=self.record_error,
-            replay_turn=self.replay_turn() if self.is_replay else (0, 0),
-        )
-
-    def bottom_view(self) -> BottomView:
-        """The lower screen's view for its drawing code."""
-        st = self.state
-        local = self.local_to_move()
-        return BottomView(
-            state=st,
-            anims=tuple(self.anims),
-            clock=self.clock,
-            view_seat=self.view_seat,
-            mode=self.mode,
-            is_replay=self.is_replay,
-            local_to_move=local,
-            names=self.names(),
-            result=self.rules.result() if st.over else None,
-            item_armed=self.item_armed,
-            item_target=self.item_target,
-            drag=self.drag,
-            drag_pos=self.drag_pos,
-            permitted=None if self.anims else self.permitted(),
-            can_pass=local and not self.anims and "button:pass" in self.hotspots(),
-        )
-
-    def permitted(self) -> set[tuple[int, int]] | None:
-        """Squares the selected card may go to (None: no selection to show)."""
-        st = self.state
-        if st.selected is None or st.over or self.is_replay or not self.local_to_move():
-            return None
-        return set(st.permitted_squares(st.current, st.selected))
-
-    # ------------------------------------------------------------------ dump
-    def dump(self) -> dict[str, Any]:
-        st = self.state
-        fld = st.field
-        prov = st.provisional_card()
-        rows = []
-        for r in range(fld.rows):
-            row: list[Any] = []
-            for c in range(fld.cols):
-                if not fld.is_usable((r, c)):
-                    row.append("unusable")
-                    continue
-                card = fld.get((r, c))
-                if card is not None:
-                    row.append({**card.to_json(), "state": "fixed"})
-                elif prov is not None and st.provisional is not None and st.provisional[0] == (
-                    r, c
-                ):
-                    row.append({**prov.to_json(), "state": "provisional"})
-                else:
-                    row.append("empty")
-            rows.append(row)
-        view = self.view_seat
-        result = self.rules.result()
-        out: dict[str, Any] = {
-            "phase": "over" if st.over else "play",
-            "turn": st.current,
-            "seat": view,
-            "field": rows,
-            "stock": [c.to_json() for c in st.players[view].stock],
-            "stock_counts": [len(p.stock) for p in st.players],
-            "selected": st.selected if st.current == view else None,
-            "items": list(st.players[view].items),
-            "scores": [p.score for p in st.players],
-            "target": st.config.target,
-            "yaku": [
-                {
-                    "name": y.kind,
-                    "cards": [list(s) for s in y.squares],
-                    "points": y.points,
-                }
-                for y in st.last_yaku
-            ],
-            "mode": "replay" if self.is_replay else self.mode,
-            "level": self.level if self.mode == "cpu" else None,
-            "field_shape": st.config.field_shape,
-            "removal": st.config.removal,
-            "items_on": st.config.items,
-            "winner": None if result is None else result.winner,
-            "result": None if result is None else result.to_json(),
-            "animating": bool(self.anims),
-            "animation": self.anims[0].kind if self.anims else None,
-            "announce": self.announcement(),
-            "item_mode": self.item_target or ("armed" if self.item_armed is not None else None),
-            "help_page": self.help_page,
-            "refused": dict(self.match.refused),
-        }
-        if self.is_replay:
-            turn, total = self.replay_turn()
-            out["replay"] = {"turn": turn, "turns": total, "error": self.record_error}
-        return out
-
-    def announcement(self) -> list[str] | None:
-        """The yaku being announced now: names with points, e.g. ["same_number +30"]."""
-        if not self.anims or self.anims[0].kind != "yaku":
-            return None
-        d = self.anims[0].data
-        return [f"{k} +{p}" for k, p in zip(d["kinds"], d["each"], strict=True)]
-
-    # ------------------------------------------------------------------ persistence
-    def save_state(self) -> dict[str, Any]:
-        base = {
-            "version": STATE_VERSION,
-            "anims": [a.to_json() for a in self.anims],
-            "shown_scores": list(self.shown_scores),
-            "yaku_log": self.yaku_log,
-            "help_page": self.help_page,
-            "reported": self.reported,
-            "clock": self.clock,
-        }
-        if self.is_replay:
-            return {
-                **base,
-                "replay": self.record_data,
-                "done": self.source.index if self.source else 0,
-                "released": self.source.released if self.source else 0,
-                "replay_wait": self.replay_wait,
-            }
-        return {
-            **base,
-            "mode": self.mode,
-            "level": self.level,
-            "game_seed": self.game_seed,
-            "ai_seed": self.ai_seed,
-            "match": self.match.save(),
-            "rng": _rng_state(self.ctx.rng),  # the next game's seeds (play again)
-            "draft": None if self.draft is None else self.draft.to_json(),
-            "item": [self.item_armed, self.item_target,
-                     None if self.item_square is None else list(self.item_square)],
-        }
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        try:
-            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-                raise ValueError("unknown version")
-            if "replay" in state:
-                self.record_data = state["replay"]
-                self._open_record(state["replay"])
-                self._seek(int(state["done"]))
-                if self.source is not None:
-                    self.source.released = int(state["released"])
-                self.replay_wait = int(state["replay_wait"])
-            else:
-                self._load_play(state)
-            self.anims = [Anim.from_json(a) for a in state["anims"]]
-            self.shown_scores = [int(s) for s in state["shown_scores"]]
-            self.yaku_log = [list(e) for e in state["yaku_log"]]
-            self.help_page = state["help_page"]
-            self.reported = bool(state["reported"])
-            self.clock = int(state["clock"])
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ValueError(f"not a Panel Link save: {exc}") from None
-
-    def _load_play(self, state: dict[str, Any]) -> None:
-        mode, level = state["mode"], int(state["level"])
-        if mode == "link":
-            raise ValueError("a linked game continues only through its link session")
-        if mode not in MODES or level not in LEVELS:
-            raise ValueError("bad mode or level")
-        self.mode, self.level = mode, level
-        self.record_data = None
-        self.ctx.options = {**self.ctx.options, "mode": mode, "level": str(level)}
-        self._new_game(int(state["game_seed"]))
-        self.ai_seed = int(state["ai_seed"])
-        if self.computer is not None:
-            self.computer.seed = self.ai_seed
-            self.computer.warm(PanelsRules.from_json(state["match"]["rules"]))
-        self.match.load(state["match"])
-        self._rules_seen = self.match.rules
-        version, internal, gauss = state["rng"]
-        self.ctx.rng.setstate((int(version), tuple(int(v) for v in internal), gauss))
-        armed, target, square = state["item"]
-        self.item_armed = None if armed is None else int(armed)
-        self.item_target = target if target in (None, "stock", "card", "delta") else None
-        self.item_square = None if square is None else (int(square[0]), int(square[1]))

@@ -5,12 +5,15 @@ stylus), `play` and `clear`. Slow work (laying out a random or drawn surface) ru
 worker thread behind a "working" animation and lands at a fixed tick (`jobs.Job`); the
 three-state search runs in slices of `SEARCH_BUDGET` states per tick. Every selection goes
 through a `Match` with one `LocalSeat`; the rules are `games.regions.match.RegionsRules`.
+
+The input of each phase is in `controls.py`, a race's tick in `link.py`, what the screens
+show in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a
+game").
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 import pygame
@@ -18,9 +21,8 @@ import pygame
 from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match, ReplayCursor
-from firmware.match.replay import replay_command
 from firmware.scene import hit
-from games.regions.match import WAIT, RaceRules, RegionsRules
+from games.regions.match import RaceRules, RegionsRules
 from games.regions.records import Best, best_of
 from games.regions.rules import threestate as ts
 from games.regions.rules.catalogue import entry
@@ -28,7 +30,6 @@ from games.regions.rules.freehand import CurveError
 from games.regions.rules.layout import DrawingError
 from games.regions.rules.play import (
     THREE_STATE,
-    UNDO,
     VARIANTS,
     Puzzle,
     Setup,
@@ -37,21 +38,17 @@ from games.regions.rules.play import (
     states_of,
 )
 from games.regions.rules.puzzle import PuzzleError
+from games.regions.scene import controls, layout, saved, views
 from games.regions.scene import help as help_pages
-from games.regions.scene import layout
 from games.regions.scene import surfaces as srf
 from games.regions.scene.bottom_view import BottomView, draw_bottom
 from games.regions.scene.jobs import Job
 from games.regions.scene.messages import UNUSABLE_JA, curve_error_ja
-from games.regions.scene.surface_view import SurfaceView, nearest_point, point_rects
+from games.regions.scene.saved import SEARCH_BUDGET
+from games.regions.scene.surface_view import SurfaceView, point_rects
 from games.regions.scene.top_view import TopView, clock, draw_top
+from games.regions.scene.views import ANIM_TICKS
 
-STATE_VERSION = 1
-ANIM_TICKS = 8
-SEARCH_BUDGET = 800  # three-state search states per tick (about 1.5 ms)
-RACE_WAIT_TICKS = 3  # a race: ticks before an idle player's turn passes with a wait
-MIN_STROKE = 8  # touch samples below which a stroke is a stray tap, not a curve
-MAX_STROKE = 2000
 GOALS = ts.GOALS_BY_NAME
 
 
@@ -371,34 +368,6 @@ class RegionsScene(Game):
             return
         self._show(events[0], before)
 
-    def _race_step(self) -> None:
-        """One tick of a race: on this player's turn, the next queued tap or (after a
-        moment with nothing to play) a wait; then whatever the match applies."""
-        match, puzzle = self.match, self.puzzle
-        assert match is not None and puzzle is not None
-        if match.to_move == self.my_seat:
-            self.turn_wait += 1
-            if self.queued:
-                self.seat.offer(self.queued.pop(0))
-                self.turn_wait = 0
-            elif self.turn_wait >= RACE_WAIT_TICKS:
-                self.seat.offer(WAIT)
-                self.turn_wait = 0
-        before = puzzle.cells
-        refused = sum(match.refused.values())
-        events = match.step()
-        if sum(match.refused.values()) > refused:
-            self.message = match.last_refusal or ""
-            self.ctx.play("error")
-        for ev in events:
-            if ev.get("seat") == self.my_seat and ev["type"] != "wait":
-                self._show(ev, before)
-        if match.over and self.phase == "play":
-            self.phase = "clear"
-            self.ctx.play("win" if self.race_winner == self.my_seat else "lose")
-        if self.phase == "clear" and not self.reported and getattr(self.versus, "agreed", True):
-            self._cleared()
-
     def _show(self, ev: dict[str, Any], before: tuple[int, ...]) -> None:
         """Animate and sound one applied selection of this player."""
         self.anim = (int(ev["point"]), before, 0)
@@ -529,20 +498,6 @@ class RegionsScene(Game):
         self.replay = ReplayCursor(lambda: RegionsRules(Puzzle(setup)), actions)
         self.match = self.replay.match
 
-    def _update_replay(self, inp: InputState) -> None:
-        replay = self.replay
-        if replay is None:
-            return
-        command = replay_command(hit(self.hotspots(), inp), inp)
-        if command is None:
-            return
-        before = self.puzzle.cells if self.puzzle is not None else ()
-        self.anim = None
-        events = replay.go(command)
-        if events:
-            self.anim = (int(events[0]["point"]), before, 0)
-        self.match = replay.match
-
     # -------------------------------------------------------------------- input
     def hotspots(self) -> dict[str, pygame.Rect]:
         if self.job is not None or self.searching:
@@ -602,153 +557,21 @@ class RegionsScene(Game):
             point, before, age = self.anim
             self.anim = (point, before, age + 1) if age + 1 < ANIM_TICKS else None
         if self.help_page is not None:
-            self._update_help(hit(self.hotspots(), inp))
+            controls.update_help(self, hit(self.hotspots(), inp))
             return
         if self.phase == "draw":
-            self._update_draw(inp)
+            controls.update_draw(self, inp)
             return
         if self.phase == "replay":
-            self._update_replay(inp)
+            controls.update_replay(self, inp)
             return
         name = hit(self.hotspots(), inp)
         if self.phase == "choose":
-            self._update_choose(name)
+            controls.update_choose(self, name)
         elif self.phase == "play":
-            self._update_play(inp, name)
+            controls.update_play(self, inp, name)
         elif self.phase == "clear":
-            self._update_clear(name)
-
-    def _update_help(self, name: str | None) -> None:
-        assert self.help_page is not None
-        if name == "button:help-prev":
-            self.help_page = max(0, self.help_page - 1)
-        elif name == "button:help-next":
-            self.help_page = min(len(help_pages.PAGES) - 1, self.help_page + 1)
-        elif name == "button:help-close":
-            self.help_page = None
-
-    def _update_choose(self, name: str | None) -> None:
-        if name is None:
-            return
-        if name == "button:help":
-            self.help_page = 0
-            return
-        self.ctx.play("select")
-        if self.step == "surface":
-            if name.startswith("choice:surface:"):
-                self._start_job("catalogue", {"name": name.removeprefix("choice:surface:")})
-            elif name == "choice:page:prev":
-                self.page = (self.page - 1) % self.pages
-            elif name == "choice:page:next":
-                self.page = (self.page + 1) % self.pages
-            elif name == "choice:random:less":
-                self.random_n = max(srf.RANDOM_SIZES[0], self.random_n - 1)
-            elif name == "choice:random:more":
-                top = ts.MAX_REGIONS if self.variant in THREE_STATE else srf.RANDOM_SIZES[-1]
-                self.random_n = min(top, self.random_n + 1)
-            elif name == "choice:random":
-                self._choose_random(self.random_n)
-            elif name == "choice:draw":
-                self.phase, self.stroke, self.message, self.mark = "draw", [], "", None
-            return
-        if name.startswith("region:"):
-            self._toggle_region(int(name.removeprefix("region:")))
-            return
-        steps = {
-            "choice:pattern:less": -1,
-            "choice:pattern:more": 1,
-            "choice:pattern:less10": -10,
-            "choice:pattern:more10": 10,
-        }
-        if name in steps:
-            self.pattern = self._next_offered(self.pattern, steps[name])
-        elif name == "choice:pattern:random":
-            self.pattern = self._random_pattern()
-        elif name == "choice:start":
-            self._start_play(self.pattern)
-        elif name == "choice:back":
-            self.step, self.message = "surface", ""
-
-    def _update_draw(self, inp: InputState) -> None:
-        name = hit(self.hotspots(), inp)
-        if name == "choice:back":
-            self.phase, self.step, self.stroke, self.pen = "choose", "surface", [], False
-            self.message, self.mark = "", None
-            return
-        if name == "choice:draw:clear":
-            self.stroke, self.pen, self.message, self.mark = [], False, "", None
-            return
-        touch = inp.touch
-        if touch is not None and (self.pen or layout.DRAW_RECT.collidepoint(touch.x, touch.y)):
-            if inp.touch_down:
-                self.stroke, self.pen, self.message, self.mark = [], True, "", None
-            if self.pen and len(self.stroke) < MAX_STROKE:
-                x = min(max(touch.x, 0), layout.DRAW_RECT.right - 1)
-                y = min(max(touch.y, 0), layout.DRAW_RECT.bottom - 1)
-                if not self.stroke or self.stroke[-1] != (x, y):
-                    self.stroke.append((x, y))
-        elif inp.touch_up and self.pen:
-            self.pen = False
-            if len(self.stroke) < MIN_STROKE:
-                self.stroke = []
-                return
-            self._start_job("drawn", {"points": [list(p) for p in self.stroke]})
-
-    def _update_play(self, inp: InputState, name: str | None) -> None:
-        puzzle = self.puzzle
-        assert puzzle is not None and self.chosen is not None
-        self.ticks += 1
-        if self.versus is not None:
-            self._race_step()
-            if self.phase != "play":
-                return
-        if name == "button:undo":
-            if puzzle.moves:
-                self._select(UNDO)
-            return
-        if name == "button:hint":
-            self.hints += 1
-            self.hint_point = puzzle.hint(self.search)
-            self.ctx.play("select")
-            return
-        if name == "button:solution":
-            self.solution_shown = True
-            self.ctx.play("select")
-            return
-        if name == "button:help":
-            self.help_page = 0
-            return
-        tap = inp.tapped_at()
-        if tap is None or tap.y >= layout.SURFACE_RECT[3]:
-            return
-        point = nearest_point(self.chosen.drawing, tap.x, tap.y, self.reach)
-        if point is None:
-            return  # between points, out of reach: nothing happens
-        if point not in puzzle.selectable:
-            self.message = self.ctx.tr(
-                f"Point {point} cannot be selected.", f"てん {point} は えらべません。"
-            )
-            self.ctx.play("error")
-            return
-        self._select(point)
-
-    def _update_clear(self, name: str | None) -> None:
-        if self.versus is not None:
-            if not self.reported:
-                self._race_step()  # the result is recorded once both units agree on it
-            if name == "choice:quit":
-                self.ctx.quit()
-            return
-        if name == "choice:another":
-            self._reset_play()
-            self.phase, self.step = "choose", "surface"
-        elif name == "choice:new-pattern":
-            assert self.chosen is not None
-            self._reset_play()
-            self.phase, self.step = "choose", "pattern"
-            self.pattern = self._next_offered(self.pattern, 1)
-        elif name == "choice:quit":
-            self.ctx.quit()
+            controls.update_clear(self, name)
 
     # --------------------------------------------------------------------- view
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
@@ -759,288 +582,25 @@ class RegionsScene(Game):
         draw_top(top, self.top_view())
         draw_bottom(bottom, self.bottom_view())
 
+    # --------------------------------------------------------------------- views (views.py)
     def top_view(self) -> TopView:
-        """The upper screen's view: only what this phase shows (records and solutions cost)."""
-        phase, chosen = self.phase, self.chosen
-        playing = phase in ("play", "clear", "replay")
-        pattern_step = phase == "choose" and self.step == "pattern" and chosen is not None
-        partner = self.partner if playing else None
-        replay = self.replay if phase == "replay" else None
-        return TopView(
-            tr=self.ctx.tr,
-            phase=phase,
-            step=self.step,
-            variant=self.variant,
-            goal=self.goal,
-            age=self.age,
-            busy=self.job is not None or self.searching,
-            searching=self.searching,
-            message=self.message,
-            chosen=chosen,
-            pattern=self.pattern,
-            blocked=self.blocked,
-            pattern_count=self.pattern_count if pattern_step else 0,
-            pattern_best=self.bests().get(self.record_key(self.pattern))
-            if pattern_step and not self.searching
-            else None,
-            puzzle=self.puzzle if playing else None,
-            partner=partner,
-            partner_name=str(self.versus.partner_name() or "")
-            if partner is not None and self.versus is not None
-            else "",
-            race_won=partner is not None and self.race_winner == self.my_seat,
-            ticks=self.ticks,
-            is_best=self.is_best,
-            best_before=self.best_before,
-            hints=self.hints,
-            solution_shown=self.solution_shown,
-            solution_left=len(self.solution()) if phase == "play" and self.solution_shown else 0,
-            hint_point=self.hint_point,
-            replay_at=None if replay is None else (replay.index, replay.total),
-        )
+        return views.top_view(self)
 
     def bottom_view(self) -> BottomView:
-        """The lower screen's view: only what this phase shows."""
-        phase = self.phase
-        listing = phase == "choose" and self.step == "surface"
-        rows = srf.catalogue_names()[self.page * layout.ROWS : (self.page + 1) * layout.ROWS]
-        partner = self.partner if phase == "clear" else None
-        replay = self.replay if phase == "replay" else None
-        return BottomView(
-            tr=self.ctx.tr,
-            phase=phase,
-            step=self.step,
-            age=self.age,
-            busy=self.job is not None or self.searching,
-            surface=None if phase == "draw" or listing else self.surface_view(),
-            puzzle=self.puzzle if phase == "play" else None,
-            partner=partner,
-            race_won=partner is not None and self.race_winner == self.my_seat,
-            clear_buttons=self.hotspots() if phase == "clear" else {},
-            replay_ends=None if replay is None else (replay.at_start, replay.at_end),
-            page=self.page,
-            pages=self.pages,
-            random_n=self.random_n,
-            surface_bests={name: self.surface_best(name) for name in rows} if listing else {},
-            stroke=tuple(self.stroke) if phase == "draw" else (),
-            mark=self.mark,
-        )
+        return views.bottom_view(self)
 
     def surface_view(self) -> SurfaceView | None:
-        """What the lower screen shows of the surface (pattern preview or play)."""
-        chosen = self.chosen
-        if chosen is None:
-            return None
-        puzzle = self.puzzle
-        if self.phase in ("play", "clear", "replay") and puzzle is not None:
-            before, progress, ripple = None, 1.0, None
-            if self.anim is not None:
-                point, before, age = self.anim
-                progress = (age + 1) / ANIM_TICKS
-                ripple = (point, age)
-            marks = Counter(self.solution()) if self.solution_shown else Counter()
-            return SurfaceView(
-                chosen.surface,
-                chosen.drawing,
-                self.variant,
-                puzzle.cells,
-                before,
-                progress,
-                frozenset(puzzle.selectable),
-                self.hint_point,
-                dict(marks),
-                self.large,
-                ripple,
-                self.age,
-                puzzle.clear,
-            )
-        cells = self.preview_cells()
-        selectable = frozenset(
-            p for p in range(chosen.surface.point_count) if p != self.blocked
-        )
-        return SurfaceView(
-            chosen.surface, chosen.drawing, self.variant, cells, selectable=selectable,
-            large=self.large,
-        )
+        return views.surface_view(self)
 
     def preview_cells(self) -> tuple[int, ...]:
-        assert self.chosen is not None
-        n = self.chosen.surface.region_count
-        k = states_of(self.variant)
-        if self.variant in THREE_STATE:
-            return tuple((self.goal + self.pattern // 3**r) % 3 for r in range(n))
-        return tuple((self.pattern // k**r) % k for r in range(n))
+        return views.preview_cells(self)
 
-    # -------------------------------------------------------------- persistence
+    # -------------------------------------------------------------- dump and state (saved.py)
     def dump(self) -> dict[str, Any]:
-        chosen, puzzle = self.chosen, self.puzzle
-        out: dict[str, Any] = {
-            "phase": self.phase,
-            "step": self.step if self.phase == "choose" else None,
-            "working": self.job is not None or self.searching,
-            "mode": self.mode,
-            "variant": self.variant,
-            "goal": "ABC"[self.goal] if self.variant in THREE_STATE else None,
-            "message": self.message,
-            "mark": None if self.mark is None else [round(v) for v in self.mark],
-            "surface": None if chosen is None else chosen.params,
-            "n": None if chosen is None else chosen.surface.region_count,
-            "points": [],
-            "states": [],
-            "selectable": [],
-            "selections": 0,
-            "ticks": self.ticks,
-            "solved": False,
-            "pattern": self.pattern if chosen is not None else None,
-            "patterns": self.pattern_count if chosen is not None else None,
-            "hint": self.hint_point,
-            "hints": self.hints,
-            "solution": self.solution() if self.solution_shown else None,
-            "page": self.page,
-            "random_n": self.random_n,
-            "stroke": len(self.stroke),
-            "help": self.help_page,
-            "best": None,
-        }
-        if chosen is not None:
-            touching: list[list[int]] = [[] for _ in range(chosen.surface.point_count)]
-            for p, regions in enumerate(chosen.surface.touches):
-                touching[p] = sorted(regions)
-            out["points"] = [
-                {"n": p, "x": round(x), "y": round(y), "regions": touching[p]}
-                for p, (x, y) in enumerate(chosen.drawing.points)
-            ]
-            out["selectable"] = [p for p in range(len(touching)) if p != self.blocked]
-            out["states"] = list(self.preview_cells())
-        if puzzle is not None:
-            out["states"] = list(puzzle.cells)
-            out["selectable"] = list(puzzle.selectable)
-            out["selections"] = puzzle.selections
-            out["solved"] = puzzle.clear
-            out["moves"] = puzzle.moves
-            b = self.best_before
-            out["best"] = None if b is None else {"ticks": b.ticks, "selections": b.selections}
-            out["new_best"] = self.is_best
-        if self.versus is not None:
-            out["seat"] = self.my_seat
-            partner = self.partner
-            out["partner"] = None if partner is None else {
-                "selections": partner.selections,
-                "left": sum(1 for c in partner.cells if c != partner.setup.goal),
-            }
-            out["winner"] = self.race_winner
-        if self.phase == "replay":
-            r = self.replay
-            out["replay"] = {"index": r.index if r else 0, "total": r.total if r else 0}
-        return out
+        return saved.dump(self)
 
     def save_state(self) -> dict[str, Any]:
-        if self.phase == "replay":
-            return {
-                "version": STATE_VERSION,
-                "replay": self.record,
-                "index": self.replay.index if self.replay else 0,
-                "age": self.age,
-            }
-        job = self.job
-        return {
-            "version": STATE_VERSION,
-            "mode": self.mode,
-            "variant": self.variant,
-            "goal": self.goal,
-            "unselectable": self.unselectable,
-            "large": self.large,
-            "seed_base": self.seed_base,
-            "draws": self.draws,
-            "age": self.age,
-            "phase": self.phase,
-            "step": self.step,
-            "page": self.page,
-            "random_n": self.random_n,
-            "message": self.message,
-            "mark": None if self.mark is None else list(self.mark),
-            "stroke": [list(p) for p in self.stroke],
-            "pen": self.pen,
-            "job": None if job is None else {"kind": job.kind, "params": job.params,
-                                             "age": job.age},
-            "chosen": None if self.chosen is None else self.chosen.to_json(),
-            "blocked": self.blocked,
-            "search_slices": self.search_slices if self.search is not None else None,
-            "pattern": self.pattern,
-            "pending_pattern": self.pending_pattern,
-            "help_page": self.help_page,
-            "match": None if self.match is None else self.match.save(),
-            "ticks": self.ticks,
-            "hints": self.hints,
-            "solution_shown": self.solution_shown,
-            "hint_point": self.hint_point,
-            "anim": None if self.anim is None else [self.anim[0], list(self.anim[1]),
-                                                    self.anim[2]],
-            "best_before": None if self.best_before is None else self.best_before.to_json(),
-            "reported": self.reported,
-        }
+        return saved.save_state(self)
 
     def load_state(self, state: dict[str, Any]) -> None:
-        try:
-            self._load(state)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ValueError(f"not a Region Select save: {exc}") from None
-
-    def _load(self, s: dict[str, Any]) -> None:
-        if not isinstance(s, dict) or s.get("version") != STATE_VERSION:
-            raise ValueError("unknown version")
-        if "replay" in s:
-            self._open_record(s["replay"])
-            if self.replay is not None:
-                self.replay.seek(int(s["index"]))
-                self.match = self.replay.match
-            self.age = int(s["age"])
-            return
-        if s["variant"] not in VARIANTS or s["phase"] not in ("choose", "draw", "play", "clear"):
-            raise ValueError("bad variant or phase")
-        chosen = None if s["chosen"] is None else srf.Chosen.from_json(s["chosen"])
-        if self.job is not None:
-            self.job.wait()
-        self.mode, self.variant, self.goal = str(s["mode"]), s["variant"], int(s["goal"])
-        self.unselectable, self.large = bool(s["unselectable"]), bool(s["large"])
-        self.seed_base, self.draws = int(s["seed_base"]), int(s["draws"])
-        self.age = int(s["age"])
-        self.phase, self.step = s["phase"], str(s["step"])
-        self.page, self.random_n = int(s["page"]), int(s["random_n"])
-        self.message = str(s["message"])
-        self.mark = None if s["mark"] is None else (float(s["mark"][0]), float(s["mark"][1]))
-        self.stroke = [(int(x), int(y)) for x, y in s["stroke"]]
-        self.pen = bool(s["pen"])
-        self.chosen, self.blocked = chosen, s["blocked"]
-        self.pattern = int(s["pattern"])
-        self.pending_pattern = s["pending_pattern"]
-        self.help_page = s["help_page"]
-        self.search, self.search_slices = None, 0
-        if s["search_slices"] is not None and chosen is not None:
-            probe = Puzzle(Setup(chosen.surface.shadow.link, self.variant, self.goal,
-                                 self.blocked))
-            self.search = phase_search(probe)
-            for _ in range(int(s["search_slices"])):
-                self.search.run(SEARCH_BUDGET)
-            self.search_slices = int(s["search_slices"])
-        self.job = None
-        if s["job"] is not None:
-            kind, params = str(s["job"]["kind"]), dict(s["job"]["params"])
-            self._start_job(kind, params)
-            assert self.job is not None
-            self.job.age = int(s["job"]["age"])
-        self._reset_play()
-        if s["match"] is not None:
-            if "race" in s["match"]["rules"]:
-                raise ValueError("a race is not resumed alone (it needs its link session)")
-            rules = RegionsRules.from_json(s["match"]["rules"])
-            self.match = Match(rules, [self.seat])
-            self.match.load(s["match"])
-        self.ticks, self.hints = int(s["ticks"]), int(s["hints"])
-        self.solution_shown = bool(s["solution_shown"])
-        self.hint_point = s["hint_point"]
-        a = s["anim"]
-        self.anim = None if a is None else (int(a[0]), tuple(int(c) for c in a[1]), int(a[2]))
-        self.best_before = None if s["best_before"] is None else Best.from_json(s["best_before"])
-        self.reported = bool(s["reported"])
-        self._best_cache = None
+        saved.load_state(self, state)

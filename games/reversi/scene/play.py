@@ -5,6 +5,9 @@ Operation follows R-REV-OP: an illegal tap changes nothing; all board input is i
 discs flip; the hint button cycles none -> placeable -> full; restart resets everything,
 hint level included. With hints shown, a first tap on a legal square previews it (R-REV-VIEW-9)
 and a second tap on it plays; with hints off a tap plays at once (see docs/games/reversi.md).
+
+The input of a square and of the replay buttons is in `controls.py`, what the screens show
+in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
@@ -14,25 +17,22 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import (
     ComputerSeat,
     Event,
     LocalSeat,
     Match,
-    Played,
     ReplayCursor,
     Seat,
 )
-from firmware.match.replay import replay_command
 from firmware.scene import hit
 from games.reversi.ai import LEVELS
 from games.reversi.match import SEAT_COLORS, ReversiComputer, ReversiRules, seat_of
 from games.reversi.records import GameRecord, RecordError
-from games.reversi.rules import PASS, GameDataError
 from games.reversi.rules import Game as Board
-from games.reversi.scene import layout
+from games.reversi.scene import controls, layout, saved, views
 from games.reversi.scene import texts as tx
 from games.reversi.scene.animation import FlipAnimation
 from games.reversi.scene.bottom_view import (
@@ -43,28 +43,12 @@ from games.reversi.scene.bottom_view import (
     draw_result,
     draw_versus_slot,
 )
+from games.reversi.scene.saved import MODES, history_of
 from games.reversi.scene.top_view import TopView, draw_top
+from games.reversi.scene.views import other
 
-STATE_VERSION = 1
 MIN_THINK_TICKS = 24  # the computer never answers faster than this: its move stays visible
 LEVEL_BY_NAME = {lv.name: n for n, lv in LEVELS.items()}
-MODES = ("cpu", "two")
-
-
-def other(color: str) -> str:
-    return "white" if color == "black" else "black"
-
-
-def history_of(game: Board) -> list[Played]:
-    """The match history (seat, wire bytes, digest after) of a game's moves."""
-    probe = ReversiRules(Board(game.start))
-    out = []
-    for square in game.moves:
-        seat = probe.to_move()
-        assert seat is not None
-        probe.apply(seat, square)
-        out.append(Played(seat, probe.encode(square), probe.digest()))
-    return out
 
 
 class ReversiScene(Game):
@@ -181,17 +165,6 @@ class ReversiScene(Game):
     def thinking_ticks(self) -> int:
         return self.think_calls if self.thinking else 0
 
-    def tip(self) -> str:
-        """A quiet line for the message area (shown, not dumped): whose turn against the
-        computer, or the preview's reminder that a second tap plays."""
-        if self.preview is None:
-            if self.mode in ("cpu", "versus") and self.human_to_move() and self.anim is None:
-                return self.ctx.tr("Your turn", "あなたのばん")
-            return ""
-        return self.ctx.tr(
-            f"Tap {self.preview} again to play", f"もういちど {self.preview} で けってい"
-        )
-
     def _show(self, events: list[Event]) -> None:
         """Animate what the match applied (any seat's move)."""
         for event in events:
@@ -218,7 +191,7 @@ class ReversiScene(Game):
 
     def update(self, inp: InputState) -> None:
         if self.is_replay:
-            self._update_replay(inp)
+            controls.update_replay(self, inp)
             return
         name = hit(self.hotspots(), inp)
         if self.versus is not None and name in ("button:play-again", "button:restart"):
@@ -232,21 +205,8 @@ class ReversiScene(Game):
             if self.hint_name == "none":
                 self.preview = None
         elif name is not None and name.startswith("square:"):
-            self._tap_square(name.removeprefix("square:"))
+            controls.tap_square(self, name.removeprefix("square:"))
         self._advance()
-
-    def _tap_square(self, square: str) -> None:
-        if self.anim is not None or not self.human_to_move():
-            return  # R-REV-OP-4: all board input is ignored while discs flip
-        if not self.game.is_legal(square):
-            return  # R-REV-OP-3: an illegal square changes nothing at all
-        if self.hint_name != "none" and self.preview != square:
-            self.preview = square  # R-REV-VIEW-9: first tap previews, another square moves it
-            return
-        seat = self.match.seats[seat_of(self.game.turn or "black")]
-        assert isinstance(seat, LocalSeat)
-        seat.offer(square)
-        self._show(self.match.step())
 
     def _advance(self) -> None:
         if self.anim is not None:
@@ -285,38 +245,7 @@ class ReversiScene(Game):
     def level_name(self) -> str:
         return LEVELS[self.level].name
 
-    def _update_replay(self, inp: InputState) -> None:
-        if self.anim is not None:
-            self.anim.step()
-            if self.anim.done:
-                self.anim = None
-        if self.replay is None:
-            return
-        command = replay_command(hit(self.hotspots(), inp), inp)
-        if command is None:
-            return
-        self.anim = None
-        self._show(self.replay.go(command))
-
     # -------------------------------------------------------------------------- view
-    def message(self) -> tuple[str | None, str]:
-        """(disc colour or None, text) for the message area: pass or result."""
-        tr = self.ctx.tr
-        if self.record_error is not None:
-            return None, tr(*tx.BAD_RECORD)
-        g = self.game
-        if g.over:
-            if g.winner == "draw":
-                return None, tr(*tx.DRAW)
-            return g.winner, tr(*tx.WINS)
-        if g.last_pass is not None:
-            return g.last_pass, tr(*tx.PASSED)
-        return None, ""
-
-    def message_text(self) -> str:
-        color, tail = self.message()
-        return tail if color is None else tx.color_name(self.ctx.tr, color) + tail
-
     def _names(self, tr: tx.Tr | None = None) -> dict[str, str]:
         tr = tr or self.ctx.tr
         if self.record is not None:
@@ -325,15 +254,6 @@ class ReversiScene(Game):
             me = self.versus.radio.name
             return {self.human: me, other(self.human): self.versus.partner_name() or "?"}
         return tx.player_names(tr, self.mode, self.human, self.level_name)
-
-    def _move_list(self) -> list[tuple[str, str]]:
-        game = self.record.game if self.record is not None else self.game
-        color, out = game.start.turn, []
-        for ply in game.plies:
-            if ply != PASS:
-                out.append((color, ply))
-            color = other(color)
-        return out
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         def tr(en: str, ja: str) -> str:
@@ -357,44 +277,6 @@ class ReversiScene(Game):
                 self.is_replay,
             )
         self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover, tr))
-
-    def top_view(self, tr: tx.Tr) -> TopView:
-        """What the upper screen shows this frame."""
-        color, tail = self.message()
-        title = ""
-        highlight = None
-        if self.replay is not None:
-            total = self.replay.total
-            title = f"{tr(*tx.REPLAY_TITLE)} {self.replay.index}/{total}"
-            highlight = self.replay.index - 1 if self.replay.index else -1
-        return TopView(
-            score=self.game.score(),
-            turn=self.game.turn,
-            names={c: tx.for_screen(n) for c, n in self._names().items()},
-            message=tx.for_screen(tail),
-            message_color=color,
-            moves=self._move_list(),
-            thinking=1 + (self.think_calls // 15) % 3
-            if self.thinking_ticks() >= THINKING_INDICATOR_TICKS
-            else None,
-            tip=tx.for_screen(self.tip()),
-            highlight=highlight,
-            title=title,
-        )
-
-    def bottom_view(self, mover: str | None) -> BottomView:
-        """What the board shows this frame (`mover`: whose hints and preview are shown)."""
-        legal = self.game.legal() if mover else {}
-        return BottomView(
-            rows=self.game.position.rows(),
-            mover=mover,
-            hints={sq: len(f) for sq, f in legal.items()},
-            hint_level=self.hint_name,
-            preview=self.preview if mover else None,
-            preview_flips=frozenset(legal.get(self.preview or "", ())),
-            anim=self.anim,
-            last_move=self.game.moves[-1] if self.game.moves else None,
-        )
 
     def _cached(
         self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]
@@ -425,90 +307,19 @@ class ReversiScene(Game):
                     bottom, layout.PLAY_AGAIN_RECT, tr("START: menu", "START: メニュー")
                 )
 
-    # ------------------------------------------------------------------- persistence
+    # ------------------------------------------------------------------- views (views.py)
+    def top_view(self, tr: tx.Tr) -> TopView:
+        return views.top_view(self, tr)
+
+    def bottom_view(self, mover: str | None) -> BottomView:
+        return views.bottom_view(self, mover)
+
+    # ------------------------------------------------------------ dump and state (saved.py)
     def dump(self) -> dict[str, Any]:
-        s = self.game.state()
-        out = {
-            "board": s["board"],
-            "turn": s["turn"],
-            "score": s["score"],
-            "status": s["status"],
-            "winner": s["winner"],
-            "hint_level": self.hint_name,
-            "legal": s["legal"],
-            "preview": self.preview,
-            "animating": self.anim is not None,
-            "message": self.message_text(),
-            "moves": s["moves"],
-        }
-        if self.versus is not None:
-            out["seat"] = self.human
-        if self.is_replay:
-            out["replay"] = {
-                "index": self.replay.index if self.replay else 0,
-                "total": self.replay.total if self.replay else 0,
-            }
-        return out
+        return saved.dump(self)
 
     def save_state(self) -> dict[str, Any]:
-        if self.is_replay:
-            return {
-                "version": STATE_VERSION,
-                "mode": "replay",
-                "record": self.record_data,
-                "index": self.replay.index if self.replay else 0,
-            }
-        return {
-            "version": STATE_VERSION,
-            "mode": self.mode,
-            "level": self.level,
-            "human": self.human,
-            "ai_seed": self.ai_seed,
-            "game": self.game.to_json(),
-            "hint_level": self.hint_name,
-            "preview": self.preview,
-            "anim": self.anim.to_json() if self.anim else None,
-            "think_calls": self.think_calls,
-            "reported": self.reported,
-        }
+        return saved.save_state(self)
 
     def load_state(self, state: dict[str, Any]) -> None:
-        try:
-            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-                raise ValueError("unknown version")
-            if state["mode"] == "replay":
-                self._load_replay(state)
-                return
-            self._load_play(state)
-        except (KeyError, TypeError, ValueError, GameDataError) as exc:
-            raise ValueError(f"not a Reversi save: {exc}") from None
-
-    def _load_replay(self, state: dict[str, Any]) -> None:
-        self._reset()
-        self._open_record(state["record"])
-        if self.replay is not None:
-            self.replay.seek(int(state["index"]))
-
-    def _load_play(self, state: dict[str, Any]) -> None:
-        mode, level, human = state["mode"], int(state["level"]), state["human"]
-        if mode not in MODES or level not in LEVELS or human not in ("black", "white"):
-            raise ValueError("bad mode, level or colour")
-        game = Board.from_json(state["game"])
-        hint = tx.HINT_LEVELS.index(state["hint_level"])
-        preview = state["preview"]
-        if preview is not None and (hint == 0 or not game.is_legal(preview)):
-            raise ValueError("bad preview")
-        anim = FlipAnimation.from_json(state["anim"]) if state["anim"] is not None else None
-        think_calls = int(state["think_calls"])
-        self.record_data, self.replay, self.record, self.record_error = None, None, None, None
-        self.mode, self.level, self.human = mode, level, human
-        self.ai_seed = int(state["ai_seed"])
-        self._match = Match(ReversiRules(game), self._seats())
-        self._match.history = history_of(game)
-        self.hint_level, self.preview, self.anim = hint, preview, anim
-        self.reported = bool(state["reported"])
-        seat = game.turn
-        if think_calls and seat is not None and self.computer_to_move():
-            # The pending decision, restarted: the same slices give the same move and timing.
-            number = seat_of(seat)
-            self._match.load_seat(number, {"calls": think_calls})
+        saved.load_state(self, state)

@@ -7,6 +7,10 @@ Every action goes through a `Match` (firmware/match): people's taps are offered 
 `ReplaySeat`s. Computers wait while a card animates or a line is being read, then think for
 at least `MIN_THINK_TICKS` (their move stays visible); a person may play at any time on
 their turn. See docs/games/sevens.md ("On the handheld").
+
+The input of each phase is in `controls.py`, a versus match's members and seats in
+`link.py`, what the screens show in `views.py`, dump, suspend and resume in `saved.py`
+(docs/architecture.md, "Inside a game").
 """
 
 from __future__ import annotations
@@ -22,16 +26,15 @@ import pygame
 from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor
-from firmware.match.replay import replay_command
 from firmware.scene import hit
-from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.ai.voices import Narrator, Speech
-from games.sevens.match import PASS, SevensComputer, SevensRules, SevensSealed, deal_for_link
+from games.sevens.match import SevensComputer, SevensRules
 from games.sevens.records import replay_actions
 from games.sevens.rules import Game as Table
-from games.sevens.rules import Tally, board, card_name, parse_card, record_of, seat_view
+from games.sevens.rules import Tally, card_name, parse_card, record_of, seat_view
+from games.sevens.scene import controls, layout, saved, views
 from games.sevens.scene import help as help_pages
-from games.sevens.scene import layout
+from games.sevens.scene import link as link_glue
 from games.sevens.scene.animation import Anim
 from games.sevens.scene.bottom_view import (
     BottomView,
@@ -53,10 +56,7 @@ from games.sevens.scene.setup import (
 )
 from games.sevens.scene.talk import Talk
 from games.sevens.scene.top_view import TopView, draw_intro_top, draw_table_top
-from hal.interfaces import Button
 
-STATE_VERSION = 1
-PHASES = ("members", "options", "play", "over", "replay")
 # The engine's announcements for a person, turned to "You" (verb agreement)
 YOU_VERBS = {
     "starts": "start",
@@ -227,7 +227,7 @@ class SevensScene(Game):
         self.phase = "play"
         self.games += 1
         if self.versus is not None:
-            self.members = self._versus_members()
+            self.members = link_glue.versus_members(self)
         else:
             self.ctx.save_data(SETUP_KEY, self.setup.to_json())  # remembered for next time
             self.members = resolve_members(self.setup, random.Random(f"{self._seed}:members"))
@@ -243,18 +243,6 @@ class SevensScene(Game):
         self._speak(opening, "open")
         self._check_handoff()  # people passing the unit: the first one is asked for by name
 
-    def _versus_members(self) -> list[str]:
-        """One seat per unit (this unit's person `human`, the others `remote`), computers
-        in the rest: the host's seat options where they name a personality."""
-        session = self.versus
-        units = int(session.seats)
-        rng = random.Random(f"{self._seed}:members")
-        out = ["human" if s == session.seat else "remote" for s in range(units)]
-        for s in range(units, 4):
-            kind = self.setup.seats[s - 1]
-            out.append(kind if kind in PERSONALITIES else rng.choice(PERSONALITIES))
-        return out
-
     @property
     def _seed(self) -> str:
         return f"{self.base}:{self.games}"
@@ -268,7 +256,7 @@ class SevensScene(Game):
         if len(members) != 4 or "human" not in members:
             raise ValueError("a game has four members, one of them a person here")
         if self.versus is not None:
-            return self._versus_match(setup, members)
+            return link_glue.versus_match(self, setup, members)
         rules = SevensRules.new(seed, setup.rules)
         if members[0] != "human":
             raise ValueError("seat 0 is a person")
@@ -280,29 +268,6 @@ class SevensScene(Game):
                 player = SevensComputer(kind, f"{seed}:ai:{s}")
                 seats.append(self.ctx.computer_seat(player))
         return Match(rules, seats)
-
-    def _versus_match(self, setup: Setup, members: list[str]) -> Match[str]:
-        """The session's seats: local for this unit, remote for the other units, and the
-        computers: the host runs them (the session forwards their actions to the guests,
-        where they are remote seats). Sealed (the launcher's way): the host deals from a
-        seed only it knows and each guest starts from its own view of the deal."""
-        session = self.versus
-        rules: SevensRules
-        if not session.sealed:
-            rules = SevensRules.new(self._seed, setup.rules)
-        elif session.role == "host":
-            rules = deal_for_link(session.deal_seed, setup.rules)
-        else:
-            rules = SevensSealed.from_json(session.opening["rules"])
-        session.seats = 4  # the units' seats, then the computers' (see docs/games/sevens.md)
-        seats = session.make_seats()
-        if session.role == "host":
-            for s, kind in enumerate(members):
-                if kind in PERSONALITIES:
-                    seats[s] = self.ctx.computer_seat(SevensComputer(kind, f"{self._seed}:ai:{s}"))
-        match = Match(rules, seats)
-        session.attach(match, dealer=lambda seed: deal_for_link(seed, setup.rules))
-        return match
 
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
         kinds = ["human" if k == "remote" else k for k in self.members]
@@ -371,93 +336,22 @@ class SevensScene(Game):
     def update(self, inp: InputState) -> None:
         name = hit(self.hotspots(), inp)
         if self.help_page is not None:
-            self._update_help(name)
+            controls.update_help(self, name)
             return  # the game waits while the pages are open
         if name == "button:help":
             self.help_page = 0
             self.ctx.play("select")
             return
         if self.phase == "members":
-            self._update_members(name)
+            controls.update_members(self, name)
         elif self.phase == "options":
-            self._update_options(name)
+            controls.update_options(self, name)
         elif self.phase == "over":
-            self._update_over(name)
+            controls.update_over(self, name)
         elif self.phase == "replay":
-            self._update_replay(name, inp)
+            controls.update_replay(self, name, inp)
         else:
-            self._update_play(name, inp)
-
-    def _update_help(self, name: str | None) -> None:
-        assert self.help_page is not None
-        if name == "button:next":
-            self.help_page += 1
-        elif name == "button:back":
-            self.help_page -= 1
-        elif name == "button:ok":
-            self.help_page = None
-        else:
-            return
-        self.ctx.play("select")
-
-    def _update_members(self, name: str | None) -> None:
-        if name is not None and name.startswith("choice:seat"):
-            self.draft = self.draft.cycle_seat(int(name[-1]) - 1)
-            self.ctx.play("select")
-        elif name == "button:ok":
-            self.phase = "options"
-            self.ctx.play("select")
-
-    def _update_options(self, name: str | None) -> None:
-        if name is not None and name.startswith("choice:"):
-            self.focus = name.removeprefix("choice:")
-            self.draft = self.draft.cycle(self.focus)
-            self.ctx.play("select")
-        elif name == "button:ok":
-            self.setup = self.draft
-            self.ctx.play("select")
-            self._new_game()
-
-    def _update_over(self, name: str | None) -> None:
-        if name == "button:play-again":
-            self._new_game()
-        elif name == "button:members":
-            self.draft = self.setup
-            self.phase = "members"
-        elif name == "button:reset":
-            self.ctx.save_data(TALLY_KEY, Tally().to_json())
-            self.ctx.play("select")
-
-    def _update_play(self, name: str | None, inp: InputState) -> None:
-        skip = Button.A in inp.pressed and name is None
-        if self.anim is not None and (skip or inp.tapped_at() is not None):
-            self.anim = None  # a tap or A skips the animation; cards wait for it to end
-            if name is None or name.startswith("card:"):
-                name = None
-        if name == "button:skip":
-            self.talk.skip()
-        elif name == "button:ok" and self.handoff:
-            self.handoff = False
-            self.holder = self.match.to_move if self.match else None
-            self.ctx.play("select")
-        elif name is not None and name.startswith("card:"):
-            self._tap_card(parse_card(name.removeprefix("card:")))
-        elif name == "button:pass" and self.human_to_move():
-            self._offer(PASS)
-        self._advance()
-
-    def _tap_card(self, card: int) -> None:
-        """First tap: show the card's place (yellow or red frame); second tap: play it."""
-        if not self.human_to_move() or self.table is None:
-            return
-        if self.selected != card:
-            self.selected = card
-            self.ctx.play("select")
-            return
-        if card in self.table.legal_cards():
-            self._offer(card_name(card))
-        else:
-            self.ctx.play("error")  # a red-framed card: nothing happens
+            controls.update_play(self, name, inp)
 
     def _offer(self, action: str) -> None:
         assert self.match is not None
@@ -598,23 +492,22 @@ class SevensScene(Game):
     def replay_index(self) -> int:
         return self.cursor.index if self.cursor is not None else 0
 
-    def _update_replay(self, name: str | None, inp: InputState) -> None:
-        if self.anim is not None:
-            self.anim.age += 1
-            if self.anim.done:
-                self.anim = None
-        cursor = self.cursor
-        if cursor is None:
-            return
-        command = replay_command(name, inp)
-        if command is not None:
-            events = cursor.go(command)
-            plays = [e for e in events if e["type"] == "play"]
-            killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
-            self.anim = (
-                Anim(parse_card(plays[0]["card"]), killed, 0, plays[0]["seat"]) if plays else None
-            )
-        self.match = cursor.match
+    # ================================================================== views (views.py)
+    def top_view(self) -> TopView:
+        return views.top_view(self)
+
+    def bottom_view(self) -> BottomView:
+        return views.bottom_view(self)
+
+    # ================================================================== dump and state (saved.py)
+    def dump(self) -> dict[str, Any]:
+        return saved.dump(self)
+
+    def save_state(self) -> dict[str, Any]:
+        return saved.save_state(self)
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        saved.load_state(self, state)
 
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
@@ -677,208 +570,3 @@ class SevensScene(Game):
         with two or more people."""
         humans = self.humans
         return humans[0] if len(humans) == 1 and self.phase != "replay" else None
-
-    def top_view(self) -> TopView:
-        """What the upper screen shows (play, over and replay phases)."""
-        table = self.table
-        assert table is not None
-        return TopView(
-            phase=self.phase,
-            table=table,
-            names=self.names(),
-            anim=self.anim,
-            you=self.you,
-            human_to_move=self.human_to_move(),
-            selected=self.selected,
-            replay_index=self.replay_index,
-            replay_total=len(self.replay_actions),
-        )
-
-    def bottom_view(self) -> BottomView:
-        """What the lower screen shows: only what the phase shows (the tally is stored)."""
-        phase = self.phase
-        human = self.human_to_move()
-        over = phase == "over"
-        return BottomView(
-            phase=phase,
-            table=self.table,
-            names=self.names(),
-            you=self.you,
-            humans=self.humans,
-            local_seat=self.local_seat,
-            human_to_move=human,
-            sending=self.sending,
-            selected=self.selected,
-            think_ticks=self.think_ticks,
-            handoff=self.handoff,
-            talk_current=self.talk.current,
-            talk_last=self.talk.last,
-            replay_index=self.replay_index,
-            replay_total=len(self.replay_actions),
-            marks=self.marks() if human and phase == "play" else {},
-            tally=self.tally() if over else None,
-            english_names=member_names(self.members, units=self.unit_names()) if over else [],
-            draft=self.draft,
-        )
-
-    # ================================================================== the dump
-    def dump(self) -> dict[str, Any]:
-        dialog = self.phase in ("members", "options")
-        game = None if dialog else self.table
-        options = self.draft if dialog else self.setup
-        out: dict[str, Any] = {
-            "phase": self.phase,
-            "mode": ("two" if options.humans > 1 else "cpu") if dialog else self.mode,
-            "members": ["human", *options.seats] if dialog else list(self.members),
-            "options": options.to_json(),
-            "line": None,
-            "turn": None,
-            "seat": 0 if dialog else self.local_seat,
-            "hand": [],
-            "playable": [],
-            "table": ["." * 13] * 4,
-            "cards_left": [13] * 4,
-            "killed": [0] * 4,
-            "kills": [0] * 4,
-            "finished": [],
-            "ranking": [],
-            "selected": None,
-            "frame": None,
-            "handoff": None,
-            "animating": self.anim is not None,
-            "pass": False,
-            "help": self.help_page,
-        }
-        last = self.talk.last
-        if last is not None:
-            out["line"] = last.text(self._ja())
-        if self.record_error is not None:
-            out["message"] = self.ctx.tr(
-                "This record cannot be read.", "このきろくは よみこめません。"
-            )
-        if game is None:
-            return out
-        seat = self.local_seat
-        out.update(
-            turn=game.current,
-            hand=[card_name(c) for c in game.hand(seat)],
-            playable=[card_name(c) for c in self.playable()],
-            table=table_rows(game),
-            cards_left=[game.cards_left(s) for s in range(4)],
-            killed=list(game.killed_count),
-            kills=list(game.kills_count),
-            finished=list(game.finish_order),
-            ranking=game.ranking(),
-            selected=card_name(self.selected) if self.selected is not None else None,
-            handoff=self.names()[game.current]
-            if self.handoff and game.current is not None
-            else None,
-            names=self.names(),
-            pass_="button:pass" in self.hotspots(),
-        )
-        out["pass"] = out.pop("pass_")
-        if self.selected is not None:
-            out["frame"] = "yellow" if game.is_playable(self.selected) else "red"
-        if self.phase == "replay":
-            out["hands"] = [[card_name(c) for c in game.hand(s)] for s in range(4)]
-            out["replay"] = {"index": self.replay_index, "total": len(self.replay_actions)}
-        return out
-
-    # ================================================================== suspend
-    def save_state(self) -> dict[str, Any]:
-        if self.phase == "replay":
-            return {
-                "version": STATE_VERSION,
-                "phase": "replay",
-                "record": self.record_data,
-                "index": self.replay_index,
-            }
-        return {
-            "version": STATE_VERSION,
-            "phase": self.phase,
-            "setup": self.setup.to_json(),
-            "draft": self.draft.to_json(),
-            "base": self.base,
-            "games": self.games,
-            "members": list(self.members),
-            "match": self.match.save() if self.match is not None else None,
-            "talk": self.talk.to_json(),
-            "anim": self.anim.to_json() if self.anim is not None else None,
-            "selected": self.selected,
-            "holder": self.holder,
-            "handoff": self.handoff,
-            "reported": self.reported,
-            "help": self.help_page,
-            "focus": self.focus,
-        }
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        try:
-            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-                raise ValueError("unknown version")
-            if state["phase"] == "replay":
-                self.phase = "replay"
-                self._open_record(state["record"])
-                if self.record_error is None:
-                    index = int(state["index"])
-                    if not 0 <= index <= len(self.replay_actions):
-                        raise ValueError("bad replay position")
-                    self._replay_to(index)
-                return
-            self._load_play(state)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(f"not a Killing Sevens save: {exc}") from None
-
-    def _load_play(self, state: dict[str, Any]) -> None:
-        phase = state["phase"]
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r}")
-        setup = Setup.from_json(state["setup"])
-        draft = Setup.from_json(state["draft"])
-        games, base = int(state["games"]), str(state["base"])
-        members = [str(m) for m in state["members"]]
-        talk = Talk()
-        talk.load(state["talk"])
-        anim = Anim.from_json(state["anim"]) if state["anim"] is not None else None
-        selected, holder = state["selected"], state["holder"]
-        match = None
-        if state["match"] is not None:
-            match = self._match_for(f"{base}:{games}", setup, members)
-            match.load(state["match"])
-            rules = match.rules
-            if not isinstance(rules, SevensRules) or rules.game.options != setup.rules:
-                raise ValueError("the saved game's options differ from its setup")
-        elif phase in ("play", "over"):
-            raise ValueError("a game in play needs its match")
-        if selected is not None and (match is None or selected not in range(52)):
-            raise ValueError("bad selection")
-        if holder is not None and holder not in range(4):
-            raise ValueError("bad holder")
-        focus = state.get("focus", OPTION_KEYS[0])
-        if focus not in OPTION_KEYS:
-            raise ValueError("bad option focus")
-        help_page = state.get("help")
-        if help_page is not None and help_page not in range(len(help_pages.PAGES)):
-            raise ValueError("bad help page")
-        self.setup, self.draft, self.games, self.members = setup, draft, games, members
-        self.base = base
-        self.match = match
-        self.phase, self.talk, self.anim = phase, talk, anim
-        self.selected, self.holder = selected, holder
-        self.handoff, self.reported = bool(state["handoff"]), bool(state["reported"])
-        self.help_page = help_page
-        self.focus = focus
-
-
-def table_rows(game: Table) -> list[str]:
-    """The table as 4 rows of 13: `.` unplayed, the rank letter played, `x` killed."""
-    rows = []
-    for r in range(4):
-        row = ""
-        for c in range(13):
-            bit = board.BIT[r * 13 + c]
-            row += (
-                "x" if game.killed & bit else card_name(r * 13 + c)[0] if game.played & bit else "."
-            )
-        rows.append(row)
-    return rows
