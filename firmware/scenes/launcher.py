@@ -37,6 +37,25 @@ def saved_badge(surface: pygame.Surface, pos: tuple[int, int]) -> None:
     surface.fill(pal.PANEL_HI, (x + 2, y + 6, 6, 3))  # the label
 
 
+def tile_lines(title: str, width: int) -> list[str]:
+    """A tile's title: one line when it fits, else two split at the space that balances
+    them best, else wrapped in two; a title that still does not fit is shortened on purpose,
+    with a visible "…" (never cut by the tile's edge)."""
+    if text.size(title)[0] <= width:
+        return [title]
+    words = title.split(" ")
+    splits = [
+        [" ".join(words[:i]), " ".join(words[i:])] for i in range(1, len(words))
+    ]
+    fitting = [pair for pair in splits if all(text.size(p)[0] <= width for p in pair)]
+    if fitting:
+        return min(fitting, key=lambda pair: max(text.size(p)[0] for p in pair))
+    lines = text.wrap(title, width)
+    if len(lines) <= 2 and all(text.size(line)[0] <= width for line in lines):
+        return lines
+    return [text.fit(title, width)]
+
+
 class LauncherScene(Scene):
     name = "launcher"
 
@@ -173,16 +192,20 @@ class LauncherScene(Scene):
             if chosen:
                 pygame.draw.rect(bottom, pal.ACCENT, rect.inflate(2, 2), 2, border_radius=5)
             bob = -1 if chosen and (self.t // 15) % 2 else 0
-            bottom.blit(self._icon(gid), (rect.centerx - 16, rect.y + 5 + bob))
+            title = self.machine.tr(cart.title, cart.title_ja)
+            lines = tile_lines(title, rect.w - 6)
+            # Japanese lines are 12 rows: two of them sit close, and lift the icon to make room
+            japanese = any(text.size(line)[1] > text.GLYPH_H for line in lines)
+            pitch = text.JA_H if japanese else text.line_pitch(lines, minimum=9)
+            lines_top = rect.bottom - 2 - pitch * len(lines) if japanese else None
+            icon_y = rect.y + 5 if lines_top is None else min(rect.y + 5, lines_top - 34)
+            bottom.blit(self._icon(gid), (rect.centerx - 16, icon_y + bob))
             if gid in self.machine.saved:
                 saved_badge(bottom, (rect.right - 13, rect.y + 3))
-            title = self.machine.tr(cart.title, cart.title_ja)
-            # the whole title, on two lines when one is too narrow (never cut)
-            lines = text.wrap(title, rect.w - 6)
-            if len(lines) > 2 or any(text.size(line)[0] > rect.w - 4 for line in lines):
-                lines = [title]  # (a long single word: drawn whole, narrower glyph run)
-            pitch = text.line_pitch(lines, minimum=9)
-            y = rect.bottom - 4 - pitch * len(lines) + (pitch - text.size(lines[0])[1])
+            if lines_top is None:
+                y = rect.bottom - 4 - pitch * len(lines) + (pitch - text.size(lines[0])[1])
+            else:
+                y = lines_top + text.JA_SHIFT  # draw's y is the Latin capitals' top
             for line in lines:
                 text.draw(
                     bottom,
@@ -227,11 +250,11 @@ class LauncherScene(Scene):
         text.draw(top, title, (86, 18), pal.ACCENT, scale=scale, shadow=pal.OUTLINE)
         lo, hi = cart.players
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        line = tr(f"Players: {players}", f"にんずう: {players}")
+        line = tr(f"Players: {players}", f"{players}にん")
         if cart.link_units is not None:
             lo_u, hi_u = cart.link_units
             units = f"{lo_u}" if lo_u == hi_u else f"{lo_u}-{hi_u}"
-            line += tr(f"  Link: {units}", f"  つうしん: {units}だい")
+            line += tr(f"  Link: {units}", f"・つうしん {units}だい")
         text.draw(top, line, (86, 46), pal.TEXT_DIM)
         stats = self._stats(cart.id)
         played = stats.get("played", 0)

@@ -22,7 +22,7 @@ def draw_icon(surf: pygame.Surface) -> None:
 CARTRIDGE = Cartridge(
     id="panels",
     title="Panel Link",
-    title_ja="パネルリンク",
+    title_ja="パネル リンク",
     description="Place numbered cards so your connectors meet: same numbers, sequences, "
     "rings and perfect groups score. First to the target wins. On one unit: against the "
     "computer (four levels) or two players. Versus: two units over the link.",

@@ -22,7 +22,7 @@ def draw_icon(surf: pygame.Surface) -> None:
 CARTRIDGE = Cartridge(
     id="pop",
     title="Bubble Pop",
-    title_ja="バブルポップ",
+    title_ja="バブル ポップ",
     description="Tap the bubbles before they float away. Pop them in a row for combos; "
     "three escapes and the game is over. With buttons: D-pad to aim, A to pop. One player "
     "on one unit (no versus).",

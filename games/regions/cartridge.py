@@ -33,7 +33,7 @@ SURFACES = ("choose", "draw", *srf.catalogue_names(), *(f"random:{n}" for n in s
 CARTRIDGE = Cartridge(
     id="regions",
     title="Region Select",
-    title_ja="リージョンセレクト",
+    title_ja="リージョン セレクト",
     description="A knot-theory puzzle: tap a point to switch the regions around it and turn "
     "them all grey; every puzzle has a solution. Pick a surface, a random one or draw a "
     "curve. On one unit: solo, with hints. Versus: a race of two units over the link.",
