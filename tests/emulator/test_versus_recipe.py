@@ -197,6 +197,10 @@ def play(ann: Unit, bob: Unit) -> None:
     for unit in (ann, bob):
         unit.tap(20, 8)
     time.sleep(2.0)
+    # a new store: the first start asks the language (firmware/scenes/language.py)
+    for unit in (ann, bob):
+        unit.tap(128, 66)  # English
+    time.sleep(1.0)
     for unit in (ann, bob):
         unit.tap(161, 9)  # the launcher's Versus button (title bar)
     time.sleep(0.5)
