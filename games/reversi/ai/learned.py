@@ -31,7 +31,7 @@ from games.reversi.rules.bitboard import legal_moves
 WEIGHTS_PATH = Path(__file__).with_name("pattern_weights.json")
 WEIGHTS_FORMAT = "twinfold-reversi-patterns/1"
 # sha256 of the shipped weights file (the training tool's --ship writes both).
-WEIGHTS_SHA256 = "e3b20f678f4425772891c235e739122e69dc041883a6294a956aee7c3c547522"
+WEIGHTS_SHA256 = "5f03f0455502a5c896f36419412618d1660dda48ad58071c5242ae250bfb25e7"
 
 WIN = 10000  # the same offset as the hand-written evaluation: wins beat every heuristic
 
