@@ -157,8 +157,10 @@ def test_suspend_and_resume_is_exact_mid_thought_and_mid_animation(tmp_path):
                 a.tap("button:hint")
                 a.tap("button:hint")
                 a.tap(f"square:{sorted(a.game['legal'])[0]}")
-            elif name == "animating" and a.scene.human_to_move() and a.scene.anim is None:
-                a.tap(f"square:{sorted(a.game['legal'])[0]}")  # discs turn over again
+            elif name != "preview" and a.scene.human_to_move() and a.scene.anim is None:
+                # discs turn over again / the computer thinks again (how long a decision
+                # takes depends on the evaluation's weights)
+                a.tap(f"square:{sorted(a.game['legal'])[0]}")
             else:
                 a.frames(1)
         assert reached(a.scene), name
