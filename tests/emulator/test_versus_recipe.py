@@ -9,7 +9,6 @@ the reason where Xvfb, xdotool or xprop are missing.
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
@@ -138,14 +137,15 @@ class Unit:
         self.err.close()
 
 
-def squares() -> dict[str, tuple[int, int]]:
-    """Each board square's centre on the lower screen, from the game's own hotspots."""
+def squares(tmp_path: Path) -> dict[str, tuple[int, int]]:
+    """Each board square's centre on the lower screen, from the game's own hotspots (a
+    headless machine with a store of its own: a store is held by one process at a time)."""
     import pygame
 
     from firmware.testing import machine_from_movie
 
     pygame.init()
-    m = machine_from_movie(Path(os.environ.get("TMPDIR", "/tmp")), game="reversi", seed=1)
+    m = machine_from_movie(tmp_path, game="reversi", seed=1)
     return {
         name.split(":", 1)[1]: rect.center
         for name, rect in m.game_scene().hotspots().items()
@@ -172,7 +172,7 @@ def test_the_readme_versus_recipe_pairs_and_plays_a_whole_reversi_game(
         bob = Unit([*twinfold_command(), *bob_argv[1:]], env, base / "instance-2")
         try:
             bob.find_window(x=640)
-            play(ann, bob)
+            play(ann, bob, tmp_path / "squares")
         finally:
             bob.stop()
     finally:
@@ -191,7 +191,7 @@ def test_the_readme_versus_recipe_pairs_and_plays_a_whole_reversi_game(
         )
 
 
-def play(ann: Unit, bob: Unit) -> None:
+def play(ann: Unit, bob: Unit, scratch: Path) -> None:
     # boot screens: a touch skips them (here, where the launcher has no target if the boot
     # screen is over already); the launcher selects Reversi, the first game
     for unit in (ann, bob):
@@ -219,7 +219,8 @@ def play(ann: Unit, bob: Unit) -> None:
     ann.wait_log(r"versus: reversi starts: seat 0 of 2, as host")
     bob.wait_log(r"versus: reversi starts: seat 1 of 2, as guest")
     assert "(instance 2)" in bob.xdo("getwindowname", bob.window)
-    centre = squares()
+    scratch.mkdir(parents=True, exist_ok=True)
+    centre = squares(scratch)
     game = Game()
     units = {"black": ann, "white": bob}
     while not game.over:
