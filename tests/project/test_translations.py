@@ -13,7 +13,14 @@ import re
 from pathlib import Path
 
 import pytest
-from screen_sweep import MOVIES, ROOT, sweep_help_screens, sweep_movie, sweep_setup_screens
+from screen_sweep import (
+    MOVIES,
+    ROOT,
+    sweep_help_screens,
+    sweep_movie,
+    sweep_result_screens,
+    sweep_setup_screens,
+)
 
 from firmware.gfx import text
 
@@ -57,8 +64,12 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
     assert not missing, "\n".join(sorted(missing))
 
 
-@pytest.mark.parametrize("sweep", [sweep_setup_screens, sweep_help_screens], ids=["setup", "help"])
-def test_setup_and_help_screens_speak_one_language(sweep, tmp_path):
+@pytest.mark.parametrize(
+    "sweep",
+    [sweep_setup_screens, sweep_help_screens, sweep_result_screens],
+    ids=["setup", "help", "result"],
+)
+def test_setup_help_and_result_screens_speak_one_language(sweep, tmp_path):
     missing = set()
     for language in ("en", "ja"):
         for where, rec in sweep(language, tmp_path / language):
