@@ -61,12 +61,12 @@ class Recorder:
         )
 
     def layered(self, a: Drawn, b: Drawn) -> bool:
-        """True when the later of the two lies on a box (a dialog) drawn over the earlier
-        one: they are not one row of text, whatever their heights."""
+        """True when the later of the two lies on a box of its own drawn after the earlier
+        one (a dialog over the screen, a badge): they are not one row of text."""
         first, second = (a, b) if a.seq < b.seq else (b, a)
         return any(
             c.surface is a.surface and first.seq < c.seq < second.seq
-            and c.rect.contains(second.ink) and c.rect.colliderect(first.ink)
+            and c.rect.contains(second.ink) and not c.rect.contains(first.ink)
             for c in self.covers
         )
 
@@ -288,3 +288,64 @@ def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
             yield f"panels game over ({mode}, seed {seed})", rec
         finally:
             m.store.close()
+
+
+VERSUS_LAST = 700  # the versus movies' last tick (the guest's reply in Reversi)
+VERSUS_EVERY = 10  # ticks between two checks of the versus screens
+
+
+def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The Versus screens of two headless units on one in-memory radio, as
+    tools/versus_screenshots.py plays them (docs/movies/versus: the Versus menu, hosting and
+    waiting, the lobby's list of nearby units, the pairing code, the game with its link
+    badge); then the guest alone until its partner is lost (the waiting screen); then every
+    failure notice of a join, a pairing or a session."""
+    from firmware.scenes.prompts import NoticeScene
+    from firmware.scenes.versus import FAILURE_TEXT, WaitingScene, failure_text
+    from hal.link.memory import MemoryMedium
+    from tools.versus_screenshots import MOVIES as VERSUS_MOVIES
+    from tools.versus_screenshots import UNITS, seeded_secrets
+
+    clock = {"t": 0.0}
+    medium = MemoryMedium(None, lambda: clock["t"])
+    units: dict[str, Machine] = {}
+    with seeded_secrets():
+        try:
+            for role, name in UNITS:
+                movie = parse_movie((VERSUS_MOVIES / f"{role}.txt").read_text(encoding="utf-8"))
+                units[role] = machine_in(tmp / role, language, movie=movie,
+                                         link=medium.attach(), link_name=name)
+                units[role].to_launcher()
+            for tick in range(VERSUS_LAST + 1):
+                clock["t"] = tick / 60
+                for m in units.values():
+                    m.step()
+                if tick % VERSUS_EVERY == 0:
+                    for role, m in units.items():
+                        with recording() as rec:
+                            m.render()
+                        yield f"versus {role} tick {tick} ({m.scene.name})", rec
+            guest = units["guest"]  # the host goes quiet: the guest waits for it
+            tick = VERSUS_LAST
+            while not isinstance(guest.scene, WaitingScene) and tick < VERSUS_LAST + 60 * 60:
+                tick += 1
+                clock["t"] = tick / 60
+                guest.step()
+            assert isinstance(guest.scene, WaitingScene), "the guest never missed its partner"
+            for _ in range(3):  # its dots count up to three
+                for _ in range(20):
+                    tick += 1
+                    clock["t"] = tick / 60
+                    guest.step()
+                with recording() as rec:
+                    guest.render()
+                yield f"versus guest waiting, tick {tick}", rec
+            for why in FAILURE_TEXT:
+                guest.push(NoticeScene(guest, failure_text(guest, why)))
+                with recording() as rec:
+                    guest.render()
+                yield f"versus failure {why}", rec
+                guest.pop()
+        finally:
+            for m in units.values():
+                m.store.close()

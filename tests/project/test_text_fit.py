@@ -21,6 +21,7 @@ from screen_sweep import (
     sweep_movie,
     sweep_result_screens,
     sweep_setup_screens,
+    sweep_versus_screens,
 )
 
 # Panel Link's score popups ("+30") float up across the board and the status row.
@@ -77,8 +78,9 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
 
 @pytest.mark.parametrize(
     "sweep",
-    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start],
-    ids=["setup", "help", "result", "first-start"],
+    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
+     sweep_versus_screens],
+    ids=["setup", "help", "result", "first-start", "versus"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):
