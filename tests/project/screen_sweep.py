@@ -259,6 +259,7 @@ def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
     import random
 
     from firmware.testing import run
+    from games.panels.scene import effects
 
     m = machine_in(tmp / "pop", language, game="pop", seed=2)
     try:
@@ -279,9 +280,13 @@ def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
             run(m, 5, draw=False)
             scene = m.scene.game  # type: ignore[attr-defined]
             rules, pick = scene.rules, random.Random(seed)
+            yaku_log = []
             while rules.to_move() is not None:
-                rules.apply(rules.to_move(), pick.choice(rules.legal_actions()))
+                for event in rules.apply(rules.to_move(), pick.choice(rules.legal_actions())):
+                    if event["type"] == "fixed":  # the yaku made, listed on the top screen
+                        yaku_log += effects.log_entries(event)
             scene._reset_view()
+            scene.yaku_log = yaku_log
             run(m, 5, draw=False)
             with recording() as rec:
                 m.render()
