@@ -96,7 +96,7 @@ def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
     name = session.partner_name()
     label = machine.tr(f"vs {name}", f"たいせん {name}") if named else ""
     w = text.size(label)[0] if label else -2
-    box = pygame.Rect(x - (w + 22) // 2, y, w + 22, 16 if label else 13)
+    box = pygame.Rect(x - (w + 25) // 2, y, w + 25, 16 if label else 13)
     widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
     if label:
         text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
@@ -276,10 +276,11 @@ class LobbyScene(Scene):
         cart = self.machine.cartridges[self.game_id]
         dots = "." * (1 + (self.t // 20) % 3)
         radio = radio_of(self.machine).radio
+        title_ja = cart.title_ja or cart.title
         if session.role == "host" and session.seats > 2:
             joined, most = 1 + len(session.guests), session.seats
             lines = [
-                tr(f"Hosting {cart.title} as {radio.name}.", f"{cart.title} をひらいています"),
+                tr(f"Hosting {cart.title} as {radio.name}.", f"{title_ja} をひらいています"),
                 tr(f"{joined} of up to {most} players here", f"{joined}/{most}人 あつまりました"),
                 tr("Waiting for players" + dots, "あいてを まっています" + dots),
             ]
@@ -287,7 +288,7 @@ class LobbyScene(Scene):
                 lines.append(tr("START: play with who is here", "START: このメンバーで はじめる"))
         elif session.role == "host":
             lines = [
-                tr(f"Hosting {cart.title} as {radio.name}.", f"{cart.title} をひらいています"),
+                tr(f"Hosting {cart.title} as {radio.name}.", f"{title_ja} をひらいています"),
                 tr("Waiting for a player" + dots, "あいてを まっています" + dots),
             ]
         elif session.state is State.LOOKING:

@@ -53,6 +53,23 @@ class Recorder:
     def next_seq(self) -> int:
         return len(self.drawn) + len(self.covers)
 
+    def hidden(self, d: Drawn) -> bool:
+        """True when a box drawn after `d` covers all of it (a result panel over a row)."""
+        return any(
+            c.surface is d.surface and c.seq > d.seq and c.rect.contains(d.ink)
+            for c in self.covers
+        )
+
+    def layered(self, a: Drawn, b: Drawn) -> bool:
+        """True when the later of the two lies on a box of its own drawn after the earlier
+        one (a dialog over the screen, a badge): they are not one row of text."""
+        first, second = (a, b) if a.seq < b.seq else (b, a)
+        return any(
+            c.surface is a.surface and first.seq < c.seq < second.seq
+            and c.rect.contains(second.ink) and not c.rect.contains(first.ink)
+            for c in self.covers
+        )
+
     def hidden_between(self, a: Drawn, b: Drawn) -> bool:
         """True when a box drawn after `a` and before `b` covers where they meet."""
         meet = a.ink.clip(b.ink)
@@ -179,35 +196,44 @@ def sweep_setup_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorde
         m.store.close()
 
 
-# Games opened at their first screen, whose "?" button opens pages turned by "next".
-HELP_GAMES = {
-    "arimaa": {"setup": "default", "mode": "two"},
-    "panels": {},
-    "sevens": {},
+# Games opened at their first screen, whose "?" button opens pages turned by a "next" button.
+HELP_GAMES: dict[str, tuple[dict[str, str], str]] = {
+    "arimaa": ({"setup": "default", "mode": "two"}, "button:next"),
+    "panels": ({}, "button:next"),
+    "regions": ({}, "button:help-next"),
+    "sevens": ({}, "button:next"),
 }
 
 
-def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
-    """Every how-to-play page of the games that have a help button, page by page."""
+def _tap(m: Machine, name: str) -> None:
     from firmware.testing import run, tap_script
 
-    def tap(m: Machine, name: str) -> None:
-        x, y = m.scene.hotspots()[name].center
-        m.hal.input.script = tap_script({m.tick: (x, y)})  # type: ignore[attr-defined]
-        run(m, 5, draw=False)
+    x, y = m.scene.hotspots()[name].center
+    m.hal.input.script = tap_script({m.tick: (x, y)})  # type: ignore[attr-defined]
+    run(m, 5, draw=False)
 
-    for game, options in HELP_GAMES.items():
+
+def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every how-to-play page of the games that have a help button, page by page (Reversi
+    and Bubble Pop have none)."""
+    from firmware.testing import run
+
+    for game, (options, next_button) in HELP_GAMES.items():
         m = machine_in(tmp / game, language, game=game, seed=1, options=options)
         try:
             run(m, 5, draw=False)
-            tap(m, "button:help")
+            _tap(m, "button:help")
             for page in range(12):
                 with recording() as rec:
                     m.render()
                 yield f"{game} help page {page + 1}", rec
-                if "button:next" not in m.scene.hotspots():
+                game_scene = getattr(m.scene, "game", m.scene)
+                before = getattr(game_scene, "help_page", None)
+                if next_button not in m.scene.hotspots():
                     break
-                tap(m, "button:next")
+                _tap(m, next_button)
+                if getattr(game_scene, "help_page", None) in (before, None):
+                    break  # the last page's "next" does nothing, or closes the pages
         finally:
             m.store.close()
 
@@ -224,3 +250,107 @@ def sweep_first_start(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]
         yield "language choice", rec
     finally:
         m.store.close()
+
+
+def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The game-over screens of Bubble Pop (every bubble let go) and of Panel Link (a game
+    played out at once by choosing legal actions at random, against the computer and for
+    two players), each as the player sees it."""
+    import random
+
+    from firmware.testing import run
+    from games.panels.scene import effects
+
+    m = machine_in(tmp / "pop", language, game="pop", seed=2)
+    try:
+        for _ in range(600):
+            run(m, 10, draw=False)
+            if m.scene.game.game.s.over:  # type: ignore[attr-defined]
+                break
+        assert m.scene.game.game.s.over, "Bubble Pop never ended"  # type: ignore[attr-defined]
+        with recording() as rec:
+            m.render()
+        yield "pop game over", rec
+    finally:
+        m.store.close()
+    for mode, seed in (("cpu", 1), ("cpu", 2), ("two", 3), ("two", 4)):
+        m = machine_in(tmp / f"panels-{mode}-{seed}", language, game="panels", seed=seed,
+                       options={"mode": mode, "target": "100"})
+        try:
+            run(m, 5, draw=False)
+            scene = m.scene.game  # type: ignore[attr-defined]
+            rules, pick = scene.rules, random.Random(seed)
+            yaku_log = []
+            while rules.to_move() is not None:
+                for event in rules.apply(rules.to_move(), pick.choice(rules.legal_actions())):
+                    if event["type"] == "fixed":  # the yaku made, listed on the top screen
+                        yaku_log += effects.log_entries(event)
+            scene._reset_view()
+            scene.yaku_log = yaku_log
+            run(m, 5, draw=False)
+            with recording() as rec:
+                m.render()
+            yield f"panels game over ({mode}, seed {seed})", rec
+        finally:
+            m.store.close()
+
+
+VERSUS_LAST = 700  # the versus movies' last tick (the guest's reply in Reversi)
+VERSUS_EVERY = 10  # ticks between two checks of the versus screens
+
+
+def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The Versus screens of two headless units on one in-memory radio, as
+    tools/versus_screenshots.py plays them (docs/movies/versus: the Versus menu, hosting and
+    waiting, the lobby's list of nearby units, the pairing code, the game with its link
+    badge); then the guest alone until its partner is lost (the waiting screen); then every
+    failure notice of a join, a pairing or a session."""
+    from firmware.scenes.prompts import NoticeScene
+    from firmware.scenes.versus import FAILURE_TEXT, WaitingScene, failure_text
+    from hal.link.memory import MemoryMedium
+    from tools.versus_screenshots import MOVIES as VERSUS_MOVIES
+    from tools.versus_screenshots import UNITS, seeded_secrets
+
+    clock = {"t": 0.0}
+    medium = MemoryMedium(None, lambda: clock["t"])
+    units: dict[str, Machine] = {}
+    with seeded_secrets():
+        try:
+            for role, name in UNITS:
+                movie = parse_movie((VERSUS_MOVIES / f"{role}.txt").read_text(encoding="utf-8"))
+                units[role] = machine_in(tmp / role, language, movie=movie,
+                                         link=medium.attach(), link_name=name)
+                units[role].to_launcher()
+            for tick in range(VERSUS_LAST + 1):
+                clock["t"] = tick / 60
+                for m in units.values():
+                    m.step()
+                if tick % VERSUS_EVERY == 0:
+                    for role, m in units.items():
+                        with recording() as rec:
+                            m.render()
+                        yield f"versus {role} tick {tick} ({m.scene.name})", rec
+            guest = units["guest"]  # the host goes quiet: the guest waits for it
+            tick = VERSUS_LAST
+            while not isinstance(guest.scene, WaitingScene) and tick < VERSUS_LAST + 60 * 60:
+                tick += 1
+                clock["t"] = tick / 60
+                guest.step()
+            assert isinstance(guest.scene, WaitingScene), "the guest never missed its partner"
+            for _ in range(3):  # its dots count up to three
+                for _ in range(20):
+                    tick += 1
+                    clock["t"] = tick / 60
+                    guest.step()
+                with recording() as rec:
+                    guest.render()
+                yield f"versus guest waiting, tick {tick}", rec
+            for why in FAILURE_TEXT:
+                guest.push(NoticeScene(guest, failure_text(guest, why)))
+                with recording() as rec:
+                    guest.render()
+                yield f"versus failure {why}", rec
+                guest.pop()
+        finally:
+            for m in units.values():
+                m.store.close()

@@ -19,7 +19,9 @@ from screen_sweep import (
     sweep_first_start,
     sweep_help_screens,
     sweep_movie,
+    sweep_result_screens,
     sweep_setup_screens,
+    sweep_versus_screens,
 )
 
 # Panel Link's score popups ("+30") float up across the board and the status row.
@@ -45,15 +47,17 @@ def _problems(rec: Recorder) -> list[str]:
             out.append(f"{d.text!r} at {tuple(d.ink)} runs off its {d.surface.get_size()} surface")
         if d.box is not None and not d.box.contains(d.ink):
             out.append(f"{d.text!r} at {tuple(d.ink)} sticks out of its button {tuple(d.box)}")
-    for a, b in itertools.combinations(drawn, 2):
+    seen = [d for d in drawn if not rec.hidden(d)]
+    for a, b in itertools.combinations(seen, 2):
         if a.surface is not b.surface:
             continue
-        if _one_row(a, b) and a.base != b.base:
+        row = _one_row(a, b) and not rec.layered(a, b)
+        if row and a.base != b.base:
             out.append(
                 f"{a.text!r} {tuple(a.ink)} and {b.text!r} {tuple(b.ink)} share a row "
                 f"but not a baseline"
             )
-        if _one_row(a, b) and max(a.ink.left - b.ink.right, b.ink.left - a.ink.right) < GAP:
+        if row and max(a.ink.left - b.ink.right, b.ink.left - a.ink.right) < GAP:
             out.append(f"{a.text!r} {tuple(a.ink)} and {b.text!r} {tuple(b.ink)} touch")
         if not a.ink.colliderect(b.ink):
             continue
@@ -74,8 +78,9 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
 
 @pytest.mark.parametrize(
     "sweep",
-    [sweep_setup_screens, sweep_help_screens, sweep_first_start],
-    ids=["setup", "help", "first-start"],
+    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
+     sweep_versus_screens],
+    ids=["setup", "help", "result", "first-start", "versus"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):

@@ -13,13 +13,24 @@ import re
 from pathlib import Path
 
 import pytest
-from screen_sweep import MOVIES, ROOT, sweep_help_screens, sweep_movie, sweep_setup_screens
+from screen_sweep import (
+    MOVIES,
+    ROOT,
+    sweep_help_screens,
+    sweep_movie,
+    sweep_result_screens,
+    sweep_setup_screens,
+    sweep_versus_screens,
+)
 
 from firmware.gfx import text
+from tools.versus_screenshots import UNITS
 
 # Words that are the same in both languages: button names printed on the unit, the system's
 # name, abbreviations a Japanese screen uses as they are, a setup named after its author.
 SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "TWINFOLD", "Lv", "99of9"}
+# The radio names of the two units of the versus sweep: names, the same in both languages.
+SAME_IN_BOTH |= {name for _role, name in UNITS}
 # Game notation and identifiers, the same in both languages: Arimaa's steps and turn labels
 # (Ed2n, 1g), Region Select's surface names (3_1_curl).
 NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
@@ -57,8 +68,12 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
     assert not missing, "\n".join(sorted(missing))
 
 
-@pytest.mark.parametrize("sweep", [sweep_setup_screens, sweep_help_screens], ids=["setup", "help"])
-def test_setup_and_help_screens_speak_one_language(sweep, tmp_path):
+@pytest.mark.parametrize(
+    "sweep",
+    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_versus_screens],
+    ids=["setup", "help", "result", "versus"],
+)
+def test_setup_help_and_result_screens_speak_one_language(sweep, tmp_path):
     missing = set()
     for language in ("en", "ja"):
         for where, rec in sweep(language, tmp_path / language):

@@ -227,7 +227,7 @@ def _draw_result(surf: pygame.Surface, view: BottomView, tr: Tr) -> None:
         title = tr(*tx.DRAW)
         color = pal.TEXT
     else:
-        title = f"{names[result.winner]} {tr(*tx.WINS)}"
+        title = tx.win_line(tr, names[result.winner])
         color = sprites.owner_color(result.winner)
     text.draw(surf, title, (box.centerx, box.y + 10), color, align="center", shadow=pal.OUTLINE)
     for i, score in enumerate(result.scores if result else ()):

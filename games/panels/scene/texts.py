@@ -40,6 +40,8 @@ THINKING = ("Thinking", "かんがえちゅう")
 WAITING = ("Waiting for the other unit", "あいてを まっています")
 PASSED = ("passed", "パス")
 WINS = ("wins!", "の かち!")
+YOU = ("You", "あなた")
+YOU_WIN = ("You win!", "あなた の かち!")  # not "You wins!"
 DRAW = ("Draw", "ひきわけ")
 TARGET = ("Target", "もくひょう")
 STOCK = ("Stock", "てふだ")
@@ -55,10 +57,10 @@ PTS = ("pts", "てん")
 def player_name(tr: Tr, mode: str, seat: int, human: int, level: int) -> str:
     if mode == "cpu":
         if seat == human:
-            return tr("You", "あなた")
+            return tr(*YOU)
         return tr(f"CPU {level}", f"CPU {level}")
     if mode == "link":
-        return tr("You", "あなた") if seat == human else tr("Opponent", "あいて")
+        return tr(*YOU) if seat == human else tr("Opponent", "あいて")
     return tr(f"Player {seat + 1}", f"プレイヤー{seat + 1}")
 
 
@@ -68,3 +70,8 @@ def yaku_name(tr: Tr, kind: str) -> str:
 
 def item_name(tr: Tr, kind: str) -> str:
     return tr(*ITEM_NAMES[kind])
+
+
+def win_line(tr: Tr, winner: str) -> str:
+    """Who won, in a sentence: "You win!" for the person, "CPU 3 wins!" for anyone else."""
+    return tr(*YOU_WIN) if winner == tr(*YOU) else f"{winner} {tr(*WINS)}"

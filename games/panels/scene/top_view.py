@@ -152,7 +152,7 @@ def _draw_message(surf: pygame.Surface, view: TopView, tr: Tr, box: pygame.Rect)
         if result is None or result.winner is None:
             lines = [tr(*tx.DRAW)]
         else:
-            lines = [f"{names[result.winner]} {tr(*tx.WINS)}"]
+            lines = [tx.win_line(tr, names[result.winner])]
     elif view.item_armed is not None and view.local_to_move:
         kind = st.players[st.current].items[view.item_armed]
         prompt = {"stock": tx.PICK_STOCK, "card": tx.PICK_CARD, "delta": tx.PICK_DELTA}
