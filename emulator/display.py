@@ -166,7 +166,11 @@ class WindowDisplay(Display):
         if layout == self.layout and split == self.split:
             return
         scale_changed = layout.scale != self.layout.scale
-        kind_changed = layout.kind != self.layout.kind or layout.focus != self.layout.focus
+        kind_changed = (
+            layout.kind != self.layout.kind
+            or layout.focus != self.layout.focus
+            or layout.gap != self.layout.gap  # the natural size grows or shrinks with the gap
+        )
         self.layout = layout
         if split != self.split:
             self.split = split
