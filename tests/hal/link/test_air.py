@@ -196,6 +196,7 @@ def test_bad_link_urls_give_one_line_errors() -> None:
 
 def test_a_serial_link_never_blocks_when_the_driver_is_full() -> None:
     import os
+    import select
     import tty
 
     master, slave = os.openpty()
@@ -207,6 +208,9 @@ def test_a_serial_link_never_blocks_when_the_driver_is_full() -> None:
             link.write(b"x" * 100)
         assert time.monotonic() - start < 1.0
         assert link.out_waiting() > 0 or link.dropped > 0
+        # bounded: a link that wrote nothing fails here instead of hanging the suite
+        readable, _, _ = select.select([master], [], [], 5.0)
+        assert readable, "nothing reached the other end of the pty"
         got = os.read(master, 65536)
         assert 0 < len(got) <= 3000 * 100
     finally:
