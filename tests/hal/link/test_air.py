@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -194,26 +195,43 @@ def test_bad_link_urls_give_one_line_errors() -> None:
         SerialLink.open("/dev/does-not-exist-twinfold")
 
 
-def test_a_serial_link_never_blocks_when_the_driver_is_full() -> None:
-    import os
-    import select
-    import tty
+_NEVER_BLOCKS = """
+import os, select, sys, time, tty
+from hal.link.serial_link import SerialLink
 
-    master, slave = os.openpty()
-    tty.setraw(master)
-    link = SerialLink.open(os.ttyname(slave))
-    try:
-        start = time.monotonic()
-        for _ in range(3000):  # nobody reads the master: the pty buffer fills up
-            link.write(b"x" * 100)
-        assert time.monotonic() - start < 1.0
-        assert link.out_waiting() > 0 or link.dropped > 0
-        # bounded: a link that wrote nothing fails here instead of hanging the suite
-        readable, _, _ = select.select([master], [], [], 5.0)
-        assert readable, "nothing reached the other end of the pty"
-        got = os.read(master, 65536)
-        assert 0 < len(got) <= 3000 * 100
-    finally:
-        link.close()
-        os.close(master)
-        os.close(slave)
+master, slave = os.openpty()
+tty.setraw(master)
+link = SerialLink.open(os.ttyname(slave))
+start = time.monotonic()
+for _ in range(3000):  # nobody reads the master: the pty buffer fills up
+    link.write(b"x" * 100)
+elapsed = time.monotonic() - start
+backlog = link.out_waiting() > 0 or link.dropped > 0
+readable, _, _ = select.select([master], [], [], 5.0)
+got = os.read(master, 65536) if readable else b""
+print(elapsed, backlog, len(got))
+"""
+
+
+def test_a_serial_link_never_blocks_when_the_driver_is_full() -> None:
+    # In a fresh interpreter: in a long-lived test worker, one run in a full suite saw nothing
+    # reach the pty's other end (state left by another test, not found); bounded either way.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    result = subprocess.run(
+        [sys.executable, "-c", _NEVER_BLOCKS],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    elapsed, backlog, got = result.stdout.split()
+    assert float(elapsed) < 1.0
+    assert backlog == "True"
+    assert 0 < int(got) <= 3000 * 100
