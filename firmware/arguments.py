@@ -60,6 +60,20 @@ def count_argument(low: int = 1, high: int | None = None) -> Callable[[str], int
     return parse
 
 
+def report_arguments(parser: argparse.ArgumentParser, json_help: str | None = None) -> None:
+    """`--progress auto|always|never`, and with `json_help` a `--json` flag whose output (for
+    programs) turns the `auto` bar off: the same pair on every long-running command."""
+    if json_help is not None:
+        parser.add_argument("--json", action="store_true", help=json_help)
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: on a terminal"
+        + (", not with --json)" if json_help is not None else ")"),
+    )
+
+
 def writable_output(path: str, what: str = "output") -> None:
     """Refuse, before any work, an output path that cannot be written (`-` always can)."""
     if path == STDOUT:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.arguments import count_argument, seed_argument
+from firmware.arguments import count_argument, report_arguments, seed_argument
 
 GAMES_MAX = 100_000
 TARGET_RANGE = (10, 100_000)
@@ -39,15 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"target score ({TARGET_RANGE[0]}..{TARGET_RANGE[1]}, default 300)",
     )
     sim.add_argument("--removal", action="store_true", help="cards forming yaku leave the field")
-    sim.add_argument(
-        "--json", action="store_true", help="print the statistics as JSON (no progress display)"
-    )
-    sim.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="progress bar on stderr (auto: on a terminal, not with --json)",
-    )
+    report_arguments(sim, json_help="print the statistics as JSON (no progress display)")
     sim.set_defaults(handler=_run_sim)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from firmware.arguments import count_argument, seed_argument
+from firmware.arguments import count_argument, report_arguments, seed_argument
 
 GAMES_MAX = 10_000_000
 SEATS_HELP = "four of simpleton, cool, hitman, coward, brute (comma-separated, seat 1 first)"
@@ -32,15 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim.add_argument("--seats", required=True, metavar="P,P,P,P", help=SEATS_HELP)
     sim.add_argument("--seed", type=seed_argument, default=0, metavar="N", help=SEED_HELP)
     _option_argument(sim)
-    sim.add_argument(
-        "--json", action="store_true", help="print the figures as JSON (no progress display)"
-    )
-    sim.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="progress bar on stderr (auto: on a terminal, not with --json)",
-    )
+    report_arguments(sim, json_help="print the figures as JSON (no progress display)")
     sim.set_defaults(handler=_sim)
 
     game = sub.add_parser(
