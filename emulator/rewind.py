@@ -164,12 +164,15 @@ class History:
         raise ValueError(f"position {position} is older than the history")
 
     @contextmanager
-    def replaying(self, machine: Machine, source: ReplayableInput) -> Iterator[None]:
-        """Polls answered from the recorded input, no sound and no store writes."""
+    def replaying(
+        self, machine: Machine, source: ReplayableInput, sound: Audio | None = None
+    ) -> Iterator[None]:
+        """Polls answered from the recorded input, no store writes, and no sound (or the
+        sound into `sound`: a clip's log, never the speakers)."""
         audio: Audio = machine.hal.audio
         store = machine.store
         source.override = self.input_at
-        machine.hal.audio = SilentAudio()
+        machine.hal.audio = sound if sound is not None else SilentAudio()
         machine.store = cast(Store, ReplayStore(store))  # a Store to every reader
         try:
             yield
@@ -189,12 +192,18 @@ class History:
         self.truncate(position)
 
     def frames(
-        self, machine: Machine, source: ReplayableInput, start: int, end: int
+        self,
+        machine: Machine,
+        source: ReplayableInput,
+        start: int,
+        end: int,
+        sound: Audio | None = None,
     ) -> Iterator[tuple[int, Frame]]:
         """The frame shown at each position start..end (inclusive), replayed from the
-        checkpoint before `start`; the machine is left at `end`."""
+        checkpoint before `start` (the effects played go to `sound`, if given); the machine
+        is left at `end`."""
         restore(machine, self.checkpoint_for(start))
-        with self.replaying(machine, source):
+        with self.replaying(machine, source, sound):
             while machine.tick < start:
                 machine.step()
             machine.render()
