@@ -1,5 +1,6 @@
 """`.ci/window-checks` (issue 26): CI runs the real-window tests where their tools are, and
-there a skip of one of them is a failure (TWINFOLD_REQUIRE_WINDOWS=1, tests/emulator/conftest.py)."""
+there a skip of one of them is a failure (TWINFOLD_REQUIRE_WINDOWS=1, see
+tests/emulator/conftest.py)."""
 
 from __future__ import annotations
 
