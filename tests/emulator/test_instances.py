@@ -28,7 +28,9 @@ def emu(tmp_path: Path, *args: str, frames: int) -> subprocess.Popen[str]:
         "HOME": str(tmp_path / "home"),
     }
     cmd = [sys.executable, "-m", "emulator", "--scale", "1", "--frames", str(frames), *args]
-    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def wait_for_holder(store: Path, proc: subprocess.Popen[str]) -> None:
@@ -123,4 +125,6 @@ def test_an_explicit_store_in_use_is_one_line_naming_the_holder(tmp_path: Path) 
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0] == (f"twinfold emu: error: the store {store} is in use by process {first.pid}")
+    assert lines[0] == (
+        f"twinfold emu: error: the store {store} is in use by process {first.pid}"
+    )
