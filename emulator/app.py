@@ -91,7 +91,13 @@ class SessionInput(InputSource):
 
     def play(self, movie: Movie | None) -> None:
         self.player = MoviePlayer(movie) if movie is not None else None
-        self.movie_end = movie.last_frame if movie is not None else -1
+        self.movie_end = self.player.end if self.player is not None else -1
+
+    def landed(self, tick: int, request: int, poll: int) -> None:
+        """A computer's late answer was applied (firmware.match.pacing): into the movie
+        being recorded, so it replays at the same tick."""
+        if self.recorder is not None:
+            self.recorder.computer(tick, request, poll)
 
     def playing(self, tick: int) -> bool:
         return self.player is not None and tick <= self.movie_end
@@ -348,6 +354,8 @@ class App:
         self.input.play(self.movie)
         store = getattr(self, "store", None)
         machine = boot(self.hal, self.boot_config(), store=store)
+        machine.pacing.script = self.input.player  # a movie's late worker answers
+        machine.pacing.recorder = self.input.landed  # and a recording's
         name = getattr(self.args, "name", None)
         if name and machine.link is not None:
             machine.link.rename(name)

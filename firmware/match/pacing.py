@@ -2,19 +2,21 @@
 
 A computer seat with a worker process (`ComputerSeat`, worker=True) plays its move at the
 poll its work fixes; in real time, when the worker is late, the move is applied at the first
-poll after the answer arrives, which depends on the host's load. Frames rebuilt later from
-a checkpoint and the recorded input (the emulator's rewind and clips) must show the move at
-the same tick, so the tick is recorded like an input:
+poll after the answer arrives, which depends on the host's load. Frames rebuilt later must
+show the move at the same tick, so that poll is recorded like an input (a request is known
+by the tick it was made at):
 
-- live, the seat tells the machine's `Pacing` the poll each request's answer was applied at
-  (`landed`; a request is known by the tick it was made at); a `PacingLog` (the emulator's
-  rewind history) keeps them with the tick;
-- while the log's ticks are replayed (`replaying`), the seat asks `landing(request)`: the
-  recorded poll (it waits for its answer there, however late the worker is this time), or
-  `PENDING`: no answer was applied live (yet), so it holds.
+- live, the seat tells the machine's `Pacing` the poll each answer was applied at
+  (`landed`); the `log` (the emulator's rewind history) keeps every one with its tick, and
+  the `recorder` (a movie being recorded) is told the late ones;
+- while the log's ticks are replayed (`replaying`: rewinding, a clip) the seat asks
+  `landing(request)` and gets the recorded poll (it waits for its answer there, however
+  late the worker is this time) or `PENDING` (not applied live by then: it holds);
+- while a movie plays (`script`), the seat gets the movie's poll for a late answer, or
+  None: the answer came in time, so it waits for it at the poll its work fixes.
 
-With no log (headless, the device) nothing is kept and nothing changes: a seat then waits
-for a late answer (headless) or takes it when it comes (real time).
+With none of these (headless without a movie, the device) nothing changes: a seat waits for
+a late answer (headless) or takes it when it comes (real time).
 """
 
 from __future__ import annotations
@@ -26,9 +28,19 @@ PENDING = -1  # requested, not applied by the end of the recording
 
 
 class PacingLog(Protocol):
+    """Every applied answer, kept with the tick (the emulator's rewind history)."""
+
     def landed(self, request: int, polls: int, late: bool, tick: int) -> None: ...
 
     def landing(self, request: int) -> int: ...
+
+
+class PacingScript(Protocol):
+    """A movie being played: the late answers it recorded."""
+
+    def active(self, tick: int) -> bool: ...
+
+    def landing(self, request: int) -> int | None: ...
 
 
 class Pacing:
@@ -37,16 +49,32 @@ class Pacing:
     def __init__(self, now: Callable[[], int]) -> None:
         self.now = now
         self.log: PacingLog | None = None
+        self.recorder: Callable[[int, int, int], None] | None = None  # (tick, request, poll)
+        self.script: PacingScript | None = None
         self.replaying = False
 
     def landed(self, request: int, polls: int, late: bool) -> None:
         """Live: the answer to `request` was applied at poll `polls` (now)."""
-        if self.log is not None and not self.replaying:
-            self.log.landed(request, polls, late, self.now())
+        if self.replaying:
+            return
+        tick = self.now()
+        if self.log is not None:
+            self.log.landed(request, polls, late, tick)
+        if late and self.recorder is not None:
+            self.recorder(tick, request, polls)
+
+    @property
+    def scripted(self) -> bool:
+        """Whether the poll of every answer is given (the seat then waits for its worker)."""
+        if self.replaying:
+            return self.log is not None
+        return self.script is not None and self.script.active(self.now())
 
     def landing(self, request: int) -> int | None:
-        """While replaying: the poll the request's answer was applied at, or PENDING; None
-        when not replaying a log (the seat's own rule applies)."""
-        if self.log is None or not self.replaying:
-            return None
-        return self.log.landing(request)
+        """The poll the answer to `request` is to be applied at, PENDING (hold), or None
+        (at the poll its work fixes)."""
+        if self.replaying:
+            return self.log.landing(request) if self.log is not None else None
+        if self.script is not None and self.script.active(self.now()):
+            return self.script.landing(request)
+        return None

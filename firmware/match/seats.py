@@ -160,12 +160,13 @@ class ComputerSeat(Seat[A]):
         if not self.thinking:
             self.begin(match, seat)
         self.calls += 1
-        landing = self.pacing.landing(self.request) if self.pacing and self.use_worker else None
+        paced = self.pacing is not None and self.use_worker
+        landing = self.pacing.landing(self.request) if self.pacing is not None and paced else None
         if landing == PENDING:  # not applied by the end of the recording: it holds
             self._think(match, block=False)
             return None
-        # replayed ticks are not real time: wait for the answer as headless runs do
-        self._think(match, block=self.block or (self.pacing is not None and self.pacing.replaying))
+        # replayed or scripted ticks keep no real time: wait for the answer as headless does
+        self._think(match, block=self.block or (self.pacing is not None and self.pacing.scripted))
         due = self.due()
         if due is None or self.calls < max(due, landing or 0):
             return None
