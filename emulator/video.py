@@ -116,6 +116,7 @@ class Mp4Writer:
             if self._audio is not None:
                 self._encode_sound()
             self._out.close()
+            self._out = None
             os.replace(self._tmp, self.path)
         finally:
             self.discard()
