@@ -95,18 +95,21 @@ def test_the_mp4_sound_track_is_the_movies_effects_at_their_ticks(tmp_path: Path
     got = decoded[: len(want)]
     loud = np.abs(want) > 0.01
     assert loud.sum() > RATE // 10  # the movie makes sounds (at least 0.1 s of them)
-    # lossy, but the same waveform at the same place: high correlation at lag 0, and the
-    # silent stretches stay silent (AAC rings a little around each note's edges)
+    # lossy, but the same waveform at the same place: high correlation at lag 0 (measured
+    # 0.9995; a note a tick early or late, 367 samples, puts its square wave out of phase),
+    # and the silent stretches stay silent (measured 0.0002; AAC rings a little around each
+    # note's edges, hence the margin of 2048 samples)
     correlation = float(np.dot(got, want) / np.sqrt(np.dot(got, got) * np.dot(want, want)))
-    assert correlation > 0.9, correlation
+    assert correlation > 0.98, correlation
     quiet = np.convolve(loud, np.ones(2048), mode="same") == 0  # far from any note
-    assert quiet.sum() > RATE and np.abs(got[quiet]).max() < 0.01
-    # and the loudness follows, block by block (a note missing or moved would fail this)
+    assert quiet.sum() > RATE and np.abs(got[quiet]).max() < 0.005
+    # and the loudness follows, block by block of 6 ticks (measured: within 0.0011 of a
+    # peak block RMS of 0.12; a note missing or moved by a block would fail this)
     block = RATE // TICK_HZ * 6
     n = len(want) // block
     rms_want = np.sqrt((want[: n * block].reshape(n, block) ** 2).mean(axis=1))
     rms_got = np.sqrt((got[: n * block].reshape(n, block) ** 2).mean(axis=1))
-    assert np.abs(rms_got - rms_want).max() < 0.05
+    assert np.abs(rms_got - rms_want).max() < 0.02
 
 
 def test_a_compatible_mp4_is_420_and_close_to_the_frames(tmp_path: Path) -> None:
