@@ -160,20 +160,20 @@ class ComputerSeat(Seat[A]):
         if not self.thinking:
             self.begin(match, seat)
         self.calls += 1
-        paced = self.pacing is not None and self.use_worker
-        landing = self.pacing.landing(self.request) if self.pacing is not None and paced else None
+        paced = self.pacing if self.use_worker else None  # only a worker's timing varies
+        landing = paced.landing(self.request) if paced is not None else None
         if landing == PENDING:  # not applied by the end of the recording: it holds
             self._think(match, block=False)
             return None
         # replayed or scripted ticks keep no real time: wait for the answer as headless does
-        self._think(match, block=self.block or (self.pacing is not None and self.pacing.scripted))
+        self._think(match, block=self.block or (paced is not None and paced.scripted))
         due = self.due()
         if due is None or self.calls < max(due, landing or 0):
             return None
         if self.calls > due:
             self.late += 1
-        if self.pacing is not None and self.use_worker:
-            self.pacing.landed(self.request, self.calls, self.calls > due)
+        if paced is not None:
+            paced.landed(self.request, self.calls, self.calls > due)
         action = self.decided
         self._clear()
         return action
