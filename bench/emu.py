@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/emu.py            # SDL's dummy video driver (no screen)
     SDL_VIDEODRIVER=x11 DISPLAY=:N .venv/bin/python bench/emu.py   # a real X server
-    .venv/bin/python bench/emu.py --only present|app|rewind [--sizes windowed|fullscreen]
+    .venv/bin/python bench/emu.py --only present|app|rewind|clip [--sizes windowed|fullscreen]
 
 present: p50 / p99 milliseconds (wall clock, and CPU time of this process, which a busy
 shared host does not inflate) of `WindowDisplay.present` (upload both panels as textures,
@@ -15,6 +15,10 @@ taking checkpoints (`History.before_step`; CPU time, as a shared host's scheduli
 swamp wall-clock maxima), per checkpoint and per tick, the memory the 60 s history holds (the Python
 heap it adds, tracemalloc, and the process's resident size, which also counts SDL's pixel
 memory), and the frames kept while rewinding a segment.
+
+clip: `twinfold clip`'s work for 30 s of a movie (1800 ticks) in each format at scale 1 and
+2: the CPU time of replaying the ticks alone, then of replaying, composing and writing each
+format (MP4 with its sound), the encoding share (the difference), and the file's size.
 """
 
 from __future__ import annotations
@@ -216,9 +220,47 @@ def bench_rewind(movie: str, seconds: int = 62) -> None:
     )
 
 
+def bench_clip(movie: str = "sevens-play.txt", ticks: int = 1800) -> None:
+    from emulator.clip import movie_frames, write_clip
+    from emulator.layout import DEFAULT_GAP
+    from emulator.soundtrack import SoundLog
+
+    path = ROOT / "docs" / "movies" / movie
+    with tempfile.TemporaryDirectory() as tmp:
+        machine = movie_machine(path, Path(tmp) / "replay")
+        t0 = time.process_time()
+        for _ in movie_frames(machine, 0, ticks - 1):
+            pass
+        replay = time.process_time() - t0
+        machine.store.close()
+        print(f"clip of {movie}, {ticks} ticks: replaying alone {replay:.2f} s CPU")
+        print(f"{'format':<16} {'scale':>5} {'total s':>8} {'encode s':>8} {'x real':>7} {'KB':>7}")
+        for scale in (1, 2):
+            geometry = Layout("vertical", scale, DEFAULT_GAP).geometry()
+            for name, suffix, mp4 in (
+                ("gif", ".gif", "exact"),
+                ("apng", ".png", "exact"),
+                ("mp4 exact", ".mp4", "exact"),
+                ("mp4 compatible", ".mp4", "compatible"),
+            ):
+                machine = movie_machine(path, Path(tmp) / f"{name}-{scale}")
+                sound = SoundLog(lambda m=machine: m.tick)  # type: ignore[misc]
+                machine.hal.audio = sound
+                out = Path(tmp) / f"clip-{scale}-{name.replace(' ', '-')}{suffix}"
+                t0 = time.process_time()
+                write_clip(movie_frames(machine, 0, ticks - 1), out, geometry, sound=sound, mp4=mp4)
+                total = time.process_time() - t0
+                machine.store.close()
+                encode = total - replay
+                print(
+                    f"{name:<16} {scale:>5} {total:8.2f} {encode:8.2f} "
+                    f"{ticks / 60 / total:7.2f} {out.stat().st_size / 1024:7.0f}"
+                )
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=("present", "app", "rewind"))
+    parser.add_argument("--only", choices=("present", "app", "rewind", "clip"))
     parser.add_argument(
         "--sizes",
         choices=("all", "windowed", "fullscreen"),
@@ -248,3 +290,5 @@ if __name__ == "__main__":
             "pop.txt",
         ):
             bench_rewind(movie)
+    if only in (None, "clip"):
+        bench_clip()

@@ -27,12 +27,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from emulator.audio import make_audio
-from emulator.clip import CLIP_SECONDS, write_clip
+from emulator.clip import CLIP_FORMATS, CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, LAYOUTS, Kind, Layout, LayoutError, fit_scale
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
+from emulator.soundtrack import SoundLog
 from emulator.states import STATE_SLOTS, read_slot, read_slot_quietly, thumbnail, write_slot
 from emulator.viewport import Mode
 from firmware import storage
@@ -90,7 +91,13 @@ class SessionInput(InputSource):
 
     def play(self, movie: Movie | None) -> None:
         self.player = MoviePlayer(movie) if movie is not None else None
-        self.movie_end = movie.last_frame if movie is not None else -1
+        self.movie_end = self.player.end if self.player is not None else -1
+
+    def landed(self, tick: int, request: int, poll: int) -> None:
+        """A computer's late answer was applied (firmware.match.pacing): into the movie
+        being recorded, so it replays at the same tick."""
+        if self.recorder is not None:
+            self.recorder.computer(tick, request, poll)
 
     def playing(self, tick: int) -> bool:
         return self.player is not None and tick <= self.movie_end
@@ -222,6 +229,11 @@ class App:
             apply_movie_args(args, self.movie, args.movie)
         if args.record:
             self._check_record_path(Path(args.record), force=bool(getattr(args, "force", False)))
+        self.clip_format = str(getattr(args, "clip_format", "gif"))
+        if CLIP_FORMATS[self.clip_format][0] == ".mp4":
+            from emulator.video import load_av
+
+            load_av()  # no PyAV: say so now, not when the clip hotkey is pressed
         try:
             self.keymap = load_keymap(keymap_dir)
         except KeymapError as exc:
@@ -342,6 +354,8 @@ class App:
         self.input.play(self.movie)
         store = getattr(self, "store", None)
         machine = boot(self.hal, self.boot_config(), store=store)
+        machine.pacing.script = self.input.player  # a movie's late worker answers
+        machine.pacing.recorder = self.input.landed  # and a recording's
         name = getattr(self.args, "name", None)
         if name and machine.link is not None:
             machine.link.rename(name)
@@ -597,8 +611,9 @@ class App:
             self.say(f"playing on from frame {position}")
 
     def save_clip(self, seconds: int = CLIP_SECONDS) -> Path | None:
-        """The last `seconds` of play as an animated GIF in `clips/`, replayed from the
-        rewind history at the window's layout and scale; the game then goes on unchanged."""
+        """The last `seconds` of play as a clip in `clips/` (GIF, APNG or MP4 with sound:
+        `--clip-format`), replayed from the rewind history at the window's layout and
+        scale; the game then goes on unchanged."""
         oldest = self.history.oldest
         if self.rewinder.active or oldest is None or self.machine.tick <= oldest:
             self.say(
@@ -609,7 +624,8 @@ class App:
             return None
         end = self.machine.tick
         start = max(oldest, end - seconds * TICK_HZ)
-        path = self.data_dir / "clips" / f"twinfold-{timestamp()}.gif"
+        extension, mp4 = CLIP_FORMATS[self.clip_format]
+        path = self.data_dir / "clips" / f"twinfold-{timestamp()}{extension}"
         layout = self.display.layout
         if self.display.split:  # one window per screen: the clip shows them as vertical
             layout = layout.with_kind("vertical")
@@ -617,9 +633,10 @@ class App:
         now = capture(self.machine)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            frames = self.history.frames(self.machine, self.input, start, end)
-            write_clip(frames, path, geometry)
-        except (OSError, ValueError) as exc:
+            sound = SoundLog(lambda: self.machine.tick)
+            frames = self.history.frames(self.machine, self.input, start, end, sound)
+            write_clip(frames, path, geometry, sound=sound, mp4=mp4)
+        except (OSError, ValueError, CommandError) as exc:
             self.say(f"clip failed: {exc}")
             log.warning("clip not saved: %s", exc)
             return None

@@ -1,21 +1,23 @@
-"""Instant-replay clips: frames rendered after the fact, written as an animated image.
+"""Instant-replay clips: frames rendered after the fact, written as an animated image or MP4.
 
 A clip is never captured from the window while playing: the firmware is deterministic, so
 the frames are rebuilt from a starting state and the input that followed (the rewind
 history for the emulator's clip hotkey, a movie for `twinfold clip`), composed at a layout
-and scale like the window, and handed to Pillow, a well-kept image library that writes
-animated GIF and PNG (APNG). Neither format carries sound, so clips are silent; no wheel
-we depend on ships a video encoder, so there is no MP4.
+and scale like the window (nearest neighbour), and written as animated GIF or PNG (APNG)
+by Pillow, or as MP4 by PyAV (emulator.video) with the sound: the effects the firmware
+played during those ticks, rendered after the fact too (emulator.soundtrack). GIF and APNG
+carry no sound, so those clips are silent.
 
-Frames that repeat the previous one are merged into a longer frame (pixel-art games hold
-still most of the time), which keeps both the memory while rendering and the file small.
-GIF stores delays in hundredths of a second, so a GIF clip keeps every third tick (20
-frames per second, exactly 50 ms each); APNG keeps every tick.
+In GIF and APNG, frames that repeat the previous one are merged into a longer frame
+(pixel-art games hold still most of the time), which keeps both the memory while rendering
+and the file small. GIF stores delays in hundredths of a second, so a GIF clip keeps every
+third tick (20 frames per second, exactly 50 ms each); APNG and MP4 keep every tick.
 """
 
 from __future__ import annotations
 
 import argparse
+import array
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ import pygame
 from PIL import Image
 
 from emulator.layout import DEFAULT_GAP, Geometry, Layout, LayoutError
+from emulator.soundtrack import SoundLog, mix
 from firmware.arguments import CommandError
 from firmware.boot_arguments import apply_movie_args, movie_argument
 from firmware.machine import Machine
@@ -34,10 +37,18 @@ from hal.interfaces import TICK_HZ
 
 if TYPE_CHECKING:
     from emulator.rewind import Frame
+    from emulator.video import Mp4Writer
 
 BACKDROP = (54, 56, 66)  # the window's bezel colour (emulator.display)
 CLIP_SECONDS = 30
-FORMATS = {".gif": "GIF", ".png": "PNG", ".apng": "PNG"}
+FORMATS = {".gif": "GIF", ".png": "PNG", ".apng": "PNG", ".mp4": "MP4"}
+# The emulator's clip hotkey (`--clip-format`): name -> (extension, MP4 encoding).
+CLIP_FORMATS = {
+    "gif": (".gif", "exact"),
+    "apng": (".png", "exact"),
+    "mp4": (".mp4", "exact"),
+    "mp4-compatible": (".mp4", "compatible"),
+}
 GIF_EVERY = 3  # ticks per GIF frame: 50 ms, a whole number of GIF's 10 ms units
 
 
@@ -102,9 +113,17 @@ class ClipWriter:
         self._images.append(image)
         self._ticks.append(1)
 
+    carries_sound = False
+
     @property
     def frames(self) -> int:
         return self._seen
+
+    def add_sound(self, samples: array.array[int]) -> None:
+        """An animated image has no sound track: clips in it are silent."""
+
+    def discard(self) -> None:
+        """Nothing is written before `write`."""
 
     def durations(self) -> list[int]:
         """Milliseconds per kept image, rounded so the running total stays exact."""
@@ -173,25 +192,52 @@ def movie_frames(machine: Machine, first: int, last: int) -> Iterator[tuple[int,
         yield machine.tick, frame_of(machine)
 
 
+def open_writer(
+    path: Path, size: tuple[int, int], mp4: str = "exact", sound: bool = True
+) -> ClipWriter | Mp4Writer:
+    """The writer for `path`'s format (CommandError for an unknown extension, or an MP4
+    without PyAV)."""
+    if clip_format(path) == "MP4":
+        from emulator.video import Mp4Writer
+
+        return Mp4Writer(path, size, mp4, sound)
+    return ClipWriter.for_path(path)
+
+
 def write_clip(
     frames: Iterable[tuple[int, Frame]],
     out: Path,
     geometry: Geometry,
     on_frame: Callable[[int], None] = lambda done: None,
+    *,
+    sound: SoundLog | None = None,
+    mp4: str = "exact",
 ) -> Path:
-    """Compose and write `frames` to `out` (its extension picks the format)."""
-    writer = ClipWriter.for_path(out)
-    for _, frame in frames:
-        writer.add(compose_frame(frame, geometry))
-        on_frame(writer.frames)
-    return writer.write()
+    """Compose and write `frames` to `out` (its extension picks the format). `sound`: the
+    log the machine played into while `frames` ran; a format with sound carries its mix."""
+    writer = open_writer(out, geometry.size, mp4, sound is not None)
+    first: int | None = None
+    try:
+        for tick, frame in frames:
+            first = tick if first is None else first
+            writer.add(compose_frame(frame, geometry))
+            on_frame(writer.frames)
+        if sound is not None and writer.carries_sound and first is not None:
+            writer.add_sound(mix(sound.cues, first, writer.frames))
+        return writer.write()
+    except BaseException:
+        writer.discard()
+        raise
 
 
 def check_output(path: Path) -> None:
     """Refuse, before rendering, an output that cannot be written."""
     from firmware.arguments import writable_output
 
-    clip_format(path)
+    if clip_format(path) == "MP4":
+        from emulator.video import load_av
+
+        load_av()
     writable_output(str(path), "clip")
 
 
@@ -214,6 +260,8 @@ def clip_from_args(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="twinfold-clip-") as tmp:
         machine = movie_machine(Path(args.movie), Path(tmp), args.profile)
+        sound = SoundLog(lambda: machine.tick)  # the effects the movie's ticks play
+        machine.hal.audio = sound
         try:
             total = last - args.start + 1
             with progress(total, "frames", show=wanted(args.progress)) as update:
@@ -222,6 +270,8 @@ def clip_from_args(args: argparse.Namespace) -> int:
                     out,
                     layout.geometry(),
                     update,
+                    sound=sound,
+                    mp4=args.mp4,
                 )
         except OSError as exc:
             raise CommandError(f"cannot write the clip to {out}: {exc}") from None

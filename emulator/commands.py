@@ -7,6 +7,7 @@ import argparse
 import textwrap
 
 from emulator.layout import DEFAULT_GAP, MAX_GAP, MAX_SCALE
+from emulator.video import MP4_MODES
 from firmware.arguments import OneLineParser, count_argument
 from firmware.boot_arguments import (
     FRAMES_MAX,
@@ -65,6 +66,14 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     emu.add_argument("--swap", action="store_true", help="start with the screens swapped")
     emu.add_argument(
+        "--clip-format",
+        choices=("gif", "apng", "mp4", "mp4-compatible"),
+        default="gif",
+        help="what the clip hotkey writes: an animated GIF or PNG (silent), or an MP4 with "
+        "sound (needs PyAV: the `video` extra; mp4 is lossless, mp4-compatible plays "
+        "everywhere) (default: gif)",
+    )
+    emu.add_argument(
         "--movie", metavar="FILE", help="play this input movie (its '# args:' line applies)"
     )
     emu.add_argument(
@@ -92,7 +101,8 @@ def hotkey_epilog() -> str:
             "docs/emulator.md):",
             *rows,
             "",
-            "`twinfold clip MOVIE --out FILE` renders a movie to an animated GIF / PNG clip.",
+            "`twinfold clip MOVIE --out FILE` renders a movie to an animated GIF / PNG clip or",
+            "an MP4 with sound.",
         ]
     )
 
@@ -100,10 +110,11 @@ def hotkey_epilog() -> str:
 def register_clip(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     clip = sub.add_parser(
         "clip",
-        help="render an input movie to an animated GIF or PNG clip",
+        help="render an input movie to an animated GIF / PNG or an MP4 clip",
         description="Replay MOVIE (with its '# args:' line) headless and write its frames "
-        "as an animated image, composed like the emulator window. The extension of --out "
-        "picks the format: .gif (20 frames per second) or .png / .apng (60).",
+        "as an animated image or a video, composed like the emulator window. The extension "
+        "of --out picks the format: .gif (20 frames per second), .png / .apng (60) or .mp4 "
+        "(60, with the sound; needs PyAV, the `video` extra). GIF and PNG are silent.",
     )
     clip.add_argument("movie", metavar="MOVIE", help="the input movie to render")
     clip.add_argument("--out", required=True, metavar="FILE", help="the clip to write")
@@ -135,6 +146,14 @@ def register_clip(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         default=1,
         metavar="N",
         help=f"integer scale 1..{MAX_SCALE} (default: 1)",
+    )
+    clip.add_argument(
+        "--mp4",
+        choices=MP4_MODES,
+        default="exact",
+        help="how an .mp4 is encoded: exact (lossless RGB H.264, every pixel as shown; "
+        "some players, browsers among them, cannot play it) or compatible (4:2:0 H.264 "
+        "every player plays, slightly soft colour edges) (default: exact)",
     )
     clip.add_argument(
         "--profile",

@@ -26,7 +26,7 @@ from pygame._sdl2.video import Renderer, Texture
 
 from emulator.layout import Layout, Panel
 from emulator.states import Slot, draw_picker
-from emulator.viewport import Mode, Placement, place, place_one
+from emulator.viewport import Mode, Placement, place, place_one, point_to_pixel
 from firmware.gfx import text
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W, Display
 
@@ -64,15 +64,15 @@ class Screen:
         return screen
 
     def output_size(self) -> tuple[int, int]:
-        """The renderer's size in pixels (more than the window's points on high DPI)."""
+        """The renderer's output in pixels (more than the window's points on high DPI):
+        the viewport reset to the whole output, which is what SDL then reports."""
+        self.renderer.set_viewport(None)
         viewport = self.renderer.get_viewport()
         return (viewport.w, viewport.h)
 
     def pixel_of(self, x: float, y: float) -> tuple[int, int]:
         """The output pixel under a mouse position given in window points."""
-        pw, ph = self.output_size()
-        ww, wh = self.window.size
-        return (int(x * pw / max(1, ww)), int(y * ph / max(1, wh)))
+        return point_to_pixel(x, y, self.window.size, self.output_size())
 
     def close(self) -> None:
         self.textures.clear()

@@ -69,7 +69,7 @@ HOTKEY_HELP = {
     "fast_forward": "fast-forward x4 while held",
     "rewind": "run backwards while held (the last 60 s), play on when released",
     "screenshot": "screenshot of both screens (screenshots/)",
-    "clip": "the last 30 s as an animated GIF (clips/)",
+    "clip": "the last 30 s as a clip in clips/ (GIF unless --clip-format says)",
     "record": "start / stop recording a movie (movies/)",
     "reset": "reset (power cycle)",
     "overlay": "FPS and frame-time overlay",

@@ -24,6 +24,7 @@ import pygame
 
 from firmware.checkpoint import Checkpoint, SurfacePool, capture, restore
 from firmware.machine import Machine
+from firmware.match.pacing import PENDING
 from firmware.storage import Store
 from hal.interfaces import TICK_HZ, Audio, RawInput, SilentAudio
 
@@ -106,6 +107,9 @@ class History:
         self.inputs: dict[int, RawInput] = {}
         self._last_input: RawInput | None = None
         self._next_tick = -1  # the tick the next step should run; anything else: a jump
+        # worker answers applied live: request tick -> (poll, tick applied at, late?)
+        # (firmware.match.pacing: replayed ticks apply each at the same poll)
+        self.landings: dict[int, tuple[int, int, bool]] = {}
         self.capture_seconds = 0.0  # CPU time spent taking checkpoints (the bench reads it)
         self.pool = SurfacePool()  # surfaces equal across checkpoints are kept once
 
@@ -114,6 +118,7 @@ class History:
         self.checkpoints.clear()
         self.pool = SurfacePool()
         self.inputs.clear()
+        self.landings.clear()
         self._last_input = None
         self._next_tick = -1
 
@@ -122,12 +127,22 @@ class History:
         tick = machine.tick
         if tick != self._next_tick:  # a reset, a state load, a rewind: start again here
             self.clear()
+        machine.pacing.log = self  # worker answers are kept like the input
         self._next_tick = tick + 1
         if not self.checkpoints or tick - self.checkpoints[-1].tick >= self.every:
             t0 = time.process_time()
             self.checkpoints.append(capture(machine, self.pool))
             self.capture_seconds += time.process_time() - t0
             self._forget_old(tick)
+
+    def landed(self, request: int, polls: int, late: bool, tick: int) -> None:
+        """A computer's answer from its worker was applied (firmware.match.pacing)."""
+        self.landings[request] = (polls, tick, late)
+
+    def landing(self, request: int) -> int:
+        """The poll `request`'s answer was applied at; PENDING: not applied in the history."""
+        found = self.landings.get(request)
+        return found[0] if found is not None else PENDING
 
     def record(self, tick: int, raw: RawInput) -> None:
         """The input the machine polled at `tick` (equal inputs share one object)."""
@@ -145,6 +160,8 @@ class History:
                 self.inputs.pop(t, None)
             dropped = True
         if dropped:
+            oldest = self.checkpoints[0].tick
+            self.landings = {r: v for r, v in self.landings.items() if v[1] >= oldest}
             self.pool.forget_unused(list(self.checkpoints))
 
     # ----------------------------------------------------------------- going back
@@ -164,16 +181,21 @@ class History:
         raise ValueError(f"position {position} is older than the history")
 
     @contextmanager
-    def replaying(self, machine: Machine, source: ReplayableInput) -> Iterator[None]:
-        """Polls answered from the recorded input, no sound and no store writes."""
+    def replaying(
+        self, machine: Machine, source: ReplayableInput, sound: Audio | None = None
+    ) -> Iterator[None]:
+        """Polls answered from the recorded input, no store writes, and no sound (or the
+        sound into `sound`: a clip's log, never the speakers)."""
         audio: Audio = machine.hal.audio
         store = machine.store
         source.override = self.input_at
-        machine.hal.audio = SilentAudio()
+        machine.hal.audio = sound if sound is not None else SilentAudio()
         machine.store = cast(Store, ReplayStore(store))  # a Store to every reader
+        machine.pacing.log, machine.pacing.replaying = self, True
         try:
             yield
         finally:
+            machine.pacing.replaying = False
             source.override = None
             machine.hal.audio = audio
             machine.store = store
@@ -189,12 +211,18 @@ class History:
         self.truncate(position)
 
     def frames(
-        self, machine: Machine, source: ReplayableInput, start: int, end: int
+        self,
+        machine: Machine,
+        source: ReplayableInput,
+        start: int,
+        end: int,
+        sound: Audio | None = None,
     ) -> Iterator[tuple[int, Frame]]:
         """The frame shown at each position start..end (inclusive), replayed from the
-        checkpoint before `start`; the machine is left at `end`."""
+        checkpoint before `start` (the effects played go to `sound`, if given); the machine
+        is left at `end`."""
         restore(machine, self.checkpoint_for(start))
-        with self.replaying(machine, source):
+        with self.replaying(machine, source, sound):
             while machine.tick < start:
                 machine.step()
             machine.render()
@@ -210,6 +238,8 @@ class History:
             self.checkpoints.pop()
         for t in [t for t in self.inputs if t >= position]:
             del self.inputs[t]
+        # answers applied after `position` were not applied in the play that goes on
+        self.landings = {r: v for r, v in self.landings.items() if v[1] < position}
         self._last_input = None
         self._next_tick = position
 

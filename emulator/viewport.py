@@ -13,11 +13,18 @@ over the lower-panel pixel of the lower panel's
 rectangle (x, y, w, h), the one under the window pixel's centre (as the GPU samples):
 ((2 (wx - x) + 1) * 256 // 2w, ...); for integer scales that is ((wx - x) // scale, ...).
 The GPU draws a texture with nearest-neighbour sampling at the same boundaries.
+
+All of that is in the renderer's output pixels. On a high-DPI display (SDL's
+ALLOW_HIGHDPI) a window's size is given in points and its renderer has more pixels than
+that (2x, 1.5x...), and mouse positions come in points: `point_to_pixel` maps a mouse point
+to the output pixel under the point's centre, so the stylus lands on the panel pixel shown
+there; `pixel_to_point` goes back (tests aim at a pixel with it).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -156,3 +163,33 @@ def place_one(panel: Panel, size: tuple[int, int], mode: Mode = "integer") -> Pl
     """One panel alone in its own window (the `windows` arrangement)."""
     focus: Focus = "top" if panel == "upper" else "bottom"
     return place(Layout("single", 1, 0, focus=focus), size, mode)
+
+
+def point_to_pixel(
+    x: float, y: float, points: tuple[int, int], pixels: tuple[int, int]
+) -> tuple[int, int]:
+    """The output pixel under the centre of window point (x, y), for a window `points` in
+    size whose renderer output is `pixels` (equal without high DPI)."""
+    (ww, wh), (pw, ph) = points, pixels
+    px = math.floor((x + 0.5) * pw / max(1, ww))
+    py = math.floor((y + 0.5) * ph / max(1, wh))
+    return (min(max(px, 0), max(pw - 1, 0)), min(max(py, 0), max(ph - 1, 0)))
+
+
+def pixel_to_point(
+    rect: tuple[int, int, int, int], points: tuple[int, int], pixels: tuple[int, int]
+) -> tuple[int, int] | None:
+    """A window point whose centre lies in the output rectangle (x, y, w, h) of pixels, as
+    near its middle as points allow; None when no point's centre falls inside (a block
+    narrower than a point)."""
+    x, y, w, h = rect
+
+    def axis(start: int, size: int, pts: int, pxs: int) -> int | None:
+        middle = (start + size / 2) * pts / max(1, pxs) - 0.5
+        for p in sorted({math.floor(middle), math.ceil(middle)}, key=lambda v: abs(v - middle)):
+            if start <= (p + 0.5) * pxs / max(1, pts) < start + size:
+                return p
+        return None
+
+    px, py = axis(x, w, points[0], pixels[0]), axis(y, h, points[1], pixels[1])
+    return None if px is None or py is None else (px, py)

@@ -46,6 +46,7 @@ SHARED = (
     "link",
     "profile",
     "touch_profile",
+    "pacing",
 )
 
 

@@ -21,6 +21,7 @@ from firmware.match.protocol import ComputerPlayer
 from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat
 
 if TYPE_CHECKING:
+    from firmware.match.pacing import Pacing
     from firmware.match.profiles import DeviceProfile
     from firmware.settings import Settings
     from firmware.storage import Store
@@ -154,6 +155,8 @@ class GameHost(Protocol):
     @property
     def profile(self) -> DeviceProfile: ...
     @property
+    def pacing(self) -> Pacing: ...
+    @property
     def tick(self) -> int: ...
 
     def tr(self, en: str, ja: str) -> str: ...
@@ -210,6 +213,7 @@ class GameContext:
             min_ticks,
             worker=profile.mode == "worker",
             block=not self._machine.hal.realtime,
+            pacing=self._machine.pacing,
         )
 
     def finish(self, result: GameResult) -> None:

@@ -66,6 +66,7 @@ def build_machine(
         profile=profile,
     )
     machine = boot(hal, config)
+    machine.pacing.script = player  # late worker answers the movie recorded
     if link_name and machine.link is not None:
         machine.link.rename(link_name)
     return machine

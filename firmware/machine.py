@@ -25,6 +25,7 @@ from firmware.cursor import HotspotCursor
 from firmware.game_api import Cartridge, Game, GameContext, GameResult
 from firmware.gfx import widgets
 from firmware.input import InputTracker
+from firmware.match.pacing import Pacing
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
 from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Host, RunningGame, Scene
@@ -95,6 +96,9 @@ class Machine:
         self.ask_language = ask_language and stored_settings is None
         self.touch_profile = touch_profile or TouchFilterConfig.NONE
         self.profile: DeviceProfile = profile or DEFAULT_PROFILE
+        # when computer answers from worker processes were applied (kept by the emulator's
+        # rewind history, so replayed ticks apply them alike: firmware.match.pacing)
+        self.pacing = Pacing(self._tick)
         self.touch = TouchPipeline(self._stored_calibration(), self.touch_profile)
         self.tracker = InputTracker()
         self.cursor = HotspotCursor()

@@ -27,9 +27,15 @@ start of their frame and the state holds until changed. Verbs:
                                         touch / untouch / tap before then takes over instead)
     lid close | lid open
     power press | power release         extension: the POWER switch (P-HW-4)
+    computer REQUEST POLL               extension: a computer's answer from its worker
+                                        process, asked for at frame REQUEST, came late and
+                                        was applied at its POLL-th poll, in FRAME (the
+                                        recorder writes these; firmware/match/pacing.py)
 
 Playback is random access: `MoviePlayer.input_at(frame)` may be asked for any frame in any
-order (it looks the state up in the precomputed change list).
+order (it looks the state up in the precomputed change list). `computer` lines are not
+input: the player hands them to the machine's pacing (`MoviePlayer.landings`), so a late
+worker answer is applied at the same tick again.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ ARGS_PREFIX = "# args:"
 TAP_FRAMES = 3
 MAX_FRAME = 10**9  # about 190 days at 60 Hz: anything larger is a typo
 
-VERBS = ("press", "release", "touch", "untouch", "tap", "lid", "power")
+VERBS = ("press", "release", "touch", "untouch", "tap", "lid", "power", "computer")
 _INT = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _BUTTON_NAMES = " ".join(b.value for b in Button)
@@ -74,6 +80,8 @@ class MovieEvent:
     y: int | None = None
     pressure: float | None = None  # touch (optional)
     on: bool | None = None  # lid: closed?  power: pressed?
+    request: int | None = None  # computer: the frame the answer was asked for
+    poll: int | None = None  # computer: the poll it was applied at
     line: int | None = field(default=None, compare=False)
 
     def to_text(self) -> str:
@@ -89,6 +97,8 @@ class MovieEvent:
             args = ["close" if self.on else "open"]
         elif v == "power":
             args = ["press" if self.on else "release"]
+        elif v == "computer":
+            args = [str(self.request), str(self.poll)]
         else:
             args = []
         return " ".join([str(self.frame), v, *args])
@@ -163,7 +173,23 @@ def _parse_event(tokens: list[str], line: int) -> MovieEvent:
         if args[0] not in (on_word, off_word):
             raise MovieError(f"{verb} takes '{on_word}' or '{off_word}', got {args[0]!r}", line)
         return MovieEvent(frame, verb, on=args[0] == on_word, line=line)
+    if verb == "computer":
+        need(2, 2, "FRAME computer REQUEST POLL")
+        request = _parse_int(args[0], "REQUEST", line)
+        poll = _parse_int(args[1], "POLL", line)
+        _check_computer(frame, request, poll, line)
+        return MovieEvent(frame, verb, request=request, poll=poll, line=line)
     raise MovieError(f"unknown verb {verb!r} (verbs: {', '.join(VERBS)})", line)
+
+
+def _check_computer(frame: int, request: int, poll: int, line: int | None) -> None:
+    if request > frame:
+        raise MovieError(f"the request frame {request} is after the event's frame {frame}", line)
+    if not 1 <= poll <= frame - request + 1:
+        since = frame - request + 1
+        raise MovieError(
+            f"poll {poll} is not between 1 and the frames since the request ({since})", line
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +220,10 @@ class Movie:
                     _check_pressure(ev.pressure, ev.line)
             if ev.verb in ("lid", "power") and not isinstance(ev.on, bool):
                 raise MovieError(f"{ev.verb} needs close/open or press/release", ev.line)
+            if ev.verb == "computer":
+                if not (isinstance(ev.request, int) and isinstance(ev.poll, int)):
+                    raise MovieError("computer needs a request frame and a poll", ev.line)
+                _check_computer(ev.frame, ev.request, ev.poll, ev.line)
             previous = ev.frame
 
     @property
@@ -262,6 +292,9 @@ class MoviePlayer:
 
     def __init__(self, movie: Movie) -> None:
         self.movie = movie
+        # late worker answers: the frame each was asked for -> the poll it was applied at
+        self.landings: dict[int, int] = {}
+        self.last_landing = -1  # the frame of the last `computer` line
         self._frames: list[int] = [0]
         self._states: list[RawInput] = [RawInput()]
         state = RawInput()
@@ -273,6 +306,11 @@ class MoviePlayer:
         pressed_now: set[Button] = set()
         touched_now = False
         for ev in movie.events:
+            if ev.verb == "computer":  # not input: the machine's pacing asks for it
+                assert ev.request is not None and ev.poll is not None
+                self.landings[ev.request] = ev.poll
+                self.last_landing = ev.frame
+                continue
             if ev.frame != frame:
                 frame, pressed_now, touched_now = ev.frame, set(), False
             state, release_at = self._flush(state, pending, release_at, ev.frame)
@@ -340,6 +378,20 @@ class MoviePlayer:
             if self._states[i] != self._states[i - 1]:
                 return self._frames[i]
         return 0
+
+    @property
+    def end(self) -> int:
+        """The last frame the movie says anything about: an input change or a late answer."""
+        return max(self.last_frame, self.last_landing)
+
+    def active(self, tick: int) -> bool:
+        """Whether `tick` is within the movie (its late answers apply: a `PacingScript`)."""
+        return tick <= self.end
+
+    def landing(self, request: int) -> int | None:
+        """The poll a late answer to the request of frame `request` was applied at (None:
+        it came in time)."""
+        return self.landings.get(request)
 
     def input_at(self, frame: int) -> RawInput:
         if frame < 0:
@@ -417,6 +469,11 @@ class MovieRecorder:
             add(MovieEvent(f, "power", on=new.power_pressed))
         self._state = new
         self.frame += 1
+
+    def computer(self, frame: int, request: int, poll: int) -> None:
+        """A computer's late answer to the request of frame `request` was applied at its
+        poll `poll`, in frame `frame` (an input of that frame has been fed)."""
+        self._events.append(MovieEvent(frame, "computer", request=request, poll=poll))
 
     def feed_all(self, inputs: Iterable[RawInput]) -> None:
         for raw in inputs:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from firmware.match.driver import Match, Seat
+from firmware.match.pacing import PENDING, Pacing
 from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
 from firmware.match.worker import SearchWorker
 
@@ -69,8 +70,10 @@ class ComputerSeat(Seat[A]):
     units per poll, so it is always decided by then; with a worker process the search runs
     on another core and the seat waits for that tick. Headless (`block=True`) a worker that
     is late is waited for, so frames are the same in both modes; in real time a late move is
-    applied when it arrives (counted in `late`). Suspend restarts the search and replays
-    the same number of polls.
+    applied when it arrives (counted in `late`), and with `pacing` the poll it was applied
+    at is recorded, so a replay of those ticks (the emulator's rewind) applies it at the
+    same poll (firmware.match.pacing). Suspend restarts the search and replays the same
+    number of polls.
     """
 
     kind = "computer"
@@ -83,6 +86,7 @@ class ComputerSeat(Seat[A]):
         *,
         worker: bool = False,
         block: bool = True,
+        pacing: Pacing | None = None,
     ) -> None:
         self.player = player
         self.budget = max(1, budget if budget is not None else player.units_per_tick)
@@ -95,6 +99,8 @@ class ComputerSeat(Seat[A]):
         self.units = 0
         self.decided: A | None = None
         self.late = 0
+        self.pacing = pacing
+        self.request = -1  # the tick the decision in progress was asked for (pacing's key)
         self._worker: SearchWorker | None = None
         self._job = 0
         self._resubmit = False  # a checkpoint's copy: ask the worker again on the next poll
@@ -114,18 +120,21 @@ class ComputerSeat(Seat[A]):
         self.cancel()
         self.thinking = True
         if self.use_worker:
+            if self.pacing is not None:
+                self.request = self.pacing.now()
             if self._worker is None or not self._worker.alive:
                 self._worker = SearchWorker()
             self._job = self._worker.submit(self.player, match.rules, seat)
         else:
             self.thinker = self.player.start(match.rules, seat)
 
-    def _think(self, match: Match[A]) -> None:
-        """One poll's work: a slice in-loop, or a look at the worker's pipe."""
+    def _think(self, match: Match[A], block: bool) -> None:
+        """One poll's work: a slice in-loop, or a look at the worker's pipe (waiting for the
+        answer with `block` once it may be due)."""
         if self.decided is not None:
             return
         if self._worker is not None and self.use_worker:
-            wait = self.block and self.calls >= self.min_ticks
+            wait = block and self.calls >= self.min_ticks
             answer = self._worker.result(self._job, wait=wait)
             if answer is not None:
                 self.decided = match.rules.decode(answer[0])
@@ -145,18 +154,26 @@ class ComputerSeat(Seat[A]):
     def poll(self, match: Match[A], seat: int) -> A | None:
         if self._resubmit:  # restored from a checkpoint: the same search again
             self._resubmit = False
-            calls = self.calls
+            calls, request = self.calls, self.request
             self.begin(match, seat)
-            self.calls = calls
+            self.calls, self.request = calls, request
         if not self.thinking:
             self.begin(match, seat)
         self.calls += 1
-        self._think(match)
+        paced = self.pacing if self.use_worker else None  # only a worker's timing varies
+        landing = paced.landing(self.request) if paced is not None else None
+        if landing == PENDING:  # not applied by the end of the recording: it holds
+            self._think(match, block=False)
+            return None
+        # replayed or scripted ticks keep no real time: wait for the answer as headless does
+        self._think(match, block=self.block or (paced is not None and paced.scripted))
         due = self.due()
-        if due is None or self.calls < due:
+        if due is None or self.calls < max(due, landing or 0):
             return None
         if self.calls > due:
             self.late += 1
+        if paced is not None:
+            paced.landed(self.request, self.calls, self.calls > due)
         action = self.decided
         self._clear()
         return action
@@ -191,7 +208,7 @@ class ComputerSeat(Seat[A]):
         for done in range(1, calls + 1):  # the same polls again: the same decision and tick
             self.calls = done
             if not self.use_worker:
-                self._think(match)
+                self._think(match, block=False)
         self.calls = calls
 
 

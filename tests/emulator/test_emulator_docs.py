@@ -46,11 +46,15 @@ def test_emu_help_lists_every_hotkey_and_the_clip_command(
     for action, text in HOTKEY_HELP.items():
         keys = ", ".join(DEFAULT_KEYMAP["hotkeys"][action])
         assert f"{keys} " in out and text in out
-    for option in ("--fullscreen", "--fit", "windows", "twinfold clip MOVIE"):
+    for option in ("--fullscreen", "--fit", "windows", "twinfold clip MOVIE", "--clip-format"):
         assert option in out
 
 
 def test_the_docs_describe_the_new_commands_and_options() -> None:
     doc = (ROOT / "docs" / "emulator.md").read_text(encoding="utf-8")
     for needle in ("twinfold clip", "--fullscreen", "--fit", "--layout windows", "Rewind"):
+        assert needle in doc
+    for needle in ("--clip-format", "--mp4 exact|compatible", "High DPI", "computer REQUEST POLL"):
+        assert needle in doc
+    for needle in (".ci/window-checks", "TWINFOLD_REQUIRE_WINDOWS=1"):
         assert needle in doc

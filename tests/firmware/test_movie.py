@@ -173,6 +173,12 @@ def test_comments_blank_lines_and_whitespace():
         ("0 lid shut", 2, "'close' or 'open'"),
         ("0 lid", 2, "missing arguments"),
         ("0 power on", 2, "'press' or 'release'"),
+        ("9 computer 3", 2, "missing arguments"),
+        ("9 computer 3 2 1", 2, "too many arguments"),
+        ("9 computer 10 1", 2, "request frame 10 is after the event's frame 9"),
+        ("9 computer 3 0", 2, "poll 0 is not between 1 and"),
+        ("9 computer 3 8", 2, "poll 8 is not between 1 and the frames since the request (7)"),
+        ("9 computer x 2", 2, "REQUEST must be a whole number"),
         ("x press A", 2, "frame must be a whole number"),
         ("-3 press A", 2, "frame -3 is negative: frames count from 0"),
         ("٣ press A", 2, "frame must be a whole number"),
@@ -282,7 +288,9 @@ def movies(draw):
     for _ in range(n):
         frame += draw(st.sampled_from([0, 0, 1, 2, 3, 4, 10, 500]))
         verb = draw(
-            st.sampled_from(["press", "release", "touch", "untouch", "tap", "lid", "power"])
+            st.sampled_from(
+                ["press", "release", "touch", "untouch", "tap", "lid", "power", "computer"]
+            )
         )
         if verb in ("press", "release"):
             events.append(MovieEvent(frame, verb, button=draw(buttons)))
@@ -292,6 +300,10 @@ def movies(draw):
             events.append(MovieEvent(frame, verb, x=draw(xs), y=draw(ys)))
         elif verb == "untouch":
             events.append(MovieEvent(frame, verb))
+        elif verb == "computer":
+            request = draw(st.integers(0, frame))
+            poll = draw(st.integers(1, frame - request + 1))
+            events.append(MovieEvent(frame, verb, request=request, poll=poll))
         else:
             events.append(MovieEvent(frame, verb, on=draw(st.booleans())))
     return Movie(tuple(events))
@@ -407,3 +419,24 @@ def test_args_line_is_carried_and_round_trips():
 def test_unreadable_args_line_names_its_line():
     with pytest.raises(MovieError, match="line 3: the '# args:' line cannot be read"):
         parse_movie(f"{HEADER}\n0 press A\n# args: --game 'reversi\n")
+
+
+def test_computer_lines_are_late_answers_not_input():
+    """Extension (issue 26): `FRAME computer REQUEST POLL` records that a computer's answer
+    from its worker process, asked for at frame REQUEST, was applied at its POLL-th poll."""
+    movie = parse_movie(f"{HEADER}\n0 press A\n40 computer 12 29\n41 release A\n")
+    player = MoviePlayer(movie)
+    assert player.landings == {12: 29} and player.landing(12) == 29 and player.landing(3) is None
+    assert [player.input_at(f).held for f in (39, 40, 41)] == [
+        frozenset({Button.A}),
+        frozenset({Button.A}),
+        frozenset(),
+    ]
+    assert player.end == 41 and player.active(41) and not player.active(42)
+    late = parse_movie(f"{HEADER}\n0 press A\n90 computer 60 31\n")
+    assert MoviePlayer(late).end == 90 and late.last_frame == 0  # input ends at 0
+    recorder = MovieRecorder()
+    recorder.feed_all([RawInput()] * 5)
+    recorder.computer(4, 1, 4)
+    assert recorder.to_text().splitlines()[-1] == "4 computer 1 4"
+    assert parse_movie(recorder.to_text()) == recorder.movie()
