@@ -48,6 +48,7 @@ class Cover:
 class Recorder:
     drawn: list[Drawn] = field(default_factory=list)
     covers: list[Cover] = field(default_factory=list)
+    badges: list[Cover] = field(default_factory=list)  # the versus link badge's boxes
     _box: list[pygame.Rect] = field(default_factory=list)
 
     def next_seq(self) -> int:
@@ -87,9 +88,17 @@ def _ink(s: str, scale: int, rect: pygame.Rect) -> pygame.Rect:
 @contextmanager
 def recording() -> Iterator[Recorder]:
     """Record every `text.draw` (and the button it labels) while the block runs."""
+    from firmware.scenes import versus
+
     rec = Recorder()
     real_draw, real_button = text.draw, widgets.button
     real_panel, real_bevel = widgets.panel, widgets.bevel_rect
+    real_overlay = versus.draw_link_overlay
+
+    def overlay(machine, top: pygame.Surface) -> None:  # type: ignore[no-untyped-def]
+        before = len(rec.covers)
+        real_overlay(machine, top)
+        rec.badges += rec.covers[before:]
 
     def panel(surface: pygame.Surface, rect: pygame.Rect, *a, **kw) -> None:  # type: ignore[no-untyped-def]
         rec.covers.append(Cover(surface, pygame.Rect(rect), rec.next_seq()))
@@ -118,11 +127,13 @@ def recording() -> Iterator[Recorder]:
 
     text.draw, widgets.button = draw, button  # type: ignore[assignment]
     widgets.panel, widgets.bevel_rect = panel, bevel  # type: ignore[assignment]
+    versus.draw_link_overlay = overlay  # type: ignore[assignment]
     try:
         yield rec
     finally:
         text.draw, widgets.button = real_draw, real_button  # type: ignore[assignment]
         widgets.panel, widgets.bevel_rect = real_panel, real_bevel  # type: ignore[assignment]
+        versus.draw_link_overlay = real_overlay  # type: ignore[assignment]
 
 
 def _movie_kwargs(args: tuple[str, ...]) -> dict[str, object]:

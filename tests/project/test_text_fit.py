@@ -48,6 +48,11 @@ def _problems(rec: Recorder) -> list[str]:
         if d.box is not None and not d.box.contains(d.ink):
             out.append(f"{d.text!r} at {tuple(d.ink)} sticks out of its button {tuple(d.box)}")
     seen = [d for d in drawn if not rec.hidden(d)]
+    for badge in rec.badges:  # the link badge, drawn over the game's screen
+        for d in seen:
+            if d.surface is badge.surface and d.seq < badge.seq and d.ink.colliderect(badge.rect):
+                out.append(f"{d.text!r} at {tuple(d.ink)} lies under the link badge "
+                           f"{tuple(badge.rect)}")
     for a, b in itertools.combinations(seen, 2):
         if a.surface is not b.surface:
             continue

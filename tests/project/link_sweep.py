@@ -1,0 +1,213 @@
+"""The Versus screens of every linked game but Reversi (screen_sweep.sweep_versus_screens
+plays Reversi's movies): two to four headless units on one in-memory radio, paired and
+joined the way the lobby does it headless (`auto_accept`, `auto_join`), each unit's player
+choosing its actions at random (Region Select's racers tap a shortest solution).
+
+Each match is seen in its lobby (the host counting players, a guest waiting for the
+host's start), in play, with the pause menu open, with every guest waiting for a host gone
+quiet (then the host comes back and the match goes on), and at its end on every unit."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from screen_sweep import Recorder, machine_in, recording
+
+from firmware.machine import Machine
+
+NAMES = ("Hana", "Ken", "Mio", "Sora")  # the units' radio names (host first)
+LINK_EVERY = 45  # ticks between two checks during a match
+ACT_EVERY = 9  # ticks between two actions of one unit's player
+PAUSE_AT = 90  # ticks into the match when each unit's pause menu is seen
+QUIET_AT = 150  # ticks into the match when the host falls silent
+QUIET = 60 * 6  # ticks the host stays silent at most: its guests' waiting screen shows by then
+OVER_TICKS = 150  # ticks after the end before the result screens are checked
+
+# match name -> game, units, the host's options, ticks played at most
+LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
+    # a short clock: 30 s a turn, so a turn nobody plays ends the game too
+    "arimaa": ("arimaa", 2, {"clock": "0:30/5/100/3/0/0", "setup": "default"}, 60 * 60 * 4),
+    "sevens-2": ("sevens", 2, {}, 60 * 60 * 4),
+    "sevens-3": ("sevens", 3, {}, 60 * 60 * 4),
+    "sevens-4": ("sevens", 4, {}, 60 * 60 * 4),
+    "regions": ("regions", 2, {"surface": "8_18", "pattern": "1"}, 60 * 60 * 2),
+    "panels": ("panels", 2, {"target": "100"}, 60 * 60 * 6),
+}
+
+
+def _act_arimaa(scene: Any, rng: random.Random) -> None:
+    from games.arimaa.match import turn_action
+    from games.arimaa.rules.randomplay import random_turn
+
+    if scene.phase != "play" or not scene.local_to_move():
+        return
+    twin = scene.game.copy()
+    random_turn(twin, rng)
+    steps = [(s.frm, s.to) for s in twin.turns[-1]]
+    scene._offer(turn_action(steps, scene.rules.turn_used()))
+
+
+def _act_sevens(scene: Any, rng: random.Random) -> None:
+    match = scene.match
+    seat = None if match is None else match.to_move
+    if seat is None or match.seats[seat].kind != "local" or scene.sending:
+        return
+    actions = list(match.rules.legal_actions() or [])
+    if actions:
+        scene._offer(rng.choice(actions))
+
+
+def _act_regions(scene: Any, rng: random.Random) -> None:
+    if scene.phase == "play" and not scene.queued and rng.random() < 0.2:
+        solution = scene.solution()
+        if solution:
+            scene._select(solution[0])
+
+
+def _act_panels(scene: Any, rng: random.Random) -> None:
+    from games.panels.rules.actions import Back, Place, Rotate, Select
+
+    if not scene.local_to_move() or scene.anims or scene.draft is not None:
+        return
+    actions = [
+        a for a in scene.rules.legal_actions() if not isinstance(a, Select | Place | Rotate | Back)
+    ]
+    if actions:
+        scene.locals[scene.state.current].offer(rng.choice(actions))
+        scene._step()
+
+
+ACTORS: dict[str, Callable[[Any, random.Random], None]] = {
+    "arimaa": _act_arimaa,
+    "sevens": _act_sevens,
+    "regions": _act_regions,
+    "panels": _act_panels,
+}
+
+
+def _over(m: Machine) -> bool:
+    game = m.game_scene()
+    return game is not None and bool(getattr(game.game, "reported", False))
+
+
+class Units:
+    """Units on one lossless in-memory medium whose clock counts ticks."""
+
+    def __init__(self, tmp: Path, language: str, count: int) -> None:
+        from hal.link.memory import MemoryMedium
+
+        self.tick = 0
+        self.medium = MemoryMedium(None, lambda: self.tick / 60)
+        self.machines: list[Machine] = []
+        for name in NAMES[:count]:
+            m = machine_in(tmp / name, language, link=self.medium.attach(), link_name=name)
+            m.to_launcher()
+            assert m.link is not None
+            m.link.auto_accept = True
+            self.machines.append(m)
+
+    def step(self, machines: list[Machine] | None = None, act: Callable[[Machine], None] | None
+             = None) -> None:
+        self.tick += 1
+        for m in machines if machines is not None else self.machines:
+            if act is not None:
+                act(m)
+            m.step()
+
+    def close(self) -> None:
+        for m in self.machines:
+            m.store.close()
+
+
+# Called with each screen checked and its unit (a script saving pictures sets it).
+LOOK: list[Callable[[str, Machine], None]] = []
+
+
+def _seen(m: Machine, where: str) -> tuple[str, Recorder]:
+    with recording() as rec:
+        m.render()
+    where = f"{where} {m.link.radio.name if m.link else '?'} ({m.scene.name})"
+    for look in LOOK:
+        look(where, m)
+    return where, rec
+
+
+def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """One match of LINK_MATCHES from the lobby to the result screens (see the module)."""
+    from firmware.link.session import State
+    from firmware.scenes.pause import PauseScene
+    from firmware.scenes.versus import LobbyScene, WaitingScene, start_versus
+    from tools.versus_screenshots import seeded_secrets
+
+    game_id, count, options, longest = LINK_MATCHES[name]
+    actor = ACTORS[game_id]
+    rng = random.Random(name)
+    with seeded_secrets():
+        units = Units(tmp, language, count)
+        host, guests = units.machines[0], units.machines[1:]
+        try:
+            start_versus(host, "host", game_id, options)
+            for g in guests:
+                start_versus(g, "join", game_id, {})
+                assert isinstance(g.scene, LobbyScene)
+                g.scene.auto_join = True
+            playing = lambda: all(m.game_scene() is not None for m in units.machines)  # noqa: E731
+            host_session = host.link.session  # type: ignore[union-attr]
+            assert host_session is not None
+            while not playing() and units.tick < 60 * 60:
+                units.step()
+                if len(host_session.guests) == len(guests) and host_session.can_start_now():
+                    for m in units.machines:  # the host's "Start now", the guests waiting
+                        yield _seen(m, f"{name} lobby, all here:")
+                    host_session.start_now()
+                if units.tick % LINK_EVERY == 0:
+                    for m in units.machines:
+                        yield _seen(m, f"{name} lobby tick {units.tick}:")
+            assert playing(), f"{name}: the match never started"
+
+            def act(m: Machine) -> None:
+                game = m.game_scene()
+                if game is not None and m.scene is game and units.tick % ACT_EVERY == 0:
+                    actor(game.game, rng)
+
+            start, paused, quiet = units.tick, False, False
+            while units.tick - start < longest and not all(_over(m) for m in units.machines):
+                units.step(act=act)
+                if units.tick % LINK_EVERY == 0:
+                    for m in units.machines:
+                        yield _seen(m, f"{name} play tick {units.tick}:")
+                if not paused and units.tick - start >= PAUSE_AT:
+                    paused = True
+                    for m in units.machines:
+                        game = m.game_scene()
+                        assert game is not None
+                        m.push(PauseScene(m, game))  # type: ignore[arg-type]
+                        yield _seen(m, f"{name} paused:")
+                        m.pop()
+                if not quiet and units.tick - start >= QUIET_AT:
+                    quiet = True
+                    for _ in range(QUIET):  # the host falls silent; its guests wait
+                        units.step(guests)
+                        if all(isinstance(g.scene, WaitingScene) for g in guests):
+                            break
+                    for g in guests:
+                        assert isinstance(g.scene, WaitingScene), f"{name}: no waiting screen"
+                        yield _seen(g, f"{name} host silent:")
+            assert all(_over(m) for m in units.machines), f"{name}: the match never ended"
+            for _ in range(OVER_TICKS):
+                units.step()
+            for m in units.machines:
+                assert m.link is not None and m.link.session is not None
+                assert m.link.session.state is State.OVER, f"{name}: not over on every unit"
+                yield _seen(m, f"{name} over:")
+        finally:
+            units.close()
+
+
+def sweep_link_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every match of LINK_MATCHES in turn."""
+    for name in LINK_MATCHES:
+        yield from sweep_link_match(name, language, tmp / name)
