@@ -62,7 +62,33 @@ FAILURE_TEXT = {
     "guest_left": ("A player left before the start.", "はじまる まえに ぬけた ひとが います。"),
     "partner_left": ("Your partner left the game.", "あいてが ゲームを やめました。"),
     "partner_restarted": ("Your partner restarted or left.", "あいてが さいきどう しました。"),
+    # a sealed game whose end check failed (firmware/link/session.py `cheated`)
+    "cheated": (
+        "The host's deal or plays did not check out. The game is not recorded.",
+        "ホストの くばりかた・てが ただしくありません。きろくしません。",
+    ),
 }
+
+# Why a pairing failed (firmware/link/pairing.py and radio.py reasons, by how they begin).
+PAIRING_FAILURE_TEXT = {
+    "the other player declined": ("the other player said no.", "あいてが ことわりました"),
+    "declined here": ("cancelled here.", "こちらで やめました"),
+    "no answer": (
+        "no answer. Is the other unit hosting, near and switched on?",
+        "へんじが ありません。あいては ちかくで ゲームを ひらいていますか?",
+    ),
+    "the other unit's commitment": ("the codes did not check out.", "コードが あいません"),
+    "the other unit's confirmation": ("the codes did not check out.", "コードが あいません"),
+    "bad pairing message": ("a garbled message.", "つうしんが みだれました"),
+}
+
+
+def pairing_failure_text(machine: Any, reason: str) -> str:
+    """The link layer's reason in the player's language (an unknown one: English as is)."""
+    for start, (en, ja) in PAIRING_FAILURE_TEXT.items():
+        if reason.startswith(start):
+            return str(machine.tr(en, ja))
+    return str(machine.tr(reason + ".", "つうしんエラー"))
 
 
 def failure_text(machine: Any, why: str) -> str:
@@ -296,12 +322,8 @@ class LobbyScene(Scene):
             if radio.pairing is not None and radio.pairing.step is Step.ASKING:
                 lines.append(tr("Asking to pair" + dots, "ペアリング中" + dots))
             elif radio.pairing is not None and radio.pairing.step is Step.FAILED:
-                lines.append(
-                    tr(
-                        f"Not paired: {radio.pairing.reason}.",
-                        f"ペアに なりませんでした: {radio.pairing.reason}",
-                    )
-                )
+                why = pairing_failure_text(self.machine, radio.pairing.reason)
+                lines.append(tr(f"Not paired: {why}", f"ペアに なりませんでした: {why}"))
             elif session.failure:
                 lines.append(failure_text(self.machine, session.failure))
         elif session.seat is not None and session.seats > 2 and not session.commits_known():
@@ -546,11 +568,5 @@ def watch(machine: Host) -> None:
 
         service.end_session()
         machine.to_launcher()
-        if session.cheated:  # a sealed game whose end check failed (firmware/link/session.py)
-            text_ = machine.tr(
-                "The host's deal or plays did not check out. The game is not recorded.",
-                "ホストの くばりかた・てが ただしくありません。きろくしません。",
-            )
-        else:
-            text_ = failure_text(machine, session.failure or "partner_left")
-        machine.push(NoticeScene(machine, text_))
+        why = "cheated" if session.cheated else session.failure or "partner_left"
+        machine.push(NoticeScene(machine, failure_text(machine, why)))

@@ -211,3 +211,64 @@ def sweep_link_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder
     """Every match of LINK_MATCHES in turn."""
     for name in LINK_MATCHES:
         yield from sweep_link_match(name, language, tmp / name)
+
+
+def sweep_lobby_labels(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The lobby's lines and labels a match on its way never shows: a guest finding no host
+    yet, a host that needs another version, a pairing asked for, refused (and every other
+    reason a pairing fails), a host already paired with, and two units with one radio id."""
+    from firmware.link.pairing import Step
+    from firmware.scenes.versus import PAIRING_FAILURE_TEXT, PairScene, start_versus
+    from tools.versus_screenshots import seeded_secrets
+
+    with seeded_secrets():
+        units = Units(tmp, language, 3)
+        host, guest, other = units.machines
+        try:
+            assert host.link is not None and guest.link is not None and other.link is not None
+            start_versus(guest, "join", "reversi", {})
+            for _ in range(30):
+                units.step([guest])
+            yield _seen(guest, "lobby, nobody hosting:")
+            host.link.auto_accept = False  # its player answers the pairing code
+            start_versus(host, "host", "reversi", {})
+            start_versus(other, "join", "reversi", {})
+            version = host.cartridges["reversi"].rules_version
+            assert other.link.session is not None
+            other.link.session.look("reversi", version + 1)  # another firmware's rules
+            hana = host.link.radio.id
+            while hana not in guest.link.radio.nearby or hana not in other.link.radio.nearby:
+                units.step()
+                assert units.tick < 60 * 30, "no host heard"
+            yield _seen(other, "lobby, another version:")
+            guest.scene.choose(hana)  # type: ignore[attr-defined]
+            units.step()
+            yield _seen(guest, "lobby, asking to pair:")
+            while not isinstance(host.scene, PairScene):
+                units.step()
+                assert units.tick < 60 * 60, "the host was never asked"
+            yield _seen(host, "lobby, pairing code:")
+            host.scene.no()
+            radio = guest.link.radio
+            while radio.pairing is None or radio.pairing.step is not Step.FAILED:
+                units.step()
+                assert units.tick < 60 * 90, "the refusal never arrived"
+            yield _seen(guest, "lobby, pairing refused:")
+            refused = radio.pairing.reason
+            for reason in PAIRING_FAILURE_TEXT:  # every other reason, as the lobby says it
+                radio.pairing.reason = reason
+                yield _seen(guest, f"lobby, not paired ({reason}):")
+            radio.pairing.reason = refused
+            host.link.auto_accept = True
+            radio.start_pairing(hana)  # paired, but not joined: the host shows as "paired"
+            while hana not in radio.paired():
+                units.step()
+                assert units.tick < 60 * 120, "never paired"
+            for _ in range(10):
+                units.step()
+            yield _seen(guest, "lobby, a paired host:")
+            radio.id_clash = "Mio"
+            yield _seen(guest, "lobby, one radio id on two units:")
+            radio.id_clash = None
+        finally:
+            units.close()

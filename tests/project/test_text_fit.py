@@ -11,6 +11,7 @@ import itertools
 import re
 
 import pytest
+from link_sweep import LINK_MATCHES, sweep_link_match, sweep_lobby_labels
 from screen_sweep import (
     LANGUAGES,
     MOVIES,
@@ -84,13 +85,25 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
 @pytest.mark.parametrize(
     "sweep",
     [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
-     sweep_versus_screens],
-    ids=["setup", "help", "result", "first-start", "versus"],
+     sweep_versus_screens, sweep_lobby_labels],
+    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):
     problems = []
     for where, rec in sweep(language, tmp_path):
+        problems += [f"{where}: {p}" for p in _problems(rec)]
+    problems = sorted(set(problems))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("match", LINK_MATCHES)
+def test_every_text_fits_on_the_link_match_screens(match, language, tmp_path):
+    """Arimaa, Killing Sevens (2, 3 and 4 units), Region Select and Panel Link over the
+    link: lobby, play, pause, a host gone quiet, the end (tests/project/link_sweep.py)."""
+    problems = []
+    for where, rec in sweep_link_match(match, language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
     assert not problems, "\n".join(problems)

@@ -9,10 +9,12 @@ error screens no movie reaches."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import pytest
+from link_sweep import LINK_MATCHES, NAMES, sweep_link_match, sweep_lobby_labels
 from screen_sweep import (
     MOVIES,
     ROOT,
@@ -28,9 +30,10 @@ from tools.versus_screenshots import UNITS
 
 # Words that are the same in both languages: button names printed on the unit, the system's
 # name, abbreviations a Japanese screen uses as they are, a setup named after its author.
-SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "TWINFOLD", "Lv", "99of9"}
-# The radio names of the two units of the versus sweep: names, the same in both languages.
-SAME_IN_BOTH |= {name for _role, name in UNITS}
+SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "TWINFOLD", "Lv", "99of9", "ID"}
+# The radio names of the units of the versus and link sweeps: names, the same in both
+# languages.
+SAME_IN_BOTH |= {name for _role, name in UNITS} | set(NAMES)
 # Game notation and identifiers, the same in both languages: Arimaa's steps and turn labels
 # (Ed2n, 1g), Region Select's surface names (3_1_curl).
 NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
@@ -70,8 +73,12 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
 
 @pytest.mark.parametrize(
     "sweep",
-    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_versus_screens],
-    ids=["setup", "help", "result", "versus"],
+    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_versus_screens,
+     sweep_lobby_labels, *(
+         functools.partial(sweep_link_match, match) for match in LINK_MATCHES
+     )],
+    ids=["setup", "help", "result", "versus", "lobby-labels",
+         *(f"link-{match}" for match in LINK_MATCHES)],
 )
 def test_setup_help_and_result_screens_speak_one_language(sweep, tmp_path):
     missing = set()
