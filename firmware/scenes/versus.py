@@ -33,6 +33,9 @@ def radio_of(machine: Host) -> LinkService:
     return machine.link
 
 
+MESSAGE_W = 216  # the room of a line of the upper screen's message panel
+
+
 def _top_message(
     top: pygame.Surface, title: str, lines: list[str], color: tuple[int, int, int] = pal.ACCENT
 ) -> None:
@@ -41,7 +44,7 @@ def _top_message(
     text.draw(top, title, (128, 22), color, scale=2, align="center", shadow=pal.OUTLINE)
     y = 56
     for line in lines:
-        for row in text.wrap(line, 216):
+        for row in text.wrap(line, MESSAGE_W):
             text.draw(top, row, (128, y), pal.TEXT, align="center")
             y += 13
 
@@ -354,8 +357,12 @@ class LobbyScene(Scene):
                 if k in known
                 for opt in (cart.option(k),)
             ]
-            # two to a line: every option with its name, readable on the small screen
-            lines += [""] + ["   ".join(shown[i : i + 2]) for i in range(0, len(shown), 2)]
+            # two to a line where they fit (else one): every option with its name, never
+            # broken in the middle of a word
+            lines.append("")
+            for i in range(0, len(shown), 2):
+                pair = "   ".join(shown[i : i + 2])
+                lines += [pair] if text.size(pair)[0] <= MESSAGE_W else shown[i : i + 2]
         _top_message(top, tr("VERSUS", "たいせん"), lines)
         widgets.background(bottom)
         title = (
@@ -488,7 +495,7 @@ class PairScene(MenuScene):
             msg = tr(
                 "Waiting for the other player to confirm...", "あいての かくにんを まっています"
             )
-        for i, row in enumerate(text.wrap(msg, 216)):
+        for i, row in enumerate(text.wrap(msg, MESSAGE_W)):
             text.draw(top, row, (128, 128 + i * 13), pal.TEXT_DIM, align="center")
 
     def dump(self) -> dict[str, object]:

@@ -38,6 +38,8 @@ SAME_IN_BOTH |= {name for _role, name in UNITS} | set(NAMES)
 # (Ed2n, 1g), Region Select's surface names (3_1_curl).
 NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+# A name put before "wins" that is this unit's player (seen in Panel Link and Killing Sevens).
+YOU_WINS = re.compile(r"\bYou wins\b")
 # The language choice names Japanese in Japanese on the English screens.
 JAPANESE_ON_ENGLISH_SCREENS = {"日本語"}
 
@@ -90,6 +92,8 @@ def test_setup_help_and_result_screens_speak_one_language(sweep, tmp_path):
                 japanese = {c for c in d.text if text.is_japanese(c)}
                 if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
                     missing.add(f"{where}: no English for {d.text!r}")
+                if language == "en" and YOU_WINS.search(d.text):
+                    missing.add(f"{where}: {d.text!r} (You win)")
     assert not missing, "\n".join(sorted(missing))
 
 

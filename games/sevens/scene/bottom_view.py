@@ -20,7 +20,7 @@ from games.sevens.scene import layout, sprites
 from games.sevens.scene import texts as tx
 from games.sevens.scene.setup import OPTION_KEYS, Setup
 from games.sevens.scene.talk import Bubble
-from games.sevens.scene.top_view import Tr, turn_of
+from games.sevens.scene.top_view import Tr, turn_of, win_line
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class BottomView:
     tally: Tally | None  # game over: the members' running totals
     english_names: list[str]  # game over: the names the tally is kept under
     draft: Setup  # the members and options dialogs
+    linked: bool = False  # a versus match: its end has no buttons (it is not played again)
 
 
 def draw_bad_record(top: pygame.Surface, bottom: pygame.Surface, tr: Tr) -> None:
@@ -164,7 +165,7 @@ def draw_over(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     ranking = game.ranking()
     text.draw(
         surf,
-        names[ranking[0]] + tr(*tx.WINS),
+        win_line(tr, names, ranking[0], view.you),
         (128, 52),
         pal.ACCENT,
         align="center",
@@ -207,6 +208,10 @@ def draw_over(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
             values += [str(t.games), str(t.wins), f"{t.average_place:.1f}"]
         for i, v in enumerate(values):
             text.draw(surf, v, (cols[i], ry), color, align="left" if i < 2 else "center")
+    if view.linked:  # nothing to tap: the pause menu leaves the match
+        text.draw(surf, tr(*tx.LINKED_OVER), (128, layout.PLAY_AGAIN_RECT.y + 7), pal.TEXT_DIM,
+                  align="center")
+        return
     widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
     widgets.button(surf, layout.MEMBERS_RECT, tr(*tx.CHANGE_MEMBERS))
     widgets.button(surf, layout.RESET_RECT, tr(*tx.RESET), face=pal.BUTTON_LO)
