@@ -28,8 +28,8 @@ OVER_TICKS = 150  # ticks after the end before the result screens are checked
 
 # match name -> game, units, the host's options, ticks played at most
 LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
-    # a short clock: 30 s a turn, so a turn nobody plays ends the game too
-    "arimaa": ("arimaa", 2, {"clock": "0:30/5/100/3/0/0", "setup": "default"}, 60 * 60 * 4),
+    # each side sets up on the board; a short clock: 30 s a turn
+    "arimaa": ("arimaa", 2, {"clock": "0:30/5/100/3/0/0", "setup": "choose"}, 60 * 60 * 4),
     "sevens-2": ("sevens", 2, {}, 60 * 60 * 4),
     "sevens-3": ("sevens", 3, {}, 60 * 60 * 4),
     "sevens-4": ("sevens", 4, {}, 60 * 60 * 4),
@@ -39,10 +39,16 @@ LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
 
 
 def _act_arimaa(scene: Any, rng: random.Random) -> None:
-    from games.arimaa.match import turn_action
+    from games.arimaa.match import setup_action, turn_action
     from games.arimaa.rules.randomplay import random_turn
 
-    if scene.phase != "play" or not scene.local_to_move():
+    if not scene.local_to_move():
+        return
+    if scene.phase == "setup":  # the arrangement shown, as the player's OK sends it
+        side = scene.game.side_to_move
+        scene._offer(setup_action(side, scene._arrangement(side), scene.rules.turn_used()))
+        return
+    if scene.phase != "play":
         return
     twin = scene.game.copy()
     random_turn(twin, rng)
@@ -173,12 +179,17 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
                 if game is not None and m.scene is game and units.tick % ACT_EVERY == 0:
                     actor(game.game, rng)
 
-            start, paused, quiet = units.tick, False, False
+            start, paused, quiet, sent = units.tick, False, False, False
             while units.tick - start < longest and not all(_over(m) for m in units.machines):
                 units.step(act=act)
                 if units.tick % LINK_EVERY == 0:
                     for m in units.machines:
                         yield _seen(m, f"{name} play tick {units.tick}:")
+                for m in units.machines:  # a guest's card on its way to the host (Sevens)
+                    game = m.game_scene()
+                    if not sent and game is not None and getattr(game.game, "sending", False):
+                        sent = True
+                        yield _seen(m, f"{name} sending:")
                 if not paused and units.tick - start >= PAUSE_AT:
                     paused = True
                     for m in units.machines:
