@@ -306,6 +306,7 @@ class LobbyScene(Scene):
         dots = "." * (1 + (self.t // 20) % 3)
         radio = radio_of(self.machine).radio
         title_ja = cart.title_ja or cart.title
+        host = session.partner_name()  # a guest's host
         if session.role == "host" and session.seats > 2:
             joined, most = 1 + len(session.guests), session.seats
             lines = [
@@ -331,12 +332,12 @@ class LobbyScene(Scene):
                 lines.append(failure_text(self.machine, session.failure))
         elif session.seat is not None and session.seats > 2 and not session.commits_known():
             lines = [
-                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr(f"Joined {host}.", f"{host} に さんかしました"),
                 tr("Waiting for the host to start", "ホストの スタートを まっています") + dots,
             ]
         else:
             lines = [
-                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr(f"Joined {host}.", f"{host} に さんかしました"),
                 tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
             ]
         if radio.id_clash is not None:
@@ -365,12 +366,17 @@ class LobbyScene(Scene):
                 lines += [pair] if text.size(pair)[0] <= MESSAGE_W else shown[i : i + 2]
         _top_message(top, tr("VERSUS", "たいせん"), lines)
         widgets.background(bottom)
-        title = (
-            tr("Nearby units", "ちかくの ほんたい")
-            if session.role == "guest"
-            else tr("Hosting", "ホスト")
-        )
+        joined = session.role == "guest" and session.state is not State.LOOKING
+        if joined:
+            title = tr("Joined", "さんかちゅう")
+        elif session.role == "guest":
+            title = tr("Nearby units", "ちかくの ほんたい")
+        else:
+            title = tr("Hosting", "ホスト")
         widgets.title_bar(bottom, title)
+        if joined:  # whose game this unit is in, as the host's screen shows it
+            host = text.fit(session.partner_name(), 240, scale=2)
+            text.draw(bottom, host, (128, 44), pal.ACCENT, scale=2, align="center")
         spots = self.hotspots()
         paired = radio.paired()
         units = self._units()
