@@ -92,8 +92,10 @@ class RecordsScene(Scene):
             if name.startswith("record:"):
                 rec = self.records[int(name.split(":")[1])]
                 widgets.bevel_rect(bottom, rect, pal.PANEL_HI)
-                summary = str(rec.get("summary") or rec.get("outcome") or "game")
-                text.draw(bottom, summary[:38], (rect.x + 6, rect.y + 6), pal.TEXT)
+                english = str(rec.get("summary") or rec.get("outcome") or "game")
+                summary = tr(english, str(rec.get("summary_ja") or english))
+                text.draw(bottom, text.fit(summary, rect.w - 12), (rect.x + 6, rect.y + 6),
+                          pal.TEXT)
         if not self.records:
             text.draw(
                 bottom,

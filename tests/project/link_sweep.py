@@ -25,6 +25,7 @@ PAUSE_AT = 90  # ticks into the match when each unit's pause menu is seen
 QUIET_AT = 150  # ticks into the match when the host falls silent
 QUIET = 60 * 6  # ticks the host stays silent at most: its guests' waiting screen shows by then
 OVER_TICKS = 150  # ticks after the end before the result screens are checked
+REPLAY_CHECKS, REPLAY_EVERY = 3, 40  # the replay of the match: checks, ticks between them
 
 # match name -> game, units, the host's options, ticks played at most
 LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
@@ -145,6 +146,7 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
     """One match of LINK_MATCHES from the lobby to the result screens (see the module)."""
     from firmware.link.session import State
     from firmware.scenes.pause import PauseScene
+    from firmware.scenes.records import RecordsScene
     from firmware.scenes.versus import LobbyScene, WaitingScene, start_versus
     from tools.versus_screenshots import seeded_secrets
 
@@ -214,6 +216,17 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
                 assert m.link is not None and m.link.session is not None
                 assert m.link.session.state is State.OVER, f"{name}: not over on every unit"
                 yield _seen(m, f"{name} over:")
+            for m in units.machines[:2]:  # the match in the records, and its replay
+                m.to_launcher(selected=game_id)
+                records = RecordsScene(m, game_id)
+                assert records.records, f"{name}: no record"
+                m.push(records)
+                yield _seen(m, f"{name} records:")
+                records._open(0)
+                for _ in range(REPLAY_CHECKS):
+                    for _ in range(REPLAY_EVERY):
+                        m.step()
+                    yield _seen(m, f"{name} replay:")
         finally:
             units.close()
 

@@ -370,3 +370,58 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         finally:
             for m in units.values():
                 m.store.close()
+
+
+# The failure the error screen shows: where, and the exception (its own words, in English).
+ERROR = ("regions.update", ValueError("a pattern with no regions left"))
+
+
+def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The firmware's screens no movie opens: each game's records list when empty, the
+    radio name keyboard (empty, typed, too long), the button test, the touch calibration,
+    the error screen, the saved-game prompts (at boot and from the launcher) and a
+    question asked before acting."""
+    from firmware.scenes.buttontest import ButtonTestScene
+    from firmware.scenes.calibration import CalibrationScene
+    from firmware.scenes.error import ErrorScene
+    from firmware.scenes.prompts import ConfirmScene, ResumeScene
+    from firmware.scenes.radio import RadioNameScene
+    from firmware.scenes.records import RecordsScene
+    from firmware.settings import RADIO_NAME_MAX
+
+    def seen(where: str) -> tuple[str, Recorder]:
+        with recording() as rec:
+            m.render()
+        return where, rec
+
+    m = machine_in(tmp, language)
+    try:
+        for game_id in m.cartridges:
+            m.push(RecordsScene(m, game_id))
+            yield seen(f"{game_id} records, none yet")
+            m.pop()
+        keyboard = RadioNameScene(m)
+        m.push(keyboard)
+        yield seen("radio name, empty")
+        keyboard.text = ("Hana" + "0123456789")[:RADIO_NAME_MAX]
+        yield seen("radio name, typed")
+        _tap(m, "key:A")  # one letter too many
+        assert keyboard.error, "no word on a name too long"
+        yield seen("radio name, too long")
+        m.pop()
+        for scene in (ButtonTestScene(m), CalibrationScene(m)):
+            m.push(scene)
+            yield seen(scene.name)
+            m.pop()
+        m.push(ErrorScene(m, *ERROR))
+        yield seen("error")
+        m.pop()
+        for at_boot in (True, False):
+            m.push(ResumeScene(m, "sevens", {}, {}, at_boot=at_boot, new_game=m.pop))
+            yield seen(f"saved game, {'at boot' if at_boot else 'from the launcher'}")
+            m.pop()
+        m.push(ConfirmScene(m, m.tr("Restart", "はじめから"), m.pop))
+        yield seen("a question")
+        m.pop()
+    finally:
+        m.store.close()

@@ -22,6 +22,7 @@ from screen_sweep import (
     sweep_movie,
     sweep_result_screens,
     sweep_setup_screens,
+    sweep_system_screens,
     sweep_versus_screens,
 )
 
@@ -85,8 +86,8 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
 @pytest.mark.parametrize(
     "sweep",
     [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
-     sweep_versus_screens, sweep_lobby_labels],
-    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels"],
+     sweep_versus_screens, sweep_lobby_labels, sweep_system_screens],
+    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels", "system"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):

@@ -362,11 +362,12 @@ class ArimaaScene(Game):
         actions = [(p.seat, p.data) for p in self.match.history]
         humans = (self.seat_kind(0) == "local", self.seat_kind(1) == "local")
         record = make_record(self.rules, actions, names, self.mode, humans)
-        verdict = "draw" if result.winner is None else f"{names[result.winner]} wins"
-        summary = f"{names[0]} v {names[1]}: {verdict} ({result.reason})"
+        summary, summary_ja = tx.summaries(
+            names, self.names(lambda en, ja: ja), result.winner, result.reason
+        )
         boards = self.game.position.boards
         mine = score(boards, self.human_side) if self.mode in ("cpu", "link") else None
-        self.ctx.finish(GameResult(outcome, mine, summary, record))
+        self.ctx.finish(GameResult(outcome, mine, summary, record, summary_ja))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
     # ------------------------------------------------------------------ drawing

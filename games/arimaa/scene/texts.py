@@ -125,3 +125,21 @@ HELP_PAGES: tuple[tuple[Text, Text], ...] = (
 
 def side_name(tr: Tr, side: int) -> str:
     return tr(*SIDES[side])
+
+
+def summaries(
+    names: tuple[str, str], names_ja: tuple[str, str], winner: int | None, reason: str
+) -> tuple[str, str]:
+    """The records list's line for a finished game, in English and in Japanese: both
+    players, who won ("You win" for this unit's player) and how, in a word."""
+    ja_reason = REASONS.get(reason, (reason, reason))[1]
+    ja_how = ja_reason.split(":")[0]  # "ゴール: ウサギが奥に着いた" -> "ゴール"
+    if winner is None:
+        verdict, verdict_ja = "draw", DRAW[1]
+    else:
+        verdict = "you win" if names[winner] == "You" else f"{names[winner]} wins"
+        verdict_ja = names_ja[winner] + WINS[1]
+    return (
+        f"{names[0]} v {names[1]}: {verdict} ({reason})",
+        f"{names_ja[0]} 対 {names_ja[1]}: {verdict_ja}({ja_how})",
+    )
