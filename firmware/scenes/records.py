@@ -73,9 +73,10 @@ class RecordsScene(Scene):
         text.draw(top, tr("Records", "きろく"), (128, 42), pal.ACCENT, scale=2, align="center")
         text.draw(top, title, (128, 70), pal.TEXT, align="center")
         stats = self.machine.store.get_stats(self.game_id) if self.game_id else {}
+        n = len(self.records)
         text.draw(
             top,
-            tr(f"{len(self.records)} finished games", f"{len(self.records)} ゲーム"),
+            tr(f"{n} finished game{'s' * (n != 1)}", f"{n} ゲーム"),
             (128, 90),
             pal.TEXT_DIM,
             align="center",

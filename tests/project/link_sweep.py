@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from screen_sweep import Recorder, machine_in, recording
+from screen_sweep import Recorder, _tap, machine_in, recording
 
 from firmware.machine import Machine
 
@@ -25,7 +25,7 @@ PAUSE_AT = 90  # ticks into the match when each unit's pause menu is seen
 QUIET_AT = 150  # ticks into the match when the host falls silent
 QUIET = 60 * 6  # ticks the host stays silent at most: its guests' waiting screen shows by then
 OVER_TICKS = 150  # ticks after the end before the result screens are checked
-REPLAY_CHECKS, REPLAY_EVERY = 3, 40  # the replay of the match: checks, ticks between them
+REPLAY_STEPS, REPLAY_EVERY = 5, 40  # a replay: actions stepped, ticks before a check
 
 # match name -> game, units, the host's options, ticks played at most
 LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
@@ -223,10 +223,20 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
                 m.push(records)
                 yield _seen(m, f"{name} records:")
                 records._open(0)
-                for _ in range(REPLAY_CHECKS):
-                    for _ in range(REPLAY_EVERY):
-                        m.step()
-                    yield _seen(m, f"{name} replay:")
+                for _ in range(REPLAY_EVERY):
+                    m.step()
+                yield _seen(m, f"{name} replay:")
+                spots = list(m.scene.hotspots())
+                forward = [k for k in spots if k.endswith(("forward", "next"))]
+                last = [k for k in spots if k.endswith("last")]
+                assert forward and last, f"{name}: no replay buttons in {spots}"
+                for _ in range(REPLAY_STEPS):  # a few actions in
+                    _tap(m, forward[0])
+                yield _seen(m, f"{name} replay, a few actions in:")
+                _tap(m, last[0])
+                for _ in range(REPLAY_EVERY):
+                    m.step()
+                yield _seen(m, f"{name} replay, at the end:")
         finally:
             units.close()
 

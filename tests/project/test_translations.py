@@ -43,7 +43,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 # The error screen's failure: where it happened and what was raised, in the words raised.
 ERROR_WORDS = set(WORD.findall(f"{ERROR[0]} {type(ERROR[1]).__name__} {ERROR[1]}"))
 # A name put before "wins" that is this unit's player (seen in Panel Link and Killing Sevens).
-YOU_WINS = re.compile(r"\bYou wins\b")
+YOU_WINS = re.compile(r"\bYou (wins|plays|passes)\b")
 # The language choice names Japanese in Japanese on the English screens.
 JAPANESE_ON_ENGLISH_SCREENS = {"日本語"}
 

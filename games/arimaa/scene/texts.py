@@ -135,7 +135,7 @@ def summaries(
     ja_reason = REASONS.get(reason, (reason, reason))[1]
     ja_how = ja_reason.split(":")[0]  # "ゴール: ウサギが奥に着いた" -> "ゴール"
     if winner is None:
-        verdict, verdict_ja = "draw", DRAW[1]
+        verdict, verdict_ja = "draw", "引き分け"
     else:
         verdict = "you win" if names[winner] == "You" else f"{names[winner]} wins"
         verdict_ja = names_ja[winner] + WINS[1]
@@ -143,3 +143,14 @@ def summaries(
         f"{names[0]} v {names[1]}: {verdict} ({reason})",
         f"{names_ja[0]} 対 {names_ja[1]}: {verdict_ja}({ja_how})",
     )
+
+
+def stored_name(tr: Tr, name: str) -> str:
+    """A player's name as a record keeps it (in English), in the player's language."""
+    for en, ja in (YOU, *SIDES):
+        if name == en:
+            return tr(en, ja)
+    computer = f"{COMPUTER[0]} {LEVEL[0]}"
+    if name.startswith(computer):
+        return f"{tr(*COMPUTER)} {tr(*LEVEL)}{name[len(computer):]}"
+    return name  # a radio name

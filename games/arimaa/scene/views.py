@@ -58,7 +58,8 @@ class ViewSource(Protocol):
 
 def player_names(scene: ViewSource, tr: tx.Tr) -> tuple[str, str]:
     if scene.stored is not None:
-        return scene.stored.names
+        first, second = scene.stored.names
+        return tx.stored_name(tr, first), tx.stored_name(tr, second)
     out = []
     for side in (0, 1):
         if scene.mode in ("cpu", "link") and side == scene.human_side:

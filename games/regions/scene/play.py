@@ -420,8 +420,8 @@ class RegionsScene(Game):
         summary_ja = f"{head}、{n} かい"
         if partner is not None:
             won = self.race_winner == self.my_seat
-            summary += " - won the race" if won else " - partner cleared first"
-            summary_ja += "、かち" if won else "、あいての かち"
+            summary += ", won the race" if won else ", lost the race"
+            summary_ja += "、かち" if won else "、まけ"
         self.ctx.finish(GameResult(outcome, None, summary, record, summary_ja))
         self._best_cache = None
         if self.versus is None:

@@ -256,6 +256,9 @@ def draw_dialog(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.button(surf, layout.OK_RECT, tr(*tx.START), face=pal.ACCENT_LO)
 
 
+REPLAY_CARDS_X, REPLAY_CARD_STEP = 80, 13  # a replay's hands: the first card, card to card
+
+
 def draw_replay(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.background(surf)
     game = view.table
@@ -265,11 +268,14 @@ def draw_replay(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.title_bar(surf, tr(*tx.REPLAY), f"{view.replay_index}/{total}")
     for s in range(4):
         y = 20 + s * 27
-        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (2, y + 2, 4, 18))
-        text.draw(surf, names[s][:6], (8, y + 7), pal.TEXT)
+        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (2, y + 2, 3, 18))
+        # the name whole ("Player 3", a radio name), the 13 cards overlapping a little
+        name = text.fit(names[s], REPLAY_CARDS_X - 10)
+        text.draw(surf, name, (7, y + 7), pal.TEXT)
         held = set(game.hand(s))
         for i, card in enumerate(game.initial_hands[s]):
-            surf.blit(sprites.mini_card(card, "held" if card in held else "gone"), (44 + i * 16, y))
+            x = REPLAY_CARDS_X + i * REPLAY_CARD_STEP
+            surf.blit(sprites.mini_card(card, "held" if card in held else "gone"), (x, y))
     events = _last_action_events(game.events) if view.replay_index else []
     line = _describe(tr, events, names)
     text.draw(surf, line, (128, 136), pal.ACCENT, align="center", shadow=pal.OUTLINE)
@@ -290,11 +296,12 @@ def _describe(tr: Tr, events: list[dict[str, Any]], names: list[str]) -> str:
         return ""
     first = events[0]
     who = names[first["seat"]]
+    you = who == tr("You", "あなた")  # "You play", not "You plays"
     if first["type"] == "pass":
-        return tr(f"{who} passes", f"{who}: パス")
+        return tr(f"{who} pass" + "es" * (not you), f"{who}: パス")
     label = card_label(parse_card(first["card"]))
     killed = sum(len(e["cards"]) for e in events if e["type"] == "kill")
-    line = tr(f"{who} plays {label}", f"{who}: {label}")
+    line = tr(f"{who} play{'s' * (not you)} {label}", f"{who}: {label}")
     if killed:
         line += tr(f", kills {killed}", f" {killed}枚殺し")
     return line

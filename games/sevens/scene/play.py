@@ -53,6 +53,7 @@ from games.sevens.scene.setup import (
     from_options,
     member_names,
     resolve_members,
+    shown_name,
 )
 from games.sevens.scene.talk import Talk
 from games.sevens.scene.top_view import TopView, draw_intro_top, draw_table_top
@@ -163,7 +164,7 @@ class SevensScene(Game):
 
     def names(self) -> list[str]:
         if self.phase == "replay":
-            return self.replay_names
+            return [shown_name(n, self._ja()) for n in self.replay_names]
         return member_names(self.members, self._ja(), self.unit_names())
 
     def unit_names(self) -> list[str] | None:
@@ -451,7 +452,7 @@ class SevensScene(Game):
             dead = game.killed_count[you]
             summary = "You win" if winner == you else f"{names[winner]} wins"
             summary += f"; you {ordinal} ({dead} dead)"
-            summary_ja = f"{names_ja[winner]}の勝ち、あなたは {place}位({dead}枚 殺され)"
+            summary_ja = f"{names_ja[winner]}の勝ち、あなた {place}位({dead}枚 殺され)"
         else:
             summary = f"{names[winner]} wins ({len(self.humans)} people)"
             summary_ja = f"{names_ja[winner]}の勝ち({len(self.humans)}人)"

@@ -39,14 +39,14 @@ class TopView:
 
 def turn_of(tr: Tr, names: list[str], seat: int, you: int | None) -> str:
     """ "Cool's turn"; alone against the computers, "Your turn"."""
-    if seat == you:
+    if seat == you or names[seat] == tr("You", "あなた"):  # (a replay of a game with one person)
         return tr("Your turn", "あなたの番")
     return names[seat] + tr(*tx.TURN_OF)
 
 
 def win_line(tr: Tr, names: list[str], seat: int, you: int | None) -> str:
     """ "Cool wins!"; the one person at this unit: "You win!" (not "You wins!")."""
-    if seat == you:
+    if seat == you or names[seat] == tr("You", "あなた"):
         return tr("You win!", "あなたの勝ち!")
     return names[seat] + tr(*tx.WINS)
 
