@@ -81,6 +81,7 @@ REASONS: dict[str, Text] = {
     "resignation": ("by resignation", "投了"),
 }
 WINS: Text = (" wins", "の勝ち")
+YOU_WIN: Text = ("You win", "あなたの勝ち")
 DRAW: Text = ("Draw on equal score", "同点で引き分け")
 
 #: How to play (P-GAME-7): title and lines, one page each; the picture is drawn by help.py.

@@ -108,7 +108,8 @@ def result_texts(scene: ViewSource, tr: tx.Tr) -> tuple[str, str]:
         return tr(*tx.DRAW), tr(*tx.REASONS[result.reason])
     head = player_names(scene, tr)[result.winner] if scene.mode == "cpu" else tx.side_name(
         tr, result.winner)
-    return head + tr(*tx.WINS), tr(*tx.REASONS.get(result.reason, (result.reason,) * 2))
+    line = tr(*tx.YOU_WIN) if head == tr(*tx.YOU) else head + tr(*tx.WINS)  # not "You wins"
+    return line, tr(*tx.REASONS.get(result.reason, (result.reason,) * 2))
 
 
 def shown_boards(scene: ViewSource) -> Any:
