@@ -252,7 +252,13 @@ def sweep_lobby_labels(language: str, tmp: Path) -> Iterator[tuple[str, Recorder
     yet, a host that needs another version, a pairing asked for, refused (and every other
     reason a pairing fails), a host already paired with, and two units with one radio id."""
     from firmware.link.pairing import Step
-    from firmware.scenes.versus import PAIRING_FAILURE_TEXT, PairScene, start_versus
+    from firmware.scenes.radio import PairedScene
+    from firmware.scenes.versus import (
+        PAIRING_FAILURE_TEXT,
+        PairScene,
+        VersusMenuScene,
+        start_versus,
+    )
     from tools.versus_screenshots import seeded_secrets
 
     with seeded_secrets():
@@ -304,5 +310,16 @@ def sweep_lobby_labels(language: str, tmp: Path) -> Iterator[tuple[str, Recorder
             radio.id_clash = "Mio"
             yield _seen(guest, "lobby, one radio id on two units:")
             radio.id_clash = None
+            guest.to_launcher(selected="reversi")  # each game's entry with its Versus button
+            for game_id, cart in guest.cartridges.items():
+                guest.to_launcher(selected=game_id)
+                yield _seen(guest, f"launcher, {game_id} with the radio on:")
+                if cart.versus:
+                    guest.push(VersusMenuScene(guest, game_id))
+                    yield _seen(guest, f"versus menu, {game_id}:")
+            guest.push(PairedScene(guest))  # the units paired with, and forgetting one
+            yield _seen(guest, "paired units:")
+            guest.scene.forget(guest.scene.rows[0])  # type: ignore[attr-defined]
+            yield _seen(guest, "paired units, forget one?")
         finally:
             units.close()
