@@ -182,11 +182,19 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
                     actor(game.game, rng)
 
             start, paused, quiet, sent = units.tick, False, False, False
+            phases: set[tuple[str, str]] = set()  # (unit, phase) seen
             while units.tick - start < longest and not all(_over(m) for m in units.machines):
                 units.step(act=act)
                 if units.tick % LINK_EVERY == 0:
                     for m in units.machines:
                         yield _seen(m, f"{name} play tick {units.tick}:")
+                for m in units.machines:  # each phase's first screen (Arimaa's setup...)
+                    game = m.game_scene()
+                    phase = getattr(game.game, "phase", None) if game is not None else None
+                    unit = m.link.radio.name if m.link is not None else "?"
+                    if isinstance(phase, str) and (unit, phase) not in phases:
+                        phases.add((unit, phase))
+                        yield _seen(m, f"{name} {phase} begins:")
                 for m in units.machines:  # a guest's card on its way to the host (Sevens)
                     game = m.game_scene()
                     if not sent and game is not None and getattr(game.game, "sending", False):
