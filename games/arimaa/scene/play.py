@@ -399,7 +399,8 @@ class ArimaaScene(Game):
             draw_replay_panel(surf, self.replay_index == 0, self.replay_index >= total)
             return
         if self.phase == "setup":
-            draw_setup_panel(surf, tr, self.game.side_to_move in self.last_rows)
+            draw_setup_panel(surf, tr, self.game.side_to_move in self.last_rows,
+                             self.local_to_move())
             return
         mover = self.game.side_to_move if self.local_to_move() else None
         draft = self._draft() if mover is not None else None
