@@ -29,6 +29,8 @@ REPLAY_STEPS, REPLAY_EVERY = 5, 40  # a replay: actions stepped, ticks before a 
 
 # match name -> game, units, the host's options, ticks played at most
 LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
+    # the movies in docs/movies/versus play two moves: here a whole game, its records, replay
+    "reversi": ("reversi", 2, {}, 60 * 60 * 4),
     # each side sets up on the board; a short clock: 30 s a turn
     "arimaa": ("arimaa", 2, {"clock": "0:30/5/100/3/0/0", "setup": "choose"}, 60 * 60 * 4),
     "sevens-2": ("sevens", 2, {}, 60 * 60 * 4),
@@ -67,6 +69,16 @@ def _act_sevens(scene: Any, rng: random.Random) -> None:
         scene._offer(rng.choice(actions))
 
 
+def _act_reversi(scene: Any, rng: random.Random) -> None:
+    from games.reversi.scene.controls import tap_square
+
+    if scene.anim is None and scene.human_to_move():
+        square = rng.choice(sorted(scene.game.legal()))
+        tap_square(scene, square)
+        if scene.preview == square:  # hints on: the first tap previews
+            tap_square(scene, square)
+
+
 def _act_regions(scene: Any, rng: random.Random) -> None:
     if scene.phase == "play" and not scene.queued and rng.random() < 0.2:
         solution = scene.solution()
@@ -88,6 +100,7 @@ def _act_panels(scene: Any, rng: random.Random) -> None:
 
 
 ACTORS: dict[str, Callable[[Any, random.Random], None]] = {
+    "reversi": _act_reversi,
     "arimaa": _act_arimaa,
     "sevens": _act_sevens,
     "regions": _act_regions,
