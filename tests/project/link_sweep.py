@@ -1,11 +1,12 @@
-"""The Versus screens of every linked game but Reversi (screen_sweep.sweep_versus_screens
-plays Reversi's movies): two to four headless units on one in-memory radio, paired and
+"""The Versus screens of every linked game (screen_sweep.sweep_versus_screens plays only
+the two Reversi movies): two to four headless units on one in-memory radio, paired and
 joined the way the lobby does it headless (`auto_accept`, `auto_join`), each unit's player
 choosing its actions at random (Region Select's racers tap a shortest solution).
 
 Each match is seen in its lobby (the host counting players, a guest waiting for the
-host's start), in play, with the pause menu open, with every guest waiting for a host gone
-quiet (then the host comes back and the match goes on), and at its end on every unit."""
+host's start), in play (and the first screen of each phase), with the pause menu open, with
+every guest waiting for a host gone quiet (then the host comes back and the match goes on),
+at its end on every unit, and in the records list and the replay of two units."""
 
 from __future__ import annotations
 

@@ -101,8 +101,9 @@ def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, langu
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("match", LINK_MATCHES)
 def test_every_text_fits_on_the_link_match_screens(match, language, tmp_path):
-    """Arimaa, Killing Sevens (2, 3 and 4 units), Region Select and Panel Link over the
-    link: lobby, play, pause, a host gone quiet, the end (tests/project/link_sweep.py)."""
+    """Reversi, Arimaa, Killing Sevens (2, 3 and 4 units), Region Select and Panel Link over
+    the link: lobby, play, pause, a host gone quiet, the end, the records and the replay
+    (tests/project/link_sweep.py)."""
     problems = []
     for where, rec in sweep_link_match(match, language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
