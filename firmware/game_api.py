@@ -140,6 +140,7 @@ class GameResult:
     score: int | None = None
     summary: str = ""
     record: dict[str, Any] | None = None  # the game's own record (moves...), for replays
+    summary_ja: str = ""  # the summary in Japanese, for the records list ("": the English)
 
 
 class GameHost(Protocol):

@@ -320,6 +320,8 @@ class Machine:
         log.info("%s: result recorded (%s)", game_id, result.outcome or "no winner")
         if result.record is not None:
             header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
+            if result.summary_ja:
+                header["summary_ja"] = result.summary_ja
             if seed is not None:
                 header["seed"] = seed
             self.store.add_record(game_id, {**header, **result.record})

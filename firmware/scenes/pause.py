@@ -14,7 +14,7 @@ from firmware.scenes.menu import MenuItem, MenuScene
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
-    from firmware.game_api import Cartridge
+    from firmware.game_api import Cartridge, GameContext
     from firmware.scene import Host
 
 
@@ -25,6 +25,8 @@ class Paused(Protocol):
 
     @property
     def cartridge(self) -> Cartridge: ...
+    @property
+    def ctx(self) -> GameContext: ...
     def restart(self) -> None: ...
 
 
@@ -41,8 +43,19 @@ class PauseScene(MenuScene):
         super().__init__(machine)
         self.under = under
         tr = machine.tr
+        resume = MenuItem(
+            "resume", lambda: tr("Resume", "つづける"), self.resume, face=pal.ACCENT_LO
+        )
+        if under.ctx.versus is not None:
+            # A versus match is neither restarted nor saved on one unit (its partner plays
+            # on in lockstep): leaving it ends it for every unit.
+            self.items = [
+                resume,
+                MenuItem("quit", lambda: tr("Leave the match", "たいせんを やめる"), self.quit),
+            ]
+            return
         self.items = [
-            MenuItem("resume", lambda: tr("Resume", "つづける"), self.resume, face=pal.ACCENT_LO),
+            resume,
             MenuItem("restart", lambda: tr("Restart", "はじめから"), self.restart),
             MenuItem("save", lambda: tr("Save and quit", "セーブしてやめる"), self.save_quit),
             MenuItem("quit", lambda: tr("Quit to launcher", "やめる"), self.quit),

@@ -73,9 +73,10 @@ class RecordsScene(Scene):
         text.draw(top, tr("Records", "きろく"), (128, 42), pal.ACCENT, scale=2, align="center")
         text.draw(top, title, (128, 70), pal.TEXT, align="center")
         stats = self.machine.store.get_stats(self.game_id) if self.game_id else {}
+        n = len(self.records)
         text.draw(
             top,
-            tr(f"{len(self.records)} finished games", f"{len(self.records)} ゲーム"),
+            tr(f"{n} finished game{'s' * (n != 1)}", f"{n} ゲーム"),
             (128, 90),
             pal.TEXT_DIM,
             align="center",
@@ -92,8 +93,10 @@ class RecordsScene(Scene):
             if name.startswith("record:"):
                 rec = self.records[int(name.split(":")[1])]
                 widgets.bevel_rect(bottom, rect, pal.PANEL_HI)
-                summary = str(rec.get("summary") or rec.get("outcome") or "game")
-                text.draw(bottom, summary[:38], (rect.x + 6, rect.y + 6), pal.TEXT)
+                english = str(rec.get("summary") or rec.get("outcome") or "game")
+                summary = tr(english, str(rec.get("summary_ja") or english))
+                text.draw(bottom, text.fit(summary, rect.w - 12), (rect.x + 6, rect.y + 6),
+                          pal.TEXT)
         if not self.records:
             text.draw(
                 bottom,

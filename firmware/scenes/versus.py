@@ -33,6 +33,9 @@ def radio_of(machine: Host) -> LinkService:
     return machine.link
 
 
+MESSAGE_W = 216  # the room of a line of the upper screen's message panel
+
+
 def _top_message(
     top: pygame.Surface, title: str, lines: list[str], color: tuple[int, int, int] = pal.ACCENT
 ) -> None:
@@ -41,7 +44,7 @@ def _top_message(
     text.draw(top, title, (128, 22), color, scale=2, align="center", shadow=pal.OUTLINE)
     y = 56
     for line in lines:
-        for row in text.wrap(line, 216):
+        for row in text.wrap(line, MESSAGE_W):
             text.draw(top, row, (128, y), pal.TEXT, align="center")
             y += 13
 
@@ -62,7 +65,33 @@ FAILURE_TEXT = {
     "guest_left": ("A player left before the start.", "はじまる まえに ぬけた ひとが います。"),
     "partner_left": ("Your partner left the game.", "あいてが ゲームを やめました。"),
     "partner_restarted": ("Your partner restarted or left.", "あいてが さいきどう しました。"),
+    # a sealed game whose end check failed (firmware/link/session.py `cheated`)
+    "cheated": (
+        "The host's deal or plays did not check out. The game is not recorded.",
+        "ホストの くばりかた・てが ただしくありません。きろくしません。",
+    ),
 }
+
+# Why a pairing failed (firmware/link/pairing.py and radio.py reasons, by how they begin).
+PAIRING_FAILURE_TEXT = {
+    "the other player declined": ("the other player said no.", "あいてが ことわりました"),
+    "declined here": ("cancelled here.", "こちらで やめました"),
+    "no answer": (
+        "no answer. Is the other unit hosting, near and switched on?",
+        "へんじが ありません。あいては ちかくで ゲームを ひらいていますか?",
+    ),
+    "the other unit's commitment": ("the codes did not check out.", "コードが あいません"),
+    "the other unit's confirmation": ("the codes did not check out.", "コードが あいません"),
+    "bad pairing message": ("a garbled message.", "つうしんが みだれました"),
+}
+
+
+def pairing_failure_text(machine: Any, reason: str) -> str:
+    """The link layer's reason in the player's language (an unknown one: English as is)."""
+    for start, (en, ja) in PAIRING_FAILURE_TEXT.items():
+        if reason.startswith(start):
+            return str(machine.tr(en, ja))
+    return str(machine.tr(reason + ".", "つうしんエラー"))
 
 
 def failure_text(machine: Any, why: str) -> str:
@@ -277,6 +306,7 @@ class LobbyScene(Scene):
         dots = "." * (1 + (self.t // 20) % 3)
         radio = radio_of(self.machine).radio
         title_ja = cart.title_ja or cart.title
+        host = session.partner_name()  # a guest's host
         if session.role == "host" and session.seats > 2:
             joined, most = 1 + len(session.guests), session.seats
             lines = [
@@ -296,22 +326,18 @@ class LobbyScene(Scene):
             if radio.pairing is not None and radio.pairing.step is Step.ASKING:
                 lines.append(tr("Asking to pair" + dots, "ペアリング中" + dots))
             elif radio.pairing is not None and radio.pairing.step is Step.FAILED:
-                lines.append(
-                    tr(
-                        f"Not paired: {radio.pairing.reason}.",
-                        f"ペアに なりませんでした: {radio.pairing.reason}",
-                    )
-                )
+                why = pairing_failure_text(self.machine, radio.pairing.reason)
+                lines.append(tr(f"Not paired: {why}", f"ペアに なりませんでした: {why}"))
             elif session.failure:
                 lines.append(failure_text(self.machine, session.failure))
         elif session.seat is not None and session.seats > 2 and not session.commits_known():
             lines = [
-                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr(f"Joined {host}.", f"{host} に さんかしました"),
                 tr("Waiting for the host to start", "ホストの スタートを まっています") + dots,
             ]
         else:
             lines = [
-                tr(f"Joined {session.partner_name()}.", "さんかしました"),
+                tr(f"Joined {host}.", f"{host} に さんかしました"),
                 tr("Agreeing on the game" + dots, "じゅんびちゅう" + dots),
             ]
         if radio.id_clash is not None:
@@ -332,16 +358,25 @@ class LobbyScene(Scene):
                 if k in known
                 for opt in (cart.option(k),)
             ]
-            # two to a line: every option with its name, readable on the small screen
-            lines += [""] + ["   ".join(shown[i : i + 2]) for i in range(0, len(shown), 2)]
+            # two to a line where they fit (else one): every option with its name, never
+            # broken in the middle of a word
+            lines.append("")
+            for i in range(0, len(shown), 2):
+                pair = "   ".join(shown[i : i + 2])
+                lines += [pair] if text.size(pair)[0] <= MESSAGE_W else shown[i : i + 2]
         _top_message(top, tr("VERSUS", "たいせん"), lines)
         widgets.background(bottom)
-        title = (
-            tr("Nearby units", "ちかくの ほんたい")
-            if session.role == "guest"
-            else tr("Hosting", "ホスト")
-        )
+        joined = session.role == "guest" and session.state is not State.LOOKING
+        if joined:
+            title = tr("Joined", "さんかちゅう")
+        elif session.role == "guest":
+            title = tr("Nearby units", "ちかくの ほんたい")
+        else:
+            title = tr("Hosting", "ホスト")
         widgets.title_bar(bottom, title)
+        if joined:  # whose game this unit is in, as the host's screen shows it
+            host = text.fit(session.partner_name(), 240, scale=2)
+            text.draw(bottom, host, (128, 44), pal.ACCENT, scale=2, align="center")
         spots = self.hotspots()
         paired = radio.paired()
         units = self._units()
@@ -466,7 +501,7 @@ class PairScene(MenuScene):
             msg = tr(
                 "Waiting for the other player to confirm...", "あいての かくにんを まっています"
             )
-        for i, row in enumerate(text.wrap(msg, 216)):
+        for i, row in enumerate(text.wrap(msg, MESSAGE_W)):
             text.draw(top, row, (128, 128 + i * 13), pal.TEXT_DIM, align="center")
 
     def dump(self) -> dict[str, object]:
@@ -546,11 +581,5 @@ def watch(machine: Host) -> None:
 
         service.end_session()
         machine.to_launcher()
-        if session.cheated:  # a sealed game whose end check failed (firmware/link/session.py)
-            text_ = machine.tr(
-                "The host's deal or plays did not check out. The game is not recorded.",
-                "ホストの くばりかた・てが ただしくありません。きろくしません。",
-            )
-        else:
-            text_ = failure_text(machine, session.failure or "partner_left")
-        machine.push(NoticeScene(machine, text_))
+        why = "cheated" if session.cheated else session.failure or "partner_left"
+        machine.push(NoticeScene(machine, failure_text(machine, why)))

@@ -55,4 +55,8 @@ CARTRIDGE = Cartridge(
     replay=ArimaaScene,  # the scene, opened on a record
     versus=True,  # `link` mode: the launcher's versus menu hosts or joins a match
     versus_options=("clock", "setup"),
+    # the link bars alone, in the title bar between the title and whose turn it is: the
+    # player panels name both players, and a badge between them hid the right one's clock
+    versus_badge=(128, -1),
+    versus_badge_names=False,
 )

@@ -46,6 +46,10 @@ CARTRIDGE = Cartridge(
     replay=RegionsScene,  # the scene, opened on a record
     versus=True,  # the race over the link (`ctx.versus`)
     versus_options=("variant", "goal", "unselectable", "surface", "pattern"),
+    # the link bars alone, at the end of the surface's row: the partner's line names the
+    # partner, and a badge at the top centre hid "Selections" and the race's headline
+    versus_badge=(238, 17),
+    versus_badge_names=False,
     options=(
         Option("mode", "Mode", ("solo",), "solo", label_ja="モード",
                choice_labels={"solo": "Solo"}, choice_labels_ja={"solo": "ひとりで"}),

@@ -48,6 +48,7 @@ class Cover:
 class Recorder:
     drawn: list[Drawn] = field(default_factory=list)
     covers: list[Cover] = field(default_factory=list)
+    badges: list[Cover] = field(default_factory=list)  # the versus link badge's boxes
     _box: list[pygame.Rect] = field(default_factory=list)
 
     def next_seq(self) -> int:
@@ -87,9 +88,17 @@ def _ink(s: str, scale: int, rect: pygame.Rect) -> pygame.Rect:
 @contextmanager
 def recording() -> Iterator[Recorder]:
     """Record every `text.draw` (and the button it labels) while the block runs."""
+    from firmware.scenes import versus
+
     rec = Recorder()
     real_draw, real_button = text.draw, widgets.button
     real_panel, real_bevel = widgets.panel, widgets.bevel_rect
+    real_overlay = versus.draw_link_overlay
+
+    def overlay(machine, top: pygame.Surface) -> None:  # type: ignore[no-untyped-def]
+        before = len(rec.covers)
+        real_overlay(machine, top)
+        rec.badges += rec.covers[before:]
 
     def panel(surface: pygame.Surface, rect: pygame.Rect, *a, **kw) -> None:  # type: ignore[no-untyped-def]
         rec.covers.append(Cover(surface, pygame.Rect(rect), rec.next_seq()))
@@ -118,11 +127,13 @@ def recording() -> Iterator[Recorder]:
 
     text.draw, widgets.button = draw, button  # type: ignore[assignment]
     widgets.panel, widgets.bevel_rect = panel, bevel  # type: ignore[assignment]
+    versus.draw_link_overlay = overlay  # type: ignore[assignment]
     try:
         yield rec
     finally:
         text.draw, widgets.button = real_draw, real_button  # type: ignore[assignment]
         widgets.panel, widgets.bevel_rect = real_panel, real_bevel  # type: ignore[assignment]
+        versus.draw_link_overlay = real_overlay  # type: ignore[assignment]
 
 
 def _movie_kwargs(args: tuple[str, ...]) -> dict[str, object]:
@@ -252,10 +263,13 @@ def sweep_first_start(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]
         m.store.close()
 
 
+DRAW_SEED = 34  # Panel Link played at random from this seed ends in a draw
+
+
 def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
     """The game-over screens of Bubble Pop (every bubble let go) and of Panel Link (a game
     played out at once by choosing legal actions at random, against the computer and for
-    two players), each as the player sees it."""
+    two players, won and drawn), each as the player sees it."""
     import random
 
     from firmware.testing import run
@@ -273,7 +287,8 @@ def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         yield "pop game over", rec
     finally:
         m.store.close()
-    for mode, seed in (("cpu", 1), ("cpu", 2), ("two", 3), ("two", 4)):
+    # seed 34 fills the field with no yaku made: a draw at 0 to 0
+    for mode, seed in (("cpu", 1), ("cpu", 2), ("two", 3), ("two", 4), ("two", DRAW_SEED)):
         m = machine_in(tmp / f"panels-{mode}-{seed}", language, game="panels", seed=seed,
                        options={"mode": mode, "target": "100"})
         try:
@@ -285,6 +300,7 @@ def sweep_result_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
                 for event in rules.apply(rules.to_move(), pick.choice(rules.legal_actions())):
                     if event["type"] == "fixed":  # the yaku made, listed on the top screen
                         yaku_log += effects.log_entries(event)
+            assert (rules.state.winner is None) == (seed == DRAW_SEED), "not the draw wanted"
             scene._reset_view()
             scene.yaku_log = yaku_log
             run(m, 5, draw=False)
@@ -354,3 +370,58 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         finally:
             for m in units.values():
                 m.store.close()
+
+
+# The failure the error screen shows: where, and the exception (its own words, in English).
+ERROR = ("regions.update", ValueError("a pattern with no regions left"))
+
+
+def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The firmware's screens no movie opens: each game's records list when empty, the
+    radio name keyboard (empty, typed, too long), the button test, the touch calibration,
+    the error screen, the saved-game prompts (at boot and from the launcher) and a
+    question asked before acting."""
+    from firmware.scenes.buttontest import ButtonTestScene
+    from firmware.scenes.calibration import CalibrationScene
+    from firmware.scenes.error import ErrorScene
+    from firmware.scenes.prompts import ConfirmScene, ResumeScene
+    from firmware.scenes.radio import RadioNameScene
+    from firmware.scenes.records import RecordsScene
+    from firmware.settings import RADIO_NAME_MAX
+
+    def seen(where: str) -> tuple[str, Recorder]:
+        with recording() as rec:
+            m.render()
+        return where, rec
+
+    m = machine_in(tmp, language)
+    try:
+        for game_id in m.cartridges:
+            m.push(RecordsScene(m, game_id))
+            yield seen(f"{game_id} records, none yet")
+            m.pop()
+        keyboard = RadioNameScene(m)
+        m.push(keyboard)
+        yield seen("radio name, empty")
+        keyboard.text = ("Hana" + "0123456789")[:RADIO_NAME_MAX]
+        yield seen("radio name, typed")
+        _tap(m, "key:A")  # one letter too many
+        assert keyboard.error, "no word on a name too long"
+        yield seen("radio name, too long")
+        m.pop()
+        for scene in (ButtonTestScene(m), CalibrationScene(m)):
+            m.push(scene)
+            yield seen(scene.name)
+            m.pop()
+        m.push(ErrorScene(m, *ERROR))
+        yield seen("error")
+        m.pop()
+        for at_boot in (True, False):
+            m.push(ResumeScene(m, "sevens", {}, {}, at_boot=at_boot, new_game=m.pop))
+            yield seen(f"saved game, {'at boot' if at_boot else 'from the launcher'}")
+            m.pop()
+        m.push(ConfirmScene(m, m.tr("Restart", "はじめから"), m.pop))
+        yield seen("a question")
+        m.pop()
+    finally:
+        m.store.close()

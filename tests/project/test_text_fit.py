@@ -11,6 +11,7 @@ import itertools
 import re
 
 import pytest
+from link_sweep import LINK_MATCHES, sweep_link_match, sweep_lobby_labels
 from screen_sweep import (
     LANGUAGES,
     MOVIES,
@@ -21,6 +22,7 @@ from screen_sweep import (
     sweep_movie,
     sweep_result_screens,
     sweep_setup_screens,
+    sweep_system_screens,
     sweep_versus_screens,
 )
 
@@ -48,6 +50,11 @@ def _problems(rec: Recorder) -> list[str]:
         if d.box is not None and not d.box.contains(d.ink):
             out.append(f"{d.text!r} at {tuple(d.ink)} sticks out of its button {tuple(d.box)}")
     seen = [d for d in drawn if not rec.hidden(d)]
+    for badge in rec.badges:  # the link badge, drawn over the game's screen
+        for d in seen:
+            if d.surface is badge.surface and d.seq < badge.seq and d.ink.colliderect(badge.rect):
+                out.append(f"{d.text!r} at {tuple(d.ink)} lies under the link badge "
+                           f"{tuple(badge.rect)}")
     for a, b in itertools.combinations(seen, 2):
         if a.surface is not b.surface:
             continue
@@ -79,13 +86,26 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
 @pytest.mark.parametrize(
     "sweep",
     [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
-     sweep_versus_screens],
-    ids=["setup", "help", "result", "first-start", "versus"],
+     sweep_versus_screens, sweep_lobby_labels, sweep_system_screens],
+    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels", "system"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):
     problems = []
     for where, rec in sweep(language, tmp_path):
+        problems += [f"{where}: {p}" for p in _problems(rec)]
+    problems = sorted(set(problems))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("match", LINK_MATCHES)
+def test_every_text_fits_on_the_link_match_screens(match, language, tmp_path):
+    """Reversi, Arimaa, Killing Sevens (2, 3 and 4 units), Region Select and Panel Link over
+    the link: lobby, play, pause, a host gone quiet, the end, the records and the replay
+    (tests/project/link_sweep.py)."""
+    problems = []
+    for where, rec in sweep_link_match(match, language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
     assert not problems, "\n".join(problems)

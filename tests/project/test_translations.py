@@ -9,17 +9,21 @@ error screens no movie reaches."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import pytest
+from link_sweep import LINK_MATCHES, NAMES, sweep_link_match, sweep_lobby_labels
 from screen_sweep import (
+    ERROR,
     MOVIES,
     ROOT,
     sweep_help_screens,
     sweep_movie,
     sweep_result_screens,
     sweep_setup_screens,
+    sweep_system_screens,
     sweep_versus_screens,
 )
 
@@ -28,13 +32,18 @@ from tools.versus_screenshots import UNITS
 
 # Words that are the same in both languages: button names printed on the unit, the system's
 # name, abbreviations a Japanese screen uses as they are, a setup named after its author.
-SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "TWINFOLD", "Lv", "99of9"}
-# The radio names of the two units of the versus sweep: names, the same in both languages.
-SAME_IN_BOTH |= {name for _role, name in UNITS}
+SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "SEL", "TWINFOLD", "Lv", "99of9", "ID"}
+# The radio names of the units of the versus and link sweeps: names, the same in both
+# languages.
+SAME_IN_BOTH |= {name for _role, name in UNITS} | set(NAMES)
 # Game notation and identifiers, the same in both languages: Arimaa's steps and turn labels
 # (Ed2n, 1g), Region Select's surface names (3_1_curl).
 NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+# The error screen's failure: where it happened and what was raised, in the words raised.
+ERROR_WORDS = set(WORD.findall(f"{ERROR[0]} {type(ERROR[1]).__name__} {ERROR[1]}"))
+# A name put before "wins" that is this unit's player (seen in Panel Link and Killing Sevens).
+YOU_WINS = re.compile(r"\bYou (wins|plays|passes)\b")
 # The language choice names Japanese in Japanese on the English screens.
 JAPANESE_ON_ENGLISH_SCREENS = {"日本語"}
 
@@ -70,19 +79,28 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
 
 @pytest.mark.parametrize(
     "sweep",
-    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_versus_screens],
-    ids=["setup", "help", "result", "versus"],
+    [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_versus_screens,
+     sweep_lobby_labels, sweep_system_screens, *(
+         functools.partial(sweep_link_match, match) for match in LINK_MATCHES
+     )],
+    ids=["setup", "help", "result", "versus", "lobby-labels", "system",
+         *(f"link-{match}" for match in LINK_MATCHES)],
 )
 def test_setup_help_and_result_screens_speak_one_language(sweep, tmp_path):
     missing = set()
     for language in ("en", "ja"):
         for where, rec in sweep(language, tmp_path / language):
             for d in rec.drawn:
-                if language == "ja" and english_words(d.text):
+                english = english_words(d.text)
+                if where == "error":  # the failure's own words stay as they were raised
+                    english = [w for w in english if w not in ERROR_WORDS]
+                if language == "ja" and english:
                     missing.add(f"{where}: no Japanese for {d.text!r}")
                 japanese = {c for c in d.text if text.is_japanese(c)}
                 if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
                     missing.add(f"{where}: no English for {d.text!r}")
+                if language == "en" and YOU_WINS.search(d.text):
+                    missing.add(f"{where}: {d.text!r} (You win)")
     assert not missing, "\n".join(sorted(missing))
 
 

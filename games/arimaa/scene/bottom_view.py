@@ -112,7 +112,11 @@ def draw_play_panel(
     widgets.button(surf, layout.HELP_RECT, tr(*tx.HELP), face=pal.BUTTON_LO)
 
 
-def draw_setup_panel(surf: pygame.Surface, tr: tx.Tr, has_last: bool) -> None:
+def draw_setup_panel(
+    surf: pygame.Surface, tr: tx.Tr, has_last: bool, active: bool = True
+) -> None:
+    """The setups to choose from and OK; greyed while the other side sets up (a computer,
+    or the partner's unit in a versus match): they do nothing then."""
     for name, rect in layout.SETUP_RECTS.items():
         if name == "random":
             label = tr(*tx.RANDOM)
@@ -121,8 +125,9 @@ def draw_setup_panel(surf: pygame.Surface, tr: tx.Tr, has_last: bool) -> None:
         else:
             label = tr(*tx.SETUP_NAMES.get(name, (name, name)))
         widgets.button(surf, rect, label, face=pal.BUTTON_LO,
-                       disabled=name == "last" and not has_last)
-    widgets.button(surf, layout.OK_RECT, tr(*tx.OK), face=pal.OK, fg=pal.TEXT_DARK)
+                       disabled=not active or (name == "last" and not has_last))
+    widgets.button(surf, layout.OK_RECT, tr(*tx.OK), face=pal.OK, fg=pal.TEXT_DARK,
+                   disabled=not active)
 
 
 def draw_result(

@@ -362,11 +362,12 @@ class ArimaaScene(Game):
         actions = [(p.seat, p.data) for p in self.match.history]
         humans = (self.seat_kind(0) == "local", self.seat_kind(1) == "local")
         record = make_record(self.rules, actions, names, self.mode, humans)
-        verdict = "draw" if result.winner is None else f"{names[result.winner]} wins"
-        summary = f"{names[0]} v {names[1]}: {verdict} ({result.reason})"
+        summary, summary_ja = tx.summaries(
+            names, self.names(lambda en, ja: ja), result.winner, result.reason
+        )
         boards = self.game.position.boards
         mine = score(boards, self.human_side) if self.mode in ("cpu", "link") else None
-        self.ctx.finish(GameResult(outcome, mine, summary, record))
+        self.ctx.finish(GameResult(outcome, mine, summary, record, summary_ja))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
     # ------------------------------------------------------------------ drawing
@@ -398,7 +399,8 @@ class ArimaaScene(Game):
             draw_replay_panel(surf, self.replay_index == 0, self.replay_index >= total)
             return
         if self.phase == "setup":
-            draw_setup_panel(surf, tr, self.game.side_to_move in self.last_rows)
+            draw_setup_panel(surf, tr, self.game.side_to_move in self.last_rows,
+                             self.local_to_move())
             return
         mover = self.game.side_to_move if self.local_to_move() else None
         draft = self._draft() if mover is not None else None

@@ -81,6 +81,7 @@ REASONS: dict[str, Text] = {
     "resignation": ("by resignation", "投了"),
 }
 WINS: Text = (" wins", "の勝ち")
+YOU_WIN: Text = ("You win", "あなたの勝ち")
 DRAW: Text = ("Draw on equal score", "同点で引き分け")
 
 #: How to play (P-GAME-7): title and lines, one page each; the picture is drawn by help.py.
@@ -125,3 +126,32 @@ HELP_PAGES: tuple[tuple[Text, Text], ...] = (
 
 def side_name(tr: Tr, side: int) -> str:
     return tr(*SIDES[side])
+
+
+def summaries(
+    names: tuple[str, str], names_ja: tuple[str, str], winner: int | None, reason: str
+) -> tuple[str, str]:
+    """The records list's line for a finished game, in English and in Japanese: both
+    players, who won ("You win" for this unit's player) and how, in a word."""
+    ja_reason = REASONS.get(reason, (reason, reason))[1]
+    ja_how = ja_reason.split(":")[0]  # "ゴール: ウサギが奥に着いた" -> "ゴール"
+    if winner is None:
+        verdict, verdict_ja = "draw", "引き分け"
+    else:
+        verdict = "you win" if names[winner] == "You" else f"{names[winner]} wins"
+        verdict_ja = names_ja[winner] + WINS[1]
+    return (
+        f"{names[0]} v {names[1]}: {verdict} ({reason})",
+        f"{names_ja[0]} 対 {names_ja[1]}: {verdict_ja}({ja_how})",
+    )
+
+
+def stored_name(tr: Tr, name: str) -> str:
+    """A player's name as a record keeps it (in English), in the player's language."""
+    for en, ja in (YOU, *SIDES):
+        if name == en:
+            return tr(en, ja)
+    computer = f"{COMPUTER[0]} {LEVEL[0]}"
+    if name.startswith(computer):
+        return f"{tr(*COMPUTER)} {tr(*LEVEL)}{name[len(computer):]}"
+    return name  # a radio name

@@ -17,6 +17,7 @@ PLAYER_RECTS = (pygame.Rect(3, 18, 123, 66), pygame.Rect(130, 18, 123, 66))
 STEPS_RECT = pygame.Rect(3, 87, 250, 16)
 MOVES_RECT = pygame.Rect(3, 106, 250, 71)
 MESSAGE_Y = 180
+MESSAGE_W = 248  # the message line's room, centred under the move list
 MOVE_ROWS = 6
 
 

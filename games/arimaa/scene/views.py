@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from firmware.game_api import THINKING_INDICATOR_TICKS, GameContext
+from firmware.gfx import text
 from games.arimaa.records import StoredGame
 from games.arimaa.rules import Game as Engine
 from games.arimaa.rules.board import SETUP_COUNTS, square_name
@@ -18,7 +19,7 @@ from games.arimaa.rules.score import score
 from games.arimaa.scene import texts as tx
 from games.arimaa.scene.animation import Fade, TurnAnimation
 from games.arimaa.scene.bottom_view import BottomView
-from games.arimaa.scene.top_view import PlayerView, TopView
+from games.arimaa.scene.top_view import MESSAGE_W, PlayerView, TopView
 
 
 class ViewSource(Protocol):
@@ -57,7 +58,8 @@ class ViewSource(Protocol):
 
 def player_names(scene: ViewSource, tr: tx.Tr) -> tuple[str, str]:
     if scene.stored is not None:
-        return scene.stored.names
+        first, second = scene.stored.names
+        return tx.stored_name(tr, first), tx.stored_name(tr, second)
     out = []
     for side in (0, 1):
         if scene.mode in ("cpu", "link") and side == scene.human_side:
@@ -106,7 +108,8 @@ def result_texts(scene: ViewSource, tr: tx.Tr) -> tuple[str, str]:
         return tr(*tx.DRAW), tr(*tx.REASONS[result.reason])
     head = player_names(scene, tr)[result.winner] if scene.mode == "cpu" else tx.side_name(
         tr, result.winner)
-    return head + tr(*tx.WINS), tr(*tx.REASONS.get(result.reason, (result.reason,) * 2))
+    line = tr(*tx.YOU_WIN) if head == tr(*tx.YOU) else head + tr(*tx.WINS)  # not "You wins"
+    return line, tr(*tx.REASONS.get(result.reason, (result.reason,) * 2))
 
 
 def shown_boards(scene: ViewSource) -> Any:
@@ -216,6 +219,8 @@ def top_view(scene: ViewSource, tr: tx.Tr) -> TopView:
     if game.result is not None:
         head, reason = result_texts(scene, tr)
         message = f"{head}: {reason}"
+        if text.size(message)[0] > MESSAGE_W:  # the lower screen's result panel gives why
+            message = head
     return TopView(title, right, (players[0], players[1]), label, steps, moves, message,
                    tr(*tx.SCORE))
 

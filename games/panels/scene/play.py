@@ -408,9 +408,12 @@ class PanelsScene(Game):
                  for s in range(st.config.players)]
         record = make_record(st.config, self.mode, self.level, names, self.match.history, result)
         summary = " - ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
+        names_ja = [tx.player_name(lambda en, ja: ja, self.mode, s, self.me, self.level)
+                    for s in range(st.config.players)]
+        summary_ja = " - ".join(f"{n} {s}" for n, s in zip(names_ja, result.scores, strict=True))
         self.ctx.finish(
             GameResult(outcome, result.scores[self.me] if outcome else None, summary,
-                       record)
+                       record, summary_ja)
         )
         self.ctx.play("lose" if outcome == "loss" else "win")
 

@@ -75,3 +75,16 @@ def item_name(tr: Tr, kind: str) -> str:
 def win_line(tr: Tr, winner: str) -> str:
     """Who won, in a sentence: "You win!" for the person, "CPU 3 wins!" for anyone else."""
     return tr(*YOU_WIN) if winner == tr(*YOU) else f"{winner} {tr(*WINS)}"
+
+
+def stored_name(tr: Tr, name: str) -> str:
+    """A player's name as a record keeps it (in English, `player_name`'s), in the player's
+    language."""
+    if name == YOU[0]:
+        return tr(*YOU)
+    if name == "Opponent":
+        return tr("Opponent", "あいて")
+    number = name.removeprefix("Player ")
+    if number != name and number.isdigit():
+        return tr(name, f"プレイヤー{number}")
+    return name

@@ -60,7 +60,8 @@ def player_names(scene: ViewSource) -> list[str]:
     if isinstance(stored, list) and len(stored) == players and all(
         isinstance(n, str) for n in stored
     ):
-        return [n[:16] for n in stored]  # a replay shows the names it was played with
+        # a replay shows the names it was played with
+        return [tx.stored_name(tr, n)[:16] for n in stored]
     human = scene.me
     if scene.versus is not None:  # the radio names of this unit and its partner
         me = str(scene.versus.radio.name)

@@ -414,14 +414,15 @@ class RegionsScene(Game):
                 "winner": self.race_winner,
                 "partner_selections": partner.selections,
             }
-        summary = (
-            f"{self.chosen.sid} #{self.pattern}: {clock(self.ticks)}, "
-            f"{puzzle.selections} selections"
-        )
+        n = puzzle.selections
+        head = f"{self.chosen.sid} #{self.pattern}: {clock(self.ticks)}"
+        summary = f"{head}, {n} selection{'s' * (n != 1)}"
+        summary_ja = f"{head}、{n} かい"
         if partner is not None:
             won = self.race_winner == self.my_seat
-            summary += " - won the race" if won else " - partner cleared first"
-        self.ctx.finish(GameResult(outcome, None, summary, record))
+            summary += ", won the race" if won else ", lost the race"
+            summary_ja += "、かち" if won else "、まけ"
+        self.ctx.finish(GameResult(outcome, None, summary, record, summary_ja))
         self._best_cache = None
         if self.versus is None:
             self.ctx.play("win")

@@ -219,7 +219,8 @@ def _top_play(top: pygame.Surface, view: TopView) -> None:
     if partner is not None:
         left = sum(1 for c in partner.cells if c != partner.setup.goal)
         name = view.partner_name
-        text.draw(top, tr(f"Partner {name}: {partner.selections} selections, {left} to go",
+        n = partner.selections
+        text.draw(top, tr(f"Partner {name}: {n} selection{'s' * (n != 1)}, {left} to go",
                           f"あいて {name}: {partner.selections} かい、のこり {left}"),
                   (20, y), pal.TEAL)
         y += 14
@@ -228,7 +229,8 @@ def _top_play(top: pygame.Surface, view: TopView) -> None:
             y = headline(top, tr("New best!", "ベスト きろく!"), 128, y, pal.ACCENT, 2) + 4
         b = view.best_before
         if b is not None:
-            text.draw(top, tr(f"Before: {clock(b.ticks)}, {b.selections} selections",
+            n = b.selections
+            text.draw(top, tr(f"Before: {clock(b.ticks)}, {n} selection{'s' * (n != 1)}",
                               f"まえの ベスト: {clock(b.ticks)}、{b.selections} かい"),
                       (128, y), pal.TEXT_DIM, align="center")
             y += 12

@@ -231,12 +231,14 @@ class ReversiScene(Game):
             outcome = "draw" if winner == "draw" else "win" if winner == self.human else "loss"
         record = GameRecord.from_game(self.game, names["black"], names["white"]).to_json()
         summary = f"{names['black']} {score['black']}-{score['white']} {names['white']}"
+        ja = self._names(lambda en, ja: ja)
         self.ctx.finish(
             GameResult(
                 outcome,
                 score[self.human] if self.mode in ("cpu", "versus") else None,
                 summary,
                 record,
+                summary_ja=f"{ja['black']} {score['black']}-{score['white']} {ja['white']}",
             )
         )
         self.ctx.play("win" if outcome != "loss" else "lose")

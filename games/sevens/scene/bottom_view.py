@@ -20,7 +20,7 @@ from games.sevens.scene import layout, sprites
 from games.sevens.scene import texts as tx
 from games.sevens.scene.setup import OPTION_KEYS, Setup
 from games.sevens.scene.talk import Bubble
-from games.sevens.scene.top_view import Tr, turn_of
+from games.sevens.scene.top_view import Tr, turn_of, win_line
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class BottomView:
     tally: Tally | None  # game over: the members' running totals
     english_names: list[str]  # game over: the names the tally is kept under
     draft: Setup  # the members and options dialogs
+    linked: bool = False  # a versus match: its end has no buttons (it is not played again)
 
 
 def draw_bad_record(top: pygame.Surface, bottom: pygame.Surface, tr: Tr) -> None:
@@ -164,7 +165,7 @@ def draw_over(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     ranking = game.ranking()
     text.draw(
         surf,
-        names[ranking[0]] + tr(*tx.WINS),
+        win_line(tr, names, ranking[0], view.you),
         (128, 52),
         pal.ACCENT,
         align="center",
@@ -207,6 +208,10 @@ def draw_over(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
             values += [str(t.games), str(t.wins), f"{t.average_place:.1f}"]
         for i, v in enumerate(values):
             text.draw(surf, v, (cols[i], ry), color, align="left" if i < 2 else "center")
+    if view.linked:  # nothing to tap: the pause menu leaves the match
+        text.draw(surf, tr(*tx.LINKED_OVER), (128, layout.PLAY_AGAIN_RECT.y + 7), pal.TEXT_DIM,
+                  align="center")
+        return
     widgets.button(surf, layout.PLAY_AGAIN_RECT, tr(*tx.PLAY_AGAIN), face=pal.ACCENT_LO)
     widgets.button(surf, layout.MEMBERS_RECT, tr(*tx.CHANGE_MEMBERS))
     widgets.button(surf, layout.RESET_RECT, tr(*tx.RESET), face=pal.BUTTON_LO)
@@ -251,6 +256,9 @@ def draw_dialog(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.button(surf, layout.OK_RECT, tr(*tx.START), face=pal.ACCENT_LO)
 
 
+REPLAY_CARDS_X, REPLAY_CARD_STEP = 80, 13  # a replay's hands: the first card, card to card
+
+
 def draw_replay(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.background(surf)
     game = view.table
@@ -260,11 +268,14 @@ def draw_replay(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
     widgets.title_bar(surf, tr(*tx.REPLAY), f"{view.replay_index}/{total}")
     for s in range(4):
         y = 20 + s * 27
-        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (2, y + 2, 4, 18))
-        text.draw(surf, names[s][:6], (8, y + 7), pal.TEXT)
+        pygame.draw.rect(surf, sprites.SEAT_COLORS[s], (2, y + 2, 3, 18))
+        # the name whole ("Player 3", a radio name), the 13 cards overlapping a little
+        name = text.fit(names[s], REPLAY_CARDS_X - 10)
+        text.draw(surf, name, (7, y + 7), pal.TEXT)
         held = set(game.hand(s))
         for i, card in enumerate(game.initial_hands[s]):
-            surf.blit(sprites.mini_card(card, "held" if card in held else "gone"), (44 + i * 16, y))
+            x = REPLAY_CARDS_X + i * REPLAY_CARD_STEP
+            surf.blit(sprites.mini_card(card, "held" if card in held else "gone"), (x, y))
     events = _last_action_events(game.events) if view.replay_index else []
     line = _describe(tr, events, names)
     text.draw(surf, line, (128, 136), pal.ACCENT, align="center", shadow=pal.OUTLINE)
@@ -285,11 +296,12 @@ def _describe(tr: Tr, events: list[dict[str, Any]], names: list[str]) -> str:
         return ""
     first = events[0]
     who = names[first["seat"]]
+    you = who == tr("You", "あなた")  # "You play", not "You plays"
     if first["type"] == "pass":
-        return tr(f"{who} passes", f"{who}: パス")
+        return tr(f"{who} pass" + "es" * (not you), f"{who}: パス")
     label = card_label(parse_card(first["card"]))
     killed = sum(len(e["cards"]) for e in events if e["type"] == "kill")
-    line = tr(f"{who} plays {label}", f"{who}: {label}")
+    line = tr(f"{who} play{'s' * (not you)} {label}", f"{who}: {label}")
     if killed:
         line += tr(f", kills {killed}", f" {killed}枚殺し")
     return line

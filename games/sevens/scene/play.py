@@ -53,6 +53,7 @@ from games.sevens.scene.setup import (
     from_options,
     member_names,
     resolve_members,
+    shown_name,
 )
 from games.sevens.scene.talk import Talk
 from games.sevens.scene.top_view import TopView, draw_intro_top, draw_table_top
@@ -163,7 +164,7 @@ class SevensScene(Game):
 
     def names(self) -> list[str]:
         if self.phase == "replay":
-            return self.replay_names
+            return [shown_name(n, self._ja()) for n in self.replay_names]
         return member_names(self.members, self._ja(), self.unit_names())
 
     def unit_names(self) -> list[str] | None:
@@ -443,15 +444,19 @@ class SevensScene(Game):
         outcome = None
         if self.mode in ("cpu", "link"):
             outcome = "win" if winner == self.humans[0] else "loss"
-        summary = f"{names[winner]} wins"
+        names_ja = member_names(self.members, True, self.unit_names())
         if self.mode in ("cpu", "link"):
             you = self.humans[0]
             place = game.ranking().index(you) + 1
             ordinal = ("1st", "2nd", "3rd", "4th")[place - 1]
-            summary += f"; you {ordinal} ({game.killed_count[you]} dead)"
+            dead = game.killed_count[you]
+            summary = "You win" if winner == you else f"{names[winner]} wins"
+            summary += f"; you {ordinal} ({dead} dead)"
+            summary_ja = f"{names_ja[winner]}の勝ち、あなた {place}位({dead}枚 殺され)"
         else:
-            summary += f" ({len(self.humans)} people)"
-        self.ctx.finish(GameResult(outcome, None, summary, record))
+            summary = f"{names[winner]} wins ({len(self.humans)} people)"
+            summary_ja = f"{names_ja[winner]}の勝ち({len(self.humans)}人)"
+        self.ctx.finish(GameResult(outcome, None, summary, record, summary_ja))
         self.ctx.play("lose" if outcome == "loss" else "win")
 
     def tally(self) -> Tally:

@@ -156,6 +156,19 @@ def resolve_members(setup: Setup, rng: random.Random) -> list[str]:
     return out
 
 
+def shown_name(name: str, lang_ja: bool) -> str:
+    """A name a record keeps (`member_names` in English) in the language shown."""
+    if not lang_ja:
+        return name
+    base, mark, number = name.partition(" #")
+    english = {NAMES_EN[k]: NAMES_JA[k] for k in NAMES_EN}
+    ja = "あなた" if base == "You" else english.get(base)
+    seat = base.removeprefix("Player ")
+    if ja is None and seat != base and seat.isdigit():
+        ja = f"プレイヤー{seat}"
+    return (ja or base) + mark + number
+
+
 def member_names(
     members: list[str], lang_ja: bool = False, units: list[str] | None = None
 ) -> list[str]:

@@ -39,9 +39,16 @@ class TopView:
 
 def turn_of(tr: Tr, names: list[str], seat: int, you: int | None) -> str:
     """ "Cool's turn"; alone against the computers, "Your turn"."""
-    if seat == you:
+    if seat == you or names[seat] == tr("You", "あなた"):  # (a replay of a game with one person)
         return tr("Your turn", "あなたの番")
     return names[seat] + tr(*tx.TURN_OF)
+
+
+def win_line(tr: Tr, names: list[str], seat: int, you: int | None) -> str:
+    """ "Cool wins!"; the one person at this unit: "You win!" (not "You wins!")."""
+    if seat == you or names[seat] == tr("You", "あなた"):
+        return tr("You win!", "あなたの勝ち!")
+    return names[seat] + tr(*tx.WINS)
 
 
 def draw_table_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
@@ -52,7 +59,7 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
     anim = view.anim
     # status strip
     if game.over:
-        status = names[game.ranking()[0]] + tr(*tx.WINS)
+        status = win_line(tr, names, game.ranking()[0], view.you)
     elif game.current is not None:
         status = "▶ " + turn_of(tr, names, game.current, view.you)
         if game.events and game.events[-1]["type"] == "extra_turn":

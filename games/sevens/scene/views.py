@@ -5,7 +5,7 @@ take). Reads the scene through `ViewSource`, never imports `play.py`.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally
@@ -27,6 +27,7 @@ class ViewSource(Protocol):
     handoff: bool
     talk: Talk
     replay_actions: list[tuple[int, bytes]]
+    versus: Any
 
     @property
     def table(self) -> Table | None: ...
@@ -91,5 +92,6 @@ def bottom_view(scene: ViewSource) -> BottomView:
         tally=scene.tally() if over else None,
         english_names=member_names(scene.members, units=scene.unit_names()) if over else [],
         draft=scene.draft,
+        linked=scene.versus is not None,
     )
 

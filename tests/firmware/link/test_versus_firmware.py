@@ -259,6 +259,24 @@ def test_the_link_keeps_running_under_the_pause_menu(tmp_path) -> None:  # type:
     assert a.game.over and a.game.moves == b.game.moves
 
 
+def test_the_pause_menu_of_a_match_only_resumes_or_leaves_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A versus match is neither restarted (it went on as a local game while the partner
+    played on) nor saved (nothing was) on one unit: its pause menu offers Resume and
+    Leave, and leaving tells the partner."""
+    from firmware.scenes.pause import PauseScene
+
+    pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=18))
+    pair.start()
+    host, guest = pair.machines
+    pair.run(60 * 20, until=lambda: len(pair.games()[0].game.moves) >= 2)
+    guest.push(PauseScene(guest, guest.game_scene()))
+    assert [item.key for item in guest.scene.items] == ["resume", "quit"]
+    guest.scene.quit()
+    assert guest.scene.name == "launcher" and guest.link.session is None
+    pair.run(60 * 10, until=lambda: host.scene.name == "notice")
+    assert host.scene.name == "notice" and host.game_scene() is None
+
+
 def test_abandoning_while_the_link_is_cut_reaches_the_partner_when_it_returns(tmp_path) -> None:  # type: ignore[no-untyped-def]
     pair = Pair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=17))
     pair.start()

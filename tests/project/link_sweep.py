@@ -1,0 +1,347 @@
+"""The Versus screens of every linked game (screen_sweep.sweep_versus_screens plays only
+the two Reversi movies): two to four headless units on one in-memory radio, paired and
+joined the way the lobby does it headless (`auto_accept`, `auto_join`), each unit's player
+choosing its actions at random (Region Select's racers tap a shortest solution).
+
+Each match is seen in its lobby (the host counting players, a guest waiting for the
+host's start), in play (and the first screen of each phase), with the pause menu open, with
+every guest waiting for a host gone quiet (then the host comes back and the match goes on),
+at its end on every unit, and in the records list and the replay of two units."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from screen_sweep import Recorder, _tap, machine_in, recording
+
+from firmware.machine import Machine
+
+NAMES = ("Hana", "Ken", "Mio", "Sora")  # the units' radio names (host first)
+LINK_EVERY = 45  # ticks between two checks during a match
+ACT_EVERY = 9  # ticks between two actions of one unit's player
+PAUSE_AT = 90  # ticks into the match when each unit's pause menu is seen
+QUIET_AT = 150  # ticks into the match when the host falls silent
+QUIET = 60 * 6  # ticks the host stays silent at most: its guests' waiting screen shows by then
+OVER_TICKS = 150  # ticks after the end before the result screens are checked
+REPLAY_STEPS, REPLAY_EVERY = 5, 40  # a replay: actions stepped, ticks before a check
+
+# match name -> game, units, the host's options, ticks played at most
+LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
+    # the movies in docs/movies/versus play two moves: here a whole game, its records, replay
+    "reversi": ("reversi", 2, {}, 60 * 60 * 4),
+    # each side sets up on the board; a short clock: 30 s a turn
+    "arimaa": ("arimaa", 2, {"clock": "0:30/5/100/3/0/0", "setup": "choose"}, 60 * 60 * 4),
+    "sevens-2": ("sevens", 2, {}, 60 * 60 * 4),
+    "sevens-3": ("sevens", 3, {}, 60 * 60 * 4),
+    "sevens-4": ("sevens", 4, {}, 60 * 60 * 4),
+    "regions": ("regions", 2, {"surface": "8_18", "pattern": "1"}, 60 * 60 * 2),
+    "panels": ("panels", 2, {"target": "100"}, 60 * 60 * 6),
+}
+
+
+def _act_arimaa(scene: Any, rng: random.Random) -> None:
+    from games.arimaa.match import setup_action, turn_action
+    from games.arimaa.rules.randomplay import random_turn
+
+    if not scene.local_to_move():
+        return
+    if scene.phase == "setup":  # the arrangement shown, as the player's OK sends it
+        side = scene.game.side_to_move
+        scene._offer(setup_action(side, scene._arrangement(side), scene.rules.turn_used()))
+        return
+    if scene.phase != "play":
+        return
+    twin = scene.game.copy()
+    random_turn(twin, rng)
+    steps = [(s.frm, s.to) for s in twin.turns[-1]]
+    scene._offer(turn_action(steps, scene.rules.turn_used()))
+
+
+def _act_sevens(scene: Any, rng: random.Random) -> None:
+    match = scene.match
+    seat = None if match is None else match.to_move
+    if seat is None or match.seats[seat].kind != "local" or scene.sending:
+        return
+    actions = list(match.rules.legal_actions() or [])
+    if actions:
+        scene._offer(rng.choice(actions))
+
+
+def _act_reversi(scene: Any, rng: random.Random) -> None:
+    from games.reversi.scene.controls import tap_square
+
+    if scene.anim is None and scene.human_to_move():
+        square = rng.choice(sorted(scene.game.legal()))
+        tap_square(scene, square)
+        if scene.preview == square:  # hints on: the first tap previews
+            tap_square(scene, square)
+
+
+def _act_regions(scene: Any, rng: random.Random) -> None:
+    if scene.phase == "play" and not scene.queued and rng.random() < 0.2:
+        solution = scene.solution()
+        if solution:
+            scene._select(solution[0])
+
+
+def _act_panels(scene: Any, rng: random.Random) -> None:
+    from games.panels.rules.actions import Back, Place, Rotate, Select
+
+    if not scene.local_to_move() or scene.anims or scene.draft is not None:
+        return
+    actions = [
+        a for a in scene.rules.legal_actions() if not isinstance(a, Select | Place | Rotate | Back)
+    ]
+    if actions:
+        scene.locals[scene.state.current].offer(rng.choice(actions))
+        scene._step()
+
+
+ACTORS: dict[str, Callable[[Any, random.Random], None]] = {
+    "reversi": _act_reversi,
+    "arimaa": _act_arimaa,
+    "sevens": _act_sevens,
+    "regions": _act_regions,
+    "panels": _act_panels,
+}
+
+
+def _over(m: Machine) -> bool:
+    game = m.game_scene()
+    return game is not None and bool(getattr(game.game, "reported", False))
+
+
+class Units:
+    """Units on one lossless in-memory medium whose clock counts ticks."""
+
+    def __init__(self, tmp: Path, language: str, count: int) -> None:
+        from hal.link.memory import MemoryMedium
+
+        self.tick = 0
+        self.medium = MemoryMedium(None, lambda: self.tick / 60)
+        self.machines: list[Machine] = []
+        for name in NAMES[:count]:
+            m = machine_in(tmp / name, language, link=self.medium.attach(), link_name=name)
+            m.to_launcher()
+            assert m.link is not None
+            m.link.auto_accept = True
+            self.machines.append(m)
+
+    def step(self, machines: list[Machine] | None = None, act: Callable[[Machine], None] | None
+             = None) -> None:
+        self.tick += 1
+        for m in machines if machines is not None else self.machines:
+            if act is not None:
+                act(m)
+            m.step()
+
+    def close(self) -> None:
+        for m in self.machines:
+            m.store.close()
+
+
+# Called with each screen checked and its unit (a script saving pictures sets it).
+LOOK: list[Callable[[str, Machine], None]] = []
+
+
+def _seen(m: Machine, where: str) -> tuple[str, Recorder]:
+    with recording() as rec:
+        m.render()
+    where = f"{where} {m.link.radio.name if m.link else '?'} ({m.scene.name})"
+    for look in LOOK:
+        look(where, m)
+    return where, rec
+
+
+def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """One match of LINK_MATCHES from the lobby to the result screens (see the module)."""
+    from firmware.link.session import State
+    from firmware.scenes.pause import PauseScene
+    from firmware.scenes.records import RecordsScene
+    from firmware.scenes.versus import LobbyScene, WaitingScene, start_versus
+    from tools.versus_screenshots import seeded_secrets
+
+    game_id, count, options, longest = LINK_MATCHES[name]
+    actor = ACTORS[game_id]
+    rng = random.Random(name)
+    with seeded_secrets():
+        units = Units(tmp, language, count)
+        host, guests = units.machines[0], units.machines[1:]
+        try:
+            start_versus(host, "host", game_id, options)
+            for g in guests:
+                start_versus(g, "join", game_id, {})
+                assert isinstance(g.scene, LobbyScene)
+                g.scene.auto_join = True
+            playing = lambda: all(m.game_scene() is not None for m in units.machines)  # noqa: E731
+            host_session = host.link.session  # type: ignore[union-attr]
+            assert host_session is not None
+            while not playing() and units.tick < 60 * 60:
+                units.step()
+                if len(host_session.guests) == len(guests) and host_session.can_start_now():
+                    for m in units.machines:  # the host's "Start now", the guests waiting
+                        yield _seen(m, f"{name} lobby, all here:")
+                    host_session.start_now()
+                if units.tick % LINK_EVERY == 0:
+                    for m in units.machines:
+                        yield _seen(m, f"{name} lobby tick {units.tick}:")
+            assert playing(), f"{name}: the match never started"
+
+            def act(m: Machine) -> None:
+                game = m.game_scene()
+                if game is not None and m.scene is game and units.tick % ACT_EVERY == 0:
+                    actor(game.game, rng)
+
+            start, paused, quiet, sent = units.tick, False, False, False
+            phases: set[tuple[str, str]] = set()  # (unit, phase) seen
+            while units.tick - start < longest and not all(_over(m) for m in units.machines):
+                units.step(act=act)
+                if units.tick % LINK_EVERY == 0:
+                    for m in units.machines:
+                        yield _seen(m, f"{name} play tick {units.tick}:")
+                for m in units.machines:  # each phase's first screen (Arimaa's setup...)
+                    game = m.game_scene()
+                    phase = getattr(game.game, "phase", None) if game is not None else None
+                    unit = m.link.radio.name if m.link is not None else "?"
+                    if isinstance(phase, str) and (unit, phase) not in phases:
+                        phases.add((unit, phase))
+                        yield _seen(m, f"{name} {phase} begins:")
+                for m in units.machines:  # a guest's card on its way to the host (Sevens)
+                    game = m.game_scene()
+                    if not sent and game is not None and getattr(game.game, "sending", False):
+                        sent = True
+                        yield _seen(m, f"{name} sending:")
+                if not paused and units.tick - start >= PAUSE_AT:
+                    paused = True
+                    for m in units.machines:
+                        game = m.game_scene()
+                        assert game is not None
+                        m.push(PauseScene(m, game))  # type: ignore[arg-type]
+                        yield _seen(m, f"{name} paused:")
+                        m.pop()
+                if not quiet and units.tick - start >= QUIET_AT:
+                    quiet = True
+                    for _ in range(QUIET):  # the host falls silent; its guests wait
+                        units.step(guests)
+                        if all(isinstance(g.scene, WaitingScene) for g in guests):
+                            break
+                    for g in guests:
+                        assert isinstance(g.scene, WaitingScene), f"{name}: no waiting screen"
+                        yield _seen(g, f"{name} host silent:")
+            assert all(_over(m) for m in units.machines), f"{name}: the match never ended"
+            for _ in range(OVER_TICKS):
+                units.step()
+            for m in units.machines:
+                assert m.link is not None and m.link.session is not None
+                assert m.link.session.state is State.OVER, f"{name}: not over on every unit"
+                yield _seen(m, f"{name} over:")
+            for m in units.machines[:2]:  # the match in the records, and its replay
+                m.to_launcher(selected=game_id)
+                records = RecordsScene(m, game_id)
+                assert records.records, f"{name}: no record"
+                m.push(records)
+                yield _seen(m, f"{name} records:")
+                records._open(0)
+                for _ in range(REPLAY_EVERY):
+                    m.step()
+                yield _seen(m, f"{name} replay:")
+                spots = list(m.scene.hotspots())
+                forward = [k for k in spots if k.endswith(("forward", "next"))]
+                last = [k for k in spots if k.endswith("last")]
+                assert forward and last, f"{name}: no replay buttons in {spots}"
+                for _ in range(REPLAY_STEPS):  # a few actions in
+                    _tap(m, forward[0])
+                yield _seen(m, f"{name} replay, a few actions in:")
+                _tap(m, last[0])
+                for _ in range(REPLAY_EVERY):
+                    m.step()
+                yield _seen(m, f"{name} replay, at the end:")
+        finally:
+            units.close()
+
+
+def sweep_link_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every match of LINK_MATCHES in turn."""
+    for name in LINK_MATCHES:
+        yield from sweep_link_match(name, language, tmp / name)
+
+
+def sweep_lobby_labels(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """The lobby's lines and labels a match on its way never shows: a guest finding no host
+    yet, a host that needs another version, a pairing asked for, refused (and every other
+    reason a pairing fails), a host already paired with, and two units with one radio id."""
+    from firmware.link.pairing import Step
+    from firmware.scenes.radio import PairedScene
+    from firmware.scenes.versus import (
+        PAIRING_FAILURE_TEXT,
+        PairScene,
+        VersusMenuScene,
+        start_versus,
+    )
+    from tools.versus_screenshots import seeded_secrets
+
+    with seeded_secrets():
+        units = Units(tmp, language, 3)
+        host, guest, other = units.machines
+        try:
+            assert host.link is not None and guest.link is not None and other.link is not None
+            start_versus(guest, "join", "reversi", {})
+            for _ in range(30):
+                units.step([guest])
+            yield _seen(guest, "lobby, nobody hosting:")
+            host.link.auto_accept = False  # its player answers the pairing code
+            start_versus(host, "host", "reversi", {})
+            start_versus(other, "join", "reversi", {})
+            version = host.cartridges["reversi"].rules_version
+            assert other.link.session is not None
+            other.link.session.look("reversi", version + 1)  # another firmware's rules
+            hana = host.link.radio.id
+            while hana not in guest.link.radio.nearby or hana not in other.link.radio.nearby:
+                units.step()
+                assert units.tick < 60 * 30, "no host heard"
+            yield _seen(other, "lobby, another version:")
+            guest.scene.choose(hana)  # type: ignore[attr-defined]
+            units.step()
+            yield _seen(guest, "lobby, asking to pair:")
+            while not isinstance(host.scene, PairScene):
+                units.step()
+                assert units.tick < 60 * 60, "the host was never asked"
+            yield _seen(host, "lobby, pairing code:")
+            host.scene.no()
+            radio = guest.link.radio
+            while radio.pairing is None or radio.pairing.step is not Step.FAILED:
+                units.step()
+                assert units.tick < 60 * 90, "the refusal never arrived"
+            yield _seen(guest, "lobby, pairing refused:")
+            refused = radio.pairing.reason
+            for reason in PAIRING_FAILURE_TEXT:  # every other reason, as the lobby says it
+                radio.pairing.reason = reason
+                yield _seen(guest, f"lobby, not paired ({reason}):")
+            radio.pairing.reason = refused
+            host.link.auto_accept = True
+            radio.start_pairing(hana)  # paired, but not joined: the host shows as "paired"
+            while hana not in radio.paired():
+                units.step()
+                assert units.tick < 60 * 120, "never paired"
+            for _ in range(10):
+                units.step()
+            yield _seen(guest, "lobby, a paired host:")
+            radio.id_clash = "Mio"
+            yield _seen(guest, "lobby, one radio id on two units:")
+            radio.id_clash = None
+            guest.to_launcher(selected="reversi")  # each game's entry with its Versus button
+            for game_id, cart in guest.cartridges.items():
+                guest.to_launcher(selected=game_id)
+                yield _seen(guest, f"launcher, {game_id} with the radio on:")
+                if cart.versus:
+                    guest.push(VersusMenuScene(guest, game_id))
+                    yield _seen(guest, f"versus menu, {game_id}:")
+            guest.push(PairedScene(guest))  # the units paired with, and forgetting one
+            yield _seen(guest, "paired units:")
+            guest.scene.forget(guest.scene.rows[0])  # type: ignore[attr-defined]
+            yield _seen(guest, "paired units, forget one?")
+        finally:
+            units.close()
