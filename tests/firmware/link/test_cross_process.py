@@ -1,6 +1,6 @@
 """Across processes: two `twinfold headless` units on one `air://` channel pair and play a
 scripted Reversi game to the same end; a third unit hosting on the same channel neither
-disturbs nor joins the paired game. Real time (the link paces headless at 60 Hz): ~25 s."""
+disturbs nor joins the paired game. Real time (the link paces headless at 60 Hz): ~28 s."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.reversi.scene import layout
 
 # The shortest complete game (found by search): Black wipes White out in nine plies.
 GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]
-BASE = 720  # frames for pairing and the start (12 s, generous for a loaded machine)
+BASE = 900  # frames for pairing and the start (15 s: 12 s was once too short at load 9)
 SLOT = 60  # one ply per second; taps repeat inside the slot (early ones are ignored)
 FRAMES = BASE + SLOT * len(GAME) + 120
 
@@ -75,6 +75,8 @@ def test_two_processes_play_to_the_same_end_and_a_third_stays_out(tmp_path: Path
                 p.kill()
     assert [p.returncode for p in (host, guest, third)] == [0, 0, 0], outs
     h, g, t = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("Hana", "Ken", "Mio"))
+    for unit in (h, g):  # the taps are timed: a game that started after them has no moves
+        assert "moves" in unit["game"], f"the game had not started by frame {BASE}: {unit}"
     assert h["game"]["moves"] == g["game"]["moves"] == GAME
     assert h["game"]["board"] == g["game"]["board"] and h["game"]["status"] == "over"
     assert (h["game"]["seat"], g["game"]["seat"]) == ("black", "white")
