@@ -111,14 +111,23 @@ def match(a: str, b: str, openings: int, log: Callable[[str], None] = print) -> 
             losses += m < 0
     n = wins + draws + losses
     score = (wins + draws / 2) / n
-    half = 1.96 * math.sqrt(max(score * (1 - score), 0.25 / n) / n)
-    lo, hi = elo(score - half, n), elo(score + half, n)
     log(
-        f"{a} vs {b}: {wins}-{draws}-{losses} of {n} ({100 * score:.1f}%), "
-        f"Elo {elo(score, n):+.0f} (95% {lo:+.0f}..{hi:+.0f}), "
+        f"{a} vs {b}: {score_text(wins, draws, losses)}, "
         f"mean margin {statistics.mean(margins):+.1f} discs [{time.process_time() - t0:.0f} s CPU]"
     )
     return {"a": a, "b": b, "score": score, "games": n}
+
+
+def score_text(wins: int, draws: int, losses: int) -> str:
+    """W-D-L, score and Elo difference with its 95% interval (binomial error of the score)."""
+    n = wins + draws + losses
+    score = (wins + draws / 2) / n
+    half = 1.96 * math.sqrt(max(score * (1 - score), 0.25 / n) / n)
+    lo, hi = elo(score - half, n), elo(score + half, n)
+    return (
+        f"{wins}-{draws}-{losses} of {n} ({100 * score:.1f}%), "
+        f"Elo {elo(score, n):+.0f} (95% {lo:+.0f}..{hi:+.0f})"
+    )
 
 
 def elo_scale(results: list[MatchResult]) -> dict[str, float]:
