@@ -24,6 +24,7 @@ its 95% interval (binomial error of the score), and our side's waits.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import queue
 import random
 import shlex
@@ -94,7 +95,9 @@ class Engine:
             try:
                 line = self.lines.get(timeout=ANSWER_SECONDS)
             except queue.Empty:
-                raise EngineError(f"no {prefix!r} from the engine in {ANSWER_SECONDS:.0f} s") from None
+                raise EngineError(
+                    f"no {prefix!r} from the engine in {ANSWER_SECONDS:.0f} s"
+                ) from None
             if line is None:
                 raise EngineError(f"the engine exited before answering {prefix!r}")
             if line.startswith(prefix):
@@ -115,10 +118,8 @@ class Engine:
         return move
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(EngineError):
             self.send("quit")
-        except EngineError:
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -211,8 +212,8 @@ def main(argv: list[str]) -> int:
             draws += margin == 0
             losses += margin < 0
             print(
-                f"opening {i:2} ({' '.join(start.moves)}) ours {'black' if ours_black else 'white'}: "
-                f"{margin:+d}",
+                f"opening {i:2} ({' '.join(start.moves)}) "
+                f"ours {'black' if ours_black else 'white'}: {margin:+d}",
                 flush=True,
             )
     print(f"result (ours first): {score_text(wins, draws, losses)}")
