@@ -319,3 +319,70 @@ def test_command_line_level(capsys):
     assert proc.returncode == 0, proc.stderr
     move = next(ln for ln in proc.stdout.splitlines() if ln.startswith("==="))
     assert MOVE_LINE.match(move).group(1) in {"D3", "C4", "F5", "E6"}
+
+
+def test_ping_is_answered_during_an_exact_solve(monkeypatch):
+    """The search is held at its first slice of the exact endgame solve until the ping has
+    been written, so the ping is certain to arrive while the solve runs: it is answered,
+    the solve is stopped unfinished and sends no move, and the session goes on."""
+    import os
+    import random
+    import threading
+
+    from games.reversi import nboard
+    from games.reversi.ai import Thinker
+
+    solving, ping_sent = threading.Event(), threading.Event()
+    thinkers: list[Thinker] = []
+
+    class GatedThinker(Thinker):
+        def think(self, node_budget):
+            result = super().think(node_budget)
+            if result is None and self.search.solving and not solving.is_set():
+                solving.set()
+                assert ping_sent.wait(10)
+            return result
+
+        def __init__(self, search):
+            super().__init__(search)
+            thinkers.append(self)
+
+    monkeypatch.setattr(nboard, "Thinker", GatedThinker)
+    lines: list[str] = []
+    got_pong = threading.Event()
+
+    def out(line: str) -> None:
+        lines.append(line)
+        if line.startswith("pong"):
+            got_pong.set()
+
+    s = NBoardSession(out)
+    # Exactly the solver's number of empties, from random play (long solves).
+    rng = random.Random(3)
+    game = Game()
+    while game.position.empties() > nboard.EXACT_EMPTIES:
+        game.play(rng.choice(sorted(game.legal())))
+    assert game.position.empties() == nboard.EXACT_EMPTIES and game.position.has_move()
+    read_fd, write_fd = os.pipe()
+    reader, writer = os.fdopen(read_fd, "r"), os.fdopen(write_fd, "w")
+    runner = threading.Thread(target=s.run, args=(reader,), daemon=True)
+    runner.start()
+    writer.write("nboard 2\nset depth 10\n" + "".join(f"move {m}\n" for m in game.moves))
+    writer.write("go\n")
+    writer.flush()
+    assert solving.wait(30), lines
+    writer.write("ping 7\n")
+    writer.flush()
+    ping_sent.set()
+    assert got_pong.wait(30), lines
+    writer.write("ping 8\nquit\n")
+    writer.flush()
+    runner.join(30)
+    assert not runner.is_alive()
+    assert "pong 7" in lines and "pong 8" in lines
+    assert not any(ln.startswith("===") for ln in lines)  # the stopped solve sent no move
+    (thinker,) = thinkers
+    assert thinker.result is None  # stopped unfinished, in its exact phase
+    assert thinker.search.exact_empties == nboard.EXACT_EMPTIES
+    writer.close()
+    reader.close()
