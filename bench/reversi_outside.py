@@ -38,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reversi_levels import MIN_THINK_TICKS, score_text
+from ticktime import pct
 
 from firmware.match.profiles import PROFILES
 from games.reversi.ai import LEVEL_NAMES, ComputerMove
@@ -217,10 +218,9 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
     print(f"result (ours first): {score_text(wins, draws, losses)}")
-    ordered = sorted(waits)
     print(
         f"our waits: {len(waits)} moves, median {statistics.median(waits):.2f} s, "
-        f"p95 {ordered[int(0.95 * (len(ordered) - 1))]:.2f} s, max {ordered[-1]:.2f} s; "
+        f"p95 {pct(waits, 0.95):.2f} s, max {max(waits):.2f} s; "
         f"CPU here {cpu:.0f} s, mean {cpu / len(waits):.2f} s a move"
     )
     return 0
