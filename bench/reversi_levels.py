@@ -4,7 +4,7 @@ and the work-unit calibration behind both.
     .venv/bin/python bench/reversi_levels.py calibrate [--positions 40]
     .venv/bin/python bench/reversi_levels.py solves [--positions 14]
     .venv/bin/python bench/reversi_levels.py think [--games 4] [--profile NAME ...]
-    .venv/bin/python bench/reversi_levels.py match A B [--openings 10]
+    .venv/bin/python bench/reversi_levels.py match A B [--openings 10] [--first 0]
     .venv/bin/python bench/reversi_levels.py elo [--openings 6]
 
 - calibrate: CPU microseconds per node of the strongest level's midgame search (learned
@@ -98,11 +98,15 @@ class MatchResult(TypedDict):
     games: int
 
 
-def match(a: str, b: str, openings: int, log: Callable[[str], None] = print) -> MatchResult:
+def match(
+    a: str, b: str, openings: int, log: Callable[[str], None] = print, first: int = 0
+) -> MatchResult:
+    """A against B from openings `first` .. `first + openings - 1`, each with both colours
+    (a game depends only on its opening number, so runs over disjoint ranges add up)."""
     wins = draws = losses = 0
     margins = []
     t0 = time.process_time()
-    for i in range(openings):
+    for i in range(first, first + openings):
         for a_black in (True, False):
             m = play(a, b, i, seed=i) if a_black else -play(b, a, i, seed=i)
             margins.append(m)
@@ -111,14 +115,23 @@ def match(a: str, b: str, openings: int, log: Callable[[str], None] = print) -> 
             losses += m < 0
     n = wins + draws + losses
     score = (wins + draws / 2) / n
-    half = 1.96 * math.sqrt(max(score * (1 - score), 0.25 / n) / n)
-    lo, hi = elo(score - half, n), elo(score + half, n)
     log(
-        f"{a} vs {b}: {wins}-{draws}-{losses} of {n} ({100 * score:.1f}%), "
-        f"Elo {elo(score, n):+.0f} (95% {lo:+.0f}..{hi:+.0f}), "
+        f"{a} vs {b}: {score_text(wins, draws, losses)}, "
         f"mean margin {statistics.mean(margins):+.1f} discs [{time.process_time() - t0:.0f} s CPU]"
     )
     return {"a": a, "b": b, "score": score, "games": n}
+
+
+def score_text(wins: int, draws: int, losses: int) -> str:
+    """W-D-L, score and Elo difference with its 95% interval (binomial error of the score)."""
+    n = wins + draws + losses
+    score = (wins + draws / 2) / n
+    half = 1.96 * math.sqrt(max(score * (1 - score), 0.25 / n) / n)
+    lo, hi = elo(score - half, n), elo(score + half, n)
+    return (
+        f"{wins}-{draws}-{losses} of {n} ({100 * score:.1f}%), "
+        f"Elo {elo(score, n):+.0f} (95% {lo:+.0f}..{hi:+.0f})"
+    )
 
 
 def elo_scale(results: list[MatchResult]) -> dict[str, float]:
@@ -258,6 +271,7 @@ def main(argv: list[str]) -> int:
     m.add_argument("a", choices=sorted(PLAYERS))
     m.add_argument("b", choices=sorted(PLAYERS))
     m.add_argument("--openings", type=int, default=10)
+    m.add_argument("--first", type=int, default=0, help="number of the first opening")
     m.add_argument(
         "--nodes", type=int, help="midgame nodes of prev and new32k (default 32 000), equal"
     )
@@ -280,7 +294,7 @@ def main(argv: list[str]) -> int:
                 assert isinstance(lv, Level)
                 PLAYERS[name] = replace(lv, node_limit=args.nodes)
             print(f"prev and new32k at {args.nodes} midgame nodes")
-        match(args.a, args.b, args.openings)
+        match(args.a, args.b, args.openings, first=args.first)
     else:
         results = [match(a, b, args.openings) for a, b in ELO_MATCHES]
         chain = [r for r in results if str(r["a"]).startswith("L")]

@@ -42,13 +42,13 @@ FRAME_NODE_BUDGET = 80  # nodes per 60 Hz frame that keep a slice well under 8 m
 
 # Work units (about 1 us of the development machine each): what one node of each kind costs
 # there with its evaluation and move ordering (bench/reversi_levels.py --calibrate measures).
-MID_NODE_UNITS = 21
+MID_NODE_UNITS = 27
 END_NODE_UNITS = 6
 # The work rate the levels' reference budgets are stated for: a spare core of the
 # development machine (the `desktop-worker` profile: 12 000 units a tick, 60 ticks a second).
 REFERENCE_UNITS_PER_SECOND = 720_000
-MID_SECONDS = 1.2  # the strongest level's midgame work; iterative deepening uses 1/3 to all
-EXACT_SECONDS = 3.5  # its exact solve's; a solve that does not fit falls back to the midgame
+MID_SECONDS = 1.5  # the strongest level's midgame work; iterative deepening uses 1/3 to all
+EXACT_SECONDS = 3.4  # its exact solve's; a solve that does not fit falls back to the midgame
 # Most solver nodes an exact solve may take at each number of empties: about twice the
 # largest of 14 solves from novice/intermediate games at 8-13 empties (1 378, 4 593, 6 527,
 # 13 298, 29 556, 195 730 nodes), and at 14 the previous strongest level's 400 000 (the

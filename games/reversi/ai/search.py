@@ -176,10 +176,13 @@ class Search:
     ) -> Generator[None, None, int]:
         if depth >= 2:
             return (yield from self._pvs(p, o, depth, alpha, beta))
-        return self._plain(p, o, depth)
+        return self._plain(p, o, depth, beta)
 
-    def _plain(self, p: int, o: int, depth: int) -> int:
-        """Depth 0 or 1: every leaf must be evaluated anyway, so no window is needed."""
+    def _plain(self, p: int, o: int, depth: int, beta: int = INF) -> int:
+        """Depth 0 or 1, without generator frames. At depth 1 the leaves are scored one by
+        one and the node stops at the first that reaches `beta` (fail-soft: the value
+        returned is then a lower bound, all a null-window parent needs); with beta = INF
+        it is the exact maximum."""
         ev = self.evaluate
         if depth <= 0:
             self.nodes += 1
@@ -191,14 +194,17 @@ class Search:
                 return ev(p, o)  # finished game: the evaluator scores it exactly
             return -self._plain(o, p, depth)
         best = -INF
-        self.nodes += 1 + moves.bit_count()
+        self.nodes += 1
         while moves:
             low = moves & -moves
             moves ^= low
             f = flips(p, o, low.bit_length() - 1)
+            self.nodes += 1
             v = -ev(o ^ f, p | f | low)
             if v > best:
                 best = v
+                if v >= beta:
+                    break
         return best
 
     def _pvs(self, p: int, o: int, depth: int, alpha: int, beta: int) -> Generator[None, None, int]:
@@ -244,13 +250,14 @@ class Search:
                 if deep:
                     v = -(yield from self._pvs(cp, co, depth - 1, -beta, -alpha))
                 else:
-                    v = -self._plain(cp, co, depth - 1)
+                    v = -self._plain(cp, co, depth - 1, -alpha)
             elif deep:
                 v = -(yield from self._pvs(cp, co, depth - 1, -alpha - 1, -alpha))
                 if alpha < v < beta:
                     v = -(yield from self._pvs(cp, co, depth - 1, -beta, -v))
             else:
-                v = -self._plain(cp, co, depth - 1)
+                # Exact whenever it beats alpha: the child stops early only at or below it.
+                v = -self._plain(cp, co, depth - 1, -alpha)
             if self.nodes >= self.yield_at:
                 yield
             if v > best:

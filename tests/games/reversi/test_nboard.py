@@ -259,50 +259,62 @@ def test_level_play_over_nboard_is_the_handheld_level_move():
         assert move.group(1).lower() == choose_move(s.game.position, level, s.seed)
 
 
+class PipedSession:
+    """An NBoardSession driven by `run` from a pipe, as the `twinfold nboard` command drives
+    it: lines are written to `writer`, answers collect in `lines`."""
+
+    def __init__(self, depth: int, moves: list[str]) -> None:
+        import os
+        import threading
+
+        self.lines: list[str] = []
+        self.got_pong = threading.Event()
+        self.session = NBoardSession(self._out)
+        read_fd, write_fd = os.pipe()
+        self.reader, self.writer = os.fdopen(read_fd, "r"), os.fdopen(write_fd, "w")
+        self.runner = threading.Thread(target=self.session.run, args=(self.reader,), daemon=True)
+        self.runner.start()
+        self.send(f"nboard 2\nset depth {depth}\n" + "".join(f"move {m}\n" for m in moves))
+
+    def _out(self, line: str) -> None:
+        self.lines.append(line)
+        if line.startswith("pong"):
+            self.got_pong.set()
+
+    def send(self, text: str) -> None:
+        self.writer.write(text)
+        self.writer.flush()
+
+    def finish(self) -> None:
+        """`ping 8` and `quit`: the session answers and ends; no move was ever sent."""
+        self.send("ping 8\nquit\n")
+        self.runner.join(30)
+        assert not self.runner.is_alive()
+        assert "pong 7" in self.lines and "pong 8" in self.lines
+        assert self.lines.index("pong 7") < self.lines.index("pong 8")
+        assert not any(ln.startswith("===") for ln in self.lines)  # the stopped go sent none
+        self.writer.close()
+        self.reader.close()
+
+
 def test_ping_is_answered_while_solving():
     """`run` reads input on its own thread: a ping stops a long search at once and is
     answered; the stopped search sends no move, and later lines are still handled."""
-    import os
-    import threading
     import time
 
-    lines: list[str] = []
-    got_pong = threading.Event()
-
-    def out(line: str) -> None:
-        lines.append(line)
-        if line.startswith("pong"):
-            got_pong.set()
-
-    s = NBoardSession(out)
     # 20 empties, depth 60 and a huge exact budget: minutes of work if nothing stops it.
     game = Game()
     rng = __import__("random").Random(12)
     while game.position.empties() > 20:
         game.play(rng.choice(sorted(game.legal())))
-    read_fd, write_fd = os.pipe()
-    reader = os.fdopen(read_fd, "r")
-    writer = os.fdopen(write_fd, "w")
-    runner = threading.Thread(target=s.run, args=(reader,), daemon=True)
-    runner.start()
-    writer.write("nboard 2\nset depth 60\n" + "".join(f"move {m}\n" for m in game.moves))
-    writer.write("go\n")
-    writer.flush()
+    piped = PipedSession(60, game.moves)
+    piped.send("go\n")
     time.sleep(0.5)  # the search is under way
     started = time.monotonic()
-    writer.write("ping 7\n")
-    writer.flush()
-    assert got_pong.wait(10), lines
+    piped.send("ping 7\n")
+    assert piped.got_pong.wait(10), piped.lines
     assert time.monotonic() - started < 10
-    writer.write("ping 8\nquit\n")
-    writer.flush()
-    runner.join(10)
-    assert not runner.is_alive()
-    assert "pong 7" in lines and "pong 8" in lines
-    assert not any(ln.startswith("===") for ln in lines)  # the stopped go sent no move
-    assert lines.index("pong 7") < lines.index("pong 8")
-    writer.close()
-    reader.close()
+    piped.finish()
 
 
 def test_command_line_level(capsys):
@@ -319,3 +331,47 @@ def test_command_line_level(capsys):
     assert proc.returncode == 0, proc.stderr
     move = next(ln for ln in proc.stdout.splitlines() if ln.startswith("==="))
     assert MOVE_LINE.match(move).group(1) in {"D3", "C4", "F5", "E6"}
+
+
+def test_ping_is_answered_during_an_exact_solve(monkeypatch):
+    """The search is held at its first slice of the exact endgame solve until the ping has
+    been written, so the ping is certain to arrive while the solve runs: it is answered,
+    the solve is stopped unfinished and sends no move, and the session goes on."""
+    import random
+    import threading
+
+    from games.reversi import nboard
+    from games.reversi.ai import Thinker
+
+    solving, ping_sent = threading.Event(), threading.Event()
+    thinkers: list[Thinker] = []
+
+    class GatedThinker(Thinker):
+        def think(self, node_budget):
+            result = super().think(node_budget)
+            if result is None and self.search.solving and not solving.is_set():
+                solving.set()
+                assert ping_sent.wait(10)
+            return result
+
+        def __init__(self, search):
+            super().__init__(search)
+            thinkers.append(self)
+
+    monkeypatch.setattr(nboard, "Thinker", GatedThinker)
+    # Exactly the solver's number of empties, from random play (long solves).
+    rng = random.Random(3)
+    game = Game()
+    while game.position.empties() > nboard.EXACT_EMPTIES:
+        game.play(rng.choice(sorted(game.legal())))
+    assert game.position.empties() == nboard.EXACT_EMPTIES and game.position.has_move()
+    piped = PipedSession(10, game.moves)
+    piped.send("go\n")
+    assert solving.wait(30), piped.lines
+    piped.send("ping 7\n")
+    ping_sent.set()
+    assert piped.got_pong.wait(30), piped.lines
+    piped.finish()
+    (thinker,) = thinkers
+    assert thinker.result is None  # stopped unfinished, in its exact phase
+    assert thinker.search.exact_empties == nboard.EXACT_EMPTIES
