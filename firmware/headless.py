@@ -47,9 +47,11 @@ def build_machine(
     profile: DeviceProfile | None = None,
     link: ByteLink | None = None,
     link_name: str = "",
+    ask_language: bool = False,
 ) -> Machine:
     """A headless machine, fed by `movie` (if any), booted through `firmware.boot`; `link`
-    is its radio (`link_name` overrides the stored radio name).
+    is its radio (`link_name` overrides the stored radio name); `ask_language` offers the
+    first start's language choice as the handheld and the emulator's window do.
 
     Raises BootError (a one-line CommandError) for a bad store, game or option.
     """
@@ -64,6 +66,7 @@ def build_machine(
         options=options or {},
         seed=seed,
         profile=profile,
+        ask_language=ask_language,
     )
     machine = boot(hal, config)
     if link_name and machine.link is not None:
@@ -146,6 +149,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             profile=PROFILES[getattr(args, "profile", None) or "desktop"],
             link=link,
             link_name=getattr(args, "name", "") or "",
+            ask_language=bool(getattr(args, "first_start", False)),
         )
         try:
             if versus:

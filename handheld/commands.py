@@ -28,6 +28,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     device.add_argument(
         "--config", metavar="FILE", help="settings file (default /etc/twinfold/device.toml)"
     )
+    device.add_argument(
+        "--movie",
+        metavar="FILE",
+        help="take the input from this movie until its last event, then from the devices "
+        "(its '# args:' line applies; the unit boots as headless does for it)",
+    )
     frames_argument(device, "stop after this many ticks", "run until shut down")
     device.add_argument(
         "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
@@ -39,12 +45,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def run_from_args(args: argparse.Namespace) -> int:
     from firmware.arguments import STDOUT, CommandError, writable_output
     from firmware.boot import BootConfig, check_request
+    from firmware.boot_arguments import apply_movie_args, movie_argument
     from firmware.instances import user_data_dir
     from firmware.logs import setup_logging
     from firmware.storage import StoreError
     from hal.backends.device.config import DEFAULT_PATH, ConfigError, is_handheld, load_config
     from handheld.app import BootOptions, start
 
+    movie = movie_argument(args.movie) if args.movie else None  # a bad movie: one line
+    if movie is not None:
+        apply_movie_args(args, movie, args.movie)
     try:
         config, problems = load_config(Path(args.config) if args.config else None)
     except ConfigError as exc:
@@ -81,11 +91,11 @@ def run_from_args(args: argparse.Namespace) -> int:
         seed=args.seed if args.seed is not None else config.boot.seed,
         options=dict(args.option),
         store=Path(args.store) if args.store else None,
+        movie=movie,
+        profile=args.profile,
     )
     # a bad game, option or store path is refused before any panel or input is opened
-    check_request(
-        BootConfig(game=options.game, options=options.options, store_path=options.store)
-    )
+    check_request(BootConfig(game=options.game, options=options.options, store_path=options.store))
     try:
         runner = start(config, options, frames=args.frames)
     except ValueError as exc:  # an unknown game or option
