@@ -18,7 +18,7 @@ import pygame
 
 from firmware.arguments import CommandError, writable_output, write_text_output
 from firmware.boot import BootConfig, boot
-from firmware.boot_arguments import apply_movie_args, movie_argument
+from firmware.boot_arguments import apply_movie_args, movie_argument, start_versus_from_args
 from firmware.machine import Machine
 from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
@@ -88,21 +88,6 @@ def open_link(args: argparse.Namespace) -> SerialLink | None:
         return SerialLink.open(args.link)
     except LinkError as exc:
         raise CommandError(str(exc)) from None
-
-
-def start_versus_from_args(machine: Machine, args: argparse.Namespace) -> None:
-    """`--versus host|join`: straight into hosting or joining a versus game of `--game`."""
-    from firmware.scenes.versus import LobbyScene, start_versus
-
-    if machine.link is None:
-        return
-    machine.link.auto_accept = bool(getattr(args, "accept_pairing", False))
-    try:
-        start_versus(machine, args.versus, args.game, dict(args.option))
-    except (KeyError, ValueError) as exc:
-        raise CommandError(str(exc).strip("'\"")) from None
-    if isinstance(machine.scene, LobbyScene):
-        machine.scene.auto_join = args.versus == "join"
 
 
 def save_shots(machine: Machine, directory: Path) -> None:

@@ -38,7 +38,7 @@ from hal.backends.device.profile import PROFILES as BOARDS
 from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
 from hal.clock import MonotonicClock
-from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
+from hal.interfaces import SCREEN_H, SCREEN_W, ByteLink, Clock, Hal
 from hal.touch import Calibration, TouchFilterConfig
 from handheld.movie_input import MovieInput
 
@@ -68,8 +68,10 @@ def build_hal(
     *,
     input_source: EvdevInput | None = None,
     clock: Clock | None = None,
+    link: ByteLink | None = None,
 ) -> Hal:
-    """The device's `Hal` from its config. Missing hardware degrades, it does not stop."""
+    """The device's `Hal` from its config (`link`: a radio opened already, over the
+    config's). Missing hardware degrades, it does not stop."""
     from hal.quiet import captured_stderr
     from hal.sdl_audio import make_audio
 
@@ -81,7 +83,7 @@ def build_hal(
         or EvdevInput(config.input, touch_frames=TOUCH_PROFILE.settle_samples + 1),
         clock=clock or MonotonicClock(),
         data_dir=data_dir,
-        link=open_radio(config.radio),
+        link=link or open_radio(config.radio),
     )
     if config.system.audio:
         if config.system.audio_device:
@@ -241,11 +243,12 @@ def start(
     frames: int | None = None,
     input_source: EvdevInput | None = None,
     notifier: Notifier | None = None,
+    link: ByteLink | None = None,
 ) -> DeviceRunner:
     """Devices, store and machine, ready to run (the command and the tests use this)."""
     data_dir = Path(config.system.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    hal = build_hal(config, data_dir, input_source=input_source)
+    hal = build_hal(config, data_dir, input_source=input_source, link=link)
     if options.movie is not None:
         hal.input = MovieInput(hal.input, options.movie)
     store = open_store(options.store or data_dir / "store.db")  # checked, repairs announced

@@ -126,6 +126,5 @@ class PauseScene(MenuScene):
             align="center",
         )
 
-
     def dump(self) -> dict[str, object]:
         return {"paused": self.under.cartridge.id, **super().dump()}

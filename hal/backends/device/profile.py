@@ -69,4 +69,3 @@ def detect_profile(
     except OSError:
         return "desktop"
     return profile_from_model(model)
-
