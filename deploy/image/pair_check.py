@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -52,6 +53,7 @@ from qemu_check import (
     set_boot_file,
 )
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from games.reversi.rules import Game
 from games.reversi.scene.layout import BOARD_RECT, SQUARE_RECTS
 
