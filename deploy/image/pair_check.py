@@ -40,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: th
 from qemu_check import (
     FB_W,
     LOWER_AT,
+    SCREEN_H,
+    SCREEN_W,
     SEED,
     CheckFailed,
     Guest,
@@ -112,15 +114,31 @@ def tap(guest: Guest, square: str) -> None:
     guest.sh(f"python3 /tmp/touch.py {x} {y}", 120)
 
 
-def board_region(guest: Guest, path: Path) -> bytes:
-    """The board's square on the lower screen of the framebuffer (RGB, 5/6/5 bits)."""
+def region(guest: Guest, path: Path, rect: tuple[int, int, int, int]) -> bytes:
+    """A rectangle (x, y, w, h) of the lower screen, from the framebuffer (RGB, 5/6/5 bits)."""
     rgb = rgb565(guest.screen(path))
-    x0, y0 = LOWER_AT[0] + BOARD_RECT.x, LOWER_AT[1] + BOARD_RECT.y
+    x0, y0 = LOWER_AT[0] + rect[0], LOWER_AT[1] + rect[1]
     rows = []
-    for y in range(y0, y0 + BOARD_RECT.h):
+    for y in range(y0, y0 + rect[3]):
         start = (y * FB_W + x0) * 3
-        rows.append(rgb[start : start + BOARD_RECT.w * 3])
+        rows.append(rgb[start : start + rect[2] * 3])
     return b"".join(rows)
+
+
+def same_picture(
+    guests: list[Guest], logs: Path, label: str, rect: tuple[int, int, int, int]
+) -> None:
+    """Both framebuffers show the same picture in `rect` of the lower screen (waiting out
+    the discs' flip animations); the screendumps are kept."""
+    deadline = time.monotonic() + 60
+    while True:
+        shots = [region(g, logs / f"{g.name}-{label}.ppm", rect) for g in guests]
+        if shots[0] == shots[1] and any(shots[0]):
+            log(f"pair: {label}: both framebuffers show the same picture")
+            return
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"{label}: the two framebuffers differ (kept *-{label}.ppm)")
+        time.sleep(3)
 
 
 def boot_all(guests: list[Guest]) -> None:
@@ -145,7 +163,7 @@ def boot_all(guests: list[Guest]) -> None:
         raise errors[0]
 
 
-def play(guests: list[Guest]) -> None:
+def play(guests: list[Guest], logs: Path) -> None:
     deadline = time.monotonic() + PAIR_SECONDS
     while not all(started(g) for g in guests):
         if time.monotonic() > deadline:
@@ -168,15 +186,14 @@ def play(guests: list[Guest]) -> None:
             break
         else:
             raise CheckFailed(f"ply {ply + 1} ({square}) never reached both units")
+        if ply == len(GAME) - 2:  # the board in full before the last ply (then it is covered)
+            same_picture(
+                guests, logs, "board", (BOARD_RECT.x, BOARD_RECT.y, BOARD_RECT.w, BOARD_RECT.h)
+            )
 
 
 def compare(guests: list[Guest], work: Path, logs: Path) -> None:
-    pictures = [board_region(g, logs / f"{g.name}-versus.ppm") for g in guests]
-    if pictures[0] != pictures[1] or not any(pictures[0]):
-        raise CheckFailed(
-            "the two framebuffers show different boards (kept *-versus.ppm in the logs)"
-        )
-    log("pair: both framebuffers show the same board")
+    same_picture(guests, logs, "over", (0, 0, SCREEN_W, SCREEN_H))  # the result on the board
     for g in guests:
         g.sh("systemctl stop tf-versus", 120)  # SIGTERM: a clean stop writes the dump
     dumps = [json.loads(g.sh("cat /tmp/tf-versus/dump.json", 60)) for g in guests]
@@ -230,7 +247,7 @@ def run(image: Path, logs: Path, work: Path) -> None:
             args = f"--game reversi --versus {role} --accept-pairing --name {name} "
             args += "--dump /tmp/tf-versus/dump.json"
             g.sh(device_command("tf-versus", args, wait=False), 120)
-        play(guests)
+        play(guests, logs)
         compare(guests, work, logs)
         log(f"pair: passed in {time.monotonic() - started_at:.0f} s")
     finally:
