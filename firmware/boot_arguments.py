@@ -107,7 +107,11 @@ def radio_name_argument(text: str) -> str:
     from firmware.settings import RADIO_NAME_MAX
 
     name = text.strip()
-    if not 1 <= len(name) <= RADIO_NAME_MAX or not name.isprintable() or not name[0].isalnum():
+    if (
+        not 1 <= len(name) <= RADIO_NAME_MAX
+        or not name.isprintable()
+        or not name[0].isalnum()
+    ):
         raise argparse.ArgumentTypeError(
             f"a radio name is 1 to {RADIO_NAME_MAX} printable characters starting with a "
             f"letter or digit, not {text!r}"

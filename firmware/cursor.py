@@ -60,7 +60,11 @@ class HotspotCursor:
 
     def engaged(self, inp: InputState) -> bool:
         """Whether this tick's input can concern the cursor (else `filter` is a no-op)."""
-        return self.visible or self._pressing is not None or bool(inp.repeated & DIRECTIONS.keys())
+        return (
+            self.visible
+            or self._pressing is not None
+            or bool(inp.repeated & DIRECTIONS.keys())
+        )
 
     def rect(self, hotspots: dict[str, pygame.Rect]) -> pygame.Rect | None:
         if self.visible and self.current in hotspots:

@@ -49,7 +49,9 @@ def run(machine: Machine, frames: int, draw: bool = True) -> None:
             machine.present()
 
 
-def tap_script(events: dict[int, tuple[int, int]], length: int = 3) -> Callable[[int], RawInput]:
+def tap_script(
+    events: dict[int, tuple[int, int]], length: int = 3
+) -> Callable[[int], RawInput]:
     """A tap (touch for `length` ticks) starting at each given tick."""
 
     def script(tick: int) -> RawInput:

@@ -50,7 +50,9 @@ class InputLatch:
     _tap: RawTouch | None = None  # a short touch still being reported
     _tap_left: int = 0
 
-    def observe(self, held: frozenset[Button], touch: RawTouch | None, power: bool = False) -> None:
+    def observe(
+        self, held: frozenset[Button], touch: RawTouch | None, power: bool = False
+    ) -> None:
         """Note the device state after one event."""
         now = _keys(held, power)
         self._downs |= now - self._observed

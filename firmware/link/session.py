@@ -728,13 +728,8 @@ class Session:
         elif kind == b"R" and self.sealed:
             commits = _chunks(body)
             mine = _commit(self._secret)
-            if not (
-                commits
-                and commits[0] == self._host_commit
-                and self.seat is not None
-                and self.seat < len(commits)
-                and commits[self.seat] == mine
-            ):
+            if not (commits and commits[0] == self._host_commit and self.seat is not None
+                    and self.seat < len(commits) and commits[self.seat] == mine):
                 self.radio.reject("illegal", "the commitments leave out ours or the host's")
                 return
             self._commits, self.seats = commits, len(commits)
@@ -745,11 +740,8 @@ class Session:
                 self._start([b"public", *self._commits])
         elif kind == b"N":
             names = json.loads(body)
-            if not (
-                isinstance(names, list)
-                and len(names) <= 4
-                and all(isinstance(n, str) and len(n) <= 24 for n in names)
-            ):
+            if not (isinstance(names, list) and len(names) <= 4
+                    and all(isinstance(n, str) and len(n) <= 24 for n in names)):
                 raise ValueError("unit names are a list of up to 4 short strings")
             self.names = names
         elif kind == b"U" and self.sealed:

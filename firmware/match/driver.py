@@ -156,9 +156,8 @@ class Match(Generic[A]):
         """Count and log a refused action (P-REL-4)."""
         self.refused[kind] = self.refused.get(kind, 0) + 1
         self.last_refusal = reason
-        log.warning(
-            "%s: refused an action from seat %d (%s): %s", self.rules.game_id, seat, kind, reason
-        )
+        log.warning("%s: refused an action from seat %d (%s): %s", self.rules.game_id,
+                    seat, kind, reason)
 
     def cancel(self) -> None:
         """Drop every decision in progress (restart, quit)."""

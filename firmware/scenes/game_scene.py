@@ -16,9 +16,10 @@ from hal.interfaces import Button
 if TYPE_CHECKING:
     from firmware.scene import Host
 
-
 class GameScene(Scene):
-    def __init__(self, machine: Host, cartridge: Cartridge, ctx: GameContext, game: Game) -> None:
+    def __init__(
+        self, machine: Host, cartridge: Cartridge, ctx: GameContext, game: Game
+    ) -> None:
         super().__init__(machine)
         self.cartridge = cartridge
         self.ctx = ctx

@@ -44,7 +44,9 @@ def tile_lines(title: str, width: int) -> list[str]:
     if text.size(title)[0] <= width:
         return [title]
     words = title.split(" ")
-    splits = [[" ".join(words[:i]), " ".join(words[i:])] for i in range(1, len(words))]
+    splits = [
+        [" ".join(words[:i]), " ".join(words[i:])] for i in range(1, len(words))
+    ]
     fitting = [pair for pair in splits if all(text.size(p)[0] <= width for p in pair)]
     if fitting:
         return min(fitting, key=lambda pair: max(text.size(p)[0] for p in pair))

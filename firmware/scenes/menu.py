@@ -61,7 +61,6 @@ def draw_label_value(surface: pygame.Surface, rect: pygame.Rect, label: str, val
         surface, value, (rect.right - 6, label_y), pal.ACCENT, align="right", shadow=pal.OUTLINE
     )
 
-
 class MenuScene(Scene):
     """Subclasses fill `items` and draw the upper screen in `draw_top`."""
 

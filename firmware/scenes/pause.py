@@ -126,5 +126,6 @@ class PauseScene(MenuScene):
             align="center",
         )
 
+
     def dump(self) -> dict[str, object]:
         return {"paused": self.under.cartridge.id, **super().dump()}

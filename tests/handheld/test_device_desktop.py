@@ -52,10 +52,7 @@ def _installed_elsewhere(
 
 
 def test_a_desktop_keeps_the_device_data_in_the_users_data_home(
-    tmp_path: Path,
-    framebuffer,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys,  # type: ignore[no-untyped-def]
+    tmp_path: Path, framebuffer, monkeypatch: pytest.MonkeyPatch, capsys  # type: ignore[no-untyped-def]
 ) -> None:
     _installed_elsewhere(monkeypatch, tmp_path, config_file(tmp_path, framebuffer), None)
     assert main(["device", "--frames", "2"]) == 0
@@ -67,10 +64,7 @@ def test_a_desktop_keeps_the_device_data_in_the_users_data_home(
 
 
 def test_a_raspberry_pi_uses_the_configured_data_directory(
-    tmp_path: Path,
-    framebuffer,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys,  # type: ignore[no-untyped-def]
+    tmp_path: Path, framebuffer, monkeypatch: pytest.MonkeyPatch, capsys  # type: ignore[no-untyped-def]
 ) -> None:
     config = config_file(tmp_path, framebuffer)
     _installed_elsewhere(monkeypatch, tmp_path, config, "Raspberry Pi Zero 2 W Rev 1.0")
@@ -81,10 +75,7 @@ def test_a_raspberry_pi_uses_the_configured_data_directory(
 
 
 def test_alsa_lines_go_to_the_log_not_the_terminal(
-    tmp_path: Path,
-    framebuffer,
-    monkeypatch: pytest.MonkeyPatch,
-    capfd,  # type: ignore[no-untyped-def]
+    tmp_path: Path, framebuffer, monkeypatch: pytest.MonkeyPatch, capfd  # type: ignore[no-untyped-def]
 ) -> None:
     import os
 

@@ -69,3 +69,4 @@ def detect_profile(
     except OSError:
         return "desktop"
     return profile_from_model(model)
+
