@@ -254,7 +254,7 @@ def run(image: Path, logs: Path, work: Path) -> None:
         for g in guests:
             if g.proc is not None and g.proc.poll() is None:
                 g.save_journal("tf-versus", "versus-journal")
-            g.stop()
+            g.remove()
 
 
 def _without_radio(settings: str) -> str:

@@ -226,6 +226,11 @@ class Guest:
             if s is not None:
                 s.close()
 
+    def remove(self) -> None:
+        """Stop for good: QEMU killed, its socket folder deleted."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
     def boot(self) -> None:
         """Start, retrying a boot that stalls before the kernel reaches userspace."""
         for _ in range(BOOT_ATTEMPTS):
@@ -673,7 +678,7 @@ def run_checks(image: Path, logs: Path, work: Path, checks: list[str]) -> int:
         guest.save_journal("twinfold", "journal")  # what the service said, for the failure
         raise
     finally:
-        guest.stop()
+        guest.remove()
     return 0
 
 
