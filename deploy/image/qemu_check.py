@@ -432,10 +432,12 @@ ui.close()
 """
 
 
-def press(guest: Guest, *keys: str, seconds: float = 180) -> None:
-    """Press keys on a virtual gamepad made inside the guest with /dev/uinput."""
+def press(guest: Guest, *keys: str, seconds: float = 180, background: bool = False) -> None:
+    """Press keys on a virtual gamepad made inside the guest with /dev/uinput. In the
+    background for a press whose outcome may kill the shell (the guest shutting down)."""
     guest.put("/tmp/pad.py", UINPUT)
-    guest.sh("python3 /tmp/pad.py " + " ".join(keys), seconds)
+    command = "python3 /tmp/pad.py " + " ".join(keys)
+    guest.sh(f"({command} > /dev/null 2>&1 &)" if background else command, seconds)
 
 
 def service(guest: Guest) -> dict[str, str]:
@@ -670,8 +672,9 @@ def run_checks(image: Path, logs: Path, work: Path, checks: list[str]) -> int:
         if "power" in checks:
             # the service's log follows on the console: the firmware's own shutdown is seen
             guest.sh("(journalctl -f -n 0 -u twinfold -o cat > /dev/ttyS1 2>&1 &)", 30)
-            press(guest, "KEY_POWER:3.0")
-            guest.wait_for(rb"shutting down: systemctl poweroff", 120)
+            # in the background: the shutdown may stop the shell before the script ends
+            press(guest, "KEY_POWER:3.0", background=True)
+            guest.wait_for(rb"shutting down: systemctl poweroff", 180)
             guest.wait_for(rb"reboot: Power down", 300)
             log("unit: a long POWER press: the firmware stopped and powered the guest off")
     except CheckFailed:
