@@ -13,6 +13,7 @@ from firmware.arguments import CommandError, count_argument, seed_argument
 from firmware.match.profiles import PROFILES, DeviceProfile
 
 if TYPE_CHECKING:
+    from firmware.machine import Machine
     from firmware.movie import Movie
 
 FRAMES_MAX = 1_000_000  # about 4.6 hours of handheld time: more is a typo
@@ -157,3 +158,18 @@ def movie_argument(path: str) -> Movie:
         return load_movie(path)
     except MovieError as exc:
         raise CommandError(f"{path}: {exc}" if exc.line is not None else str(exc)) from None
+
+
+def start_versus_from_args(machine: Machine, args: argparse.Namespace) -> None:
+    """`--versus host|join`: straight into hosting or joining a versus game of `--game`."""
+    from firmware.scenes.versus import LobbyScene, start_versus
+
+    if machine.link is None:
+        return
+    machine.link.auto_accept = bool(getattr(args, "accept_pairing", False))
+    try:
+        start_versus(machine, args.versus, args.game, dict(args.option))
+    except (KeyError, ValueError) as exc:
+        raise CommandError(str(exc).strip("'\"")) from None
+    if isinstance(machine.scene, LobbyScene):
+        machine.scene.auto_join = args.versus == "join"

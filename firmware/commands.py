@@ -30,6 +30,12 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless.add_argument(
         "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
     )
+    headless.add_argument(
+        "--first-start",
+        action="store_true",
+        help="start as a fresh handheld or emulator window does: the language choice after "
+        "the boot animation when the store has no settings (to reproduce their first frames)",
+    )
     add_link_arguments(headless, versus=True)
     headless.set_defaults(handler=_headless)
 

@@ -18,7 +18,7 @@ import pygame
 
 from firmware.arguments import CommandError, writable_output, write_text_output
 from firmware.boot import BootConfig, boot
-from firmware.boot_arguments import apply_movie_args, movie_argument
+from firmware.boot_arguments import apply_movie_args, movie_argument, start_versus_from_args
 from firmware.machine import Machine
 from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.movie import Movie, MoviePlayer
@@ -47,9 +47,11 @@ def build_machine(
     profile: DeviceProfile | None = None,
     link: ByteLink | None = None,
     link_name: str = "",
+    ask_language: bool = False,
 ) -> Machine:
     """A headless machine, fed by `movie` (if any), booted through `firmware.boot`; `link`
-    is its radio (`link_name` overrides the stored radio name).
+    is its radio (`link_name` overrides the stored radio name); `ask_language` offers the
+    first start's language choice as the handheld and the emulator's window do.
 
     Raises BootError (a one-line CommandError) for a bad store, game or option.
     """
@@ -64,6 +66,7 @@ def build_machine(
         options=options or {},
         seed=seed,
         profile=profile,
+        ask_language=ask_language,
     )
     machine = boot(hal, config)
     machine.pacing.script = player  # late worker answers the movie recorded
@@ -86,21 +89,6 @@ def open_link(args: argparse.Namespace) -> SerialLink | None:
         return SerialLink.open(args.link)
     except LinkError as exc:
         raise CommandError(str(exc)) from None
-
-
-def start_versus_from_args(machine: Machine, args: argparse.Namespace) -> None:
-    """`--versus host|join`: straight into hosting or joining a versus game of `--game`."""
-    from firmware.scenes.versus import LobbyScene, start_versus
-
-    if machine.link is None:
-        return
-    machine.link.auto_accept = bool(getattr(args, "accept_pairing", False))
-    try:
-        start_versus(machine, args.versus, args.game, dict(args.option))
-    except (KeyError, ValueError) as exc:
-        raise CommandError(str(exc).strip("'\"")) from None
-    if isinstance(machine.scene, LobbyScene):
-        machine.scene.auto_join = args.versus == "join"
 
 
 def save_shots(machine: Machine, directory: Path) -> None:
@@ -147,6 +135,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             profile=PROFILES[getattr(args, "profile", None) or "desktop"],
             link=link,
             link_name=getattr(args, "name", "") or "",
+            ask_language=bool(getattr(args, "first_start", False)),
         )
         try:
             if versus:

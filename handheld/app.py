@@ -28,6 +28,7 @@ from firmware.machine import Machine
 from firmware.match.profiles import DEFAULT_PROFILE, DeviceProfile
 from firmware.match.profiles import PROFILES as MATCH_PROFILES
 from firmware.match.worker import close_all as stop_workers
+from firmware.movie import Movie
 from firmware.storage import Store
 from hal.backends.device.config import DeviceConfig
 from hal.backends.device.evdev_input import EvdevInput
@@ -37,8 +38,9 @@ from hal.backends.device.profile import PROFILES as BOARDS
 from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
 from hal.clock import MonotonicClock
-from hal.interfaces import SCREEN_H, SCREEN_W, Clock, Hal
+from hal.interfaces import SCREEN_H, SCREEN_W, ByteLink, Clock, Hal
 from hal.touch import Calibration, TouchFilterConfig
+from handheld.movie_input import MovieInput
 
 # The resistive panel's filters; a tap shorter than a frame is held long enough to pass them.
 TOUCH_PROFILE = TouchFilterConfig.RESISTIVE
@@ -56,6 +58,8 @@ class BootOptions:
     seed: int | None = None  # None: a fresh seed for every game start
     options: dict[str, str] = field(default_factory=dict)
     store: Path | None = None
+    movie: Movie | None = None  # input from this movie until its last event (--movie)
+    profile: str | None = None  # the match layer's profile by name (--profile); None: the board's
 
 
 def build_hal(
@@ -64,8 +68,10 @@ def build_hal(
     *,
     input_source: EvdevInput | None = None,
     clock: Clock | None = None,
+    link: ByteLink | None = None,
 ) -> Hal:
-    """The device's `Hal` from its config. Missing hardware degrades, it does not stop."""
+    """The device's `Hal` from its config (`link`: a radio opened already, over the
+    config's). Missing hardware degrades, it does not stop."""
     from hal.quiet import captured_stderr
     from hal.sdl_audio import make_audio
 
@@ -77,7 +83,7 @@ def build_hal(
         or EvdevInput(config.input, touch_frames=TOUCH_PROFILE.settle_samples + 1),
         clock=clock or MonotonicClock(),
         data_dir=data_dir,
-        link=open_radio(config.radio),
+        link=link or open_radio(config.radio),
     )
     if config.system.audio:
         if config.system.audio_device:
@@ -107,8 +113,13 @@ def device_profile(config: DeviceConfig) -> DeviceProfile:
 
 
 def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> Machine:
-    """The device's machine, through the firmware's one boot path (firmware/boot.py)."""
-    profile = device_profile(config)
+    """The device's machine, through the firmware's one boot path (firmware/boot.py).
+
+    With a movie the unit boots as `headless` does for the same movie: exact touch in screen
+    pixels (no filter, no calibration) and no first-start language choice, so the movie's
+    presses and taps mean the same on every unit and every store."""
+    profile = MATCH_PROFILES[options.profile] if options.profile else device_profile(config)
+    movie = options.movie is not None
     log.info(
         "device: profile %s (relative speed %.2f, %s)", profile.name, profile.speed, profile.mode
     )
@@ -117,12 +128,14 @@ def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> 
         game=options.game,
         options=options.options,
         seed=options.seed,
-        touch_profile=TOUCH_PROFILE,
+        touch_profile=None if movie else TOUCH_PROFILE,
         profile=profile,
-        ask_language=True,  # a first start offers the language choice
+        ask_language=not movie,  # a first start offers the language choice
     )
     machine = firmware_boot(hal, boot_config, store=store)
-    if store.get_calibration() is None:
+    if movie:
+        machine.touch.set_calibration(Calibration.identity())  # this run only, not stored
+    elif store.get_calibration() is None:
         machine.touch.set_calibration(UNCALIBRATED)
     return machine
 
@@ -184,6 +197,8 @@ class DeviceRunner:
         finally:
             self.stop()
         inp = self.hal.input
+        if isinstance(inp, MovieInput):
+            inp = inp.live
         if isinstance(inp, EvdevInput) and inp.shutdown_requested:
             command = list(inp.config.shutdown_command)
             log.info("service: shutting down: %s", " ".join(command))
@@ -228,11 +243,14 @@ def start(
     frames: int | None = None,
     input_source: EvdevInput | None = None,
     notifier: Notifier | None = None,
+    link: ByteLink | None = None,
 ) -> DeviceRunner:
     """Devices, store and machine, ready to run (the command and the tests use this)."""
     data_dir = Path(config.system.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    hal = build_hal(config, data_dir, input_source=input_source)
+    hal = build_hal(config, data_dir, input_source=input_source, link=link)
+    if options.movie is not None:
+        hal.input = MovieInput(hal.input, options.movie)
     store = open_store(options.store or data_dir / "store.db")  # checked, repairs announced
     try:
         machine = boot(hal, store, config, options)

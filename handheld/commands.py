@@ -12,12 +12,16 @@ import logging
 import os
 import signal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hal.interfaces import ByteLink
+    from handheld.app import DeviceRunner
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Registered through the `twinfold.commands` entry point `device` (pyproject.toml)."""
-    from firmware.boot_arguments import add_boot_arguments, frames_argument
+    from firmware.boot_arguments import add_boot_arguments, add_link_arguments, frames_argument
 
     device = sub.add_parser(
         "device",
@@ -28,27 +32,42 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     device.add_argument(
         "--config", metavar="FILE", help="settings file (default /etc/twinfold/device.toml)"
     )
+    device.add_argument(
+        "--movie",
+        metavar="FILE",
+        help="take the input from this movie until its last event, then from the devices "
+        "(its '# args:' line applies; the unit boots as headless does for it)",
+    )
     frames_argument(device, "stop after this many ticks", "run until shut down")
     device.add_argument(
         "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
     )
     add_boot_arguments(device, "store.db in the config's data_dir")
+    add_link_arguments(device, versus=True)  # --link: a radio port over the config's
     device.set_defaults(handler=run_from_args)
 
 
 def run_from_args(args: argparse.Namespace) -> int:
     from firmware.arguments import STDOUT, CommandError, writable_output
     from firmware.boot import BootConfig, check_request
+    from firmware.boot_arguments import apply_movie_args, movie_argument
     from firmware.instances import user_data_dir
     from firmware.logs import setup_logging
     from firmware.storage import StoreError
     from hal.backends.device.config import DEFAULT_PATH, ConfigError, is_handheld, load_config
     from handheld.app import BootOptions, start
 
+    movie = movie_argument(args.movie) if args.movie else None  # a bad movie: one line
+    if movie is not None:
+        apply_movie_args(args, movie, args.movie)
     try:
         config, problems = load_config(Path(args.config) if args.config else None)
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
+    if args.versus and not args.game:
+        raise CommandError("--versus needs --game")
+    if args.versus and not (args.link or config.radio.enabled):
+        raise CommandError("--versus needs the radio: --link PORT or [radio] in the config")
     elsewhere = None
     if args.config is None and not is_handheld(config):
         # Not a Twinfold handheld (a desktop, perhaps as root): keep the data out of
@@ -77,21 +96,27 @@ def run_from_args(args: argparse.Namespace) -> int:
     if args.dump:
         writable_output(args.dump, "state dump")
     options = BootOptions(
-        game=args.game or config.boot.game or None,
+        game=None if args.versus else args.game or config.boot.game or None,
         seed=args.seed if args.seed is not None else config.boot.seed,
-        options=dict(args.option),
+        options={} if args.versus else dict(args.option),
         store=Path(args.store) if args.store else None,
+        movie=movie,
+        profile=args.profile,
     )
     # a bad game, option or store path is refused before any panel or input is opened
-    check_request(
-        BootConfig(game=options.game, options=options.options, store_path=options.store)
-    )
+    check_request(BootConfig(game=options.game, options=options.options, store_path=options.store))
+    link = open_link(args.link, config.radio.baud) if args.link else None
     try:
-        runner = start(config, options, frames=args.frames)
+        runner = start(config, options, frames=args.frames, link=link)
     except ValueError as exc:  # an unknown game or option
         raise CommandError(str(exc)) from None
     except (OSError, StoreError) as exc:
         raise CommandError(f"cannot start: {exc}") from None
+    try:
+        start_radio(runner, args, config.radio.port)
+    except CommandError:
+        runner.stop()
+        raise
 
     def terminate(signum: int, frame: object) -> None:
         runner.machine.quit_requested = True  # SIGTERM / SIGINT: stop cleanly, game saved
@@ -107,3 +132,30 @@ def run_from_args(args: argparse.Namespace) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return 0
+
+
+def open_link(url: str, baud: int) -> ByteLink:
+    """`--link PORT` (a serial port or air://): the radio instead of the config's; one line
+    if it cannot be opened."""
+    from firmware.arguments import CommandError
+    from hal.link.serial_link import LinkError, SerialLink
+
+    try:
+        return SerialLink.open(url, baud)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def start_radio(runner: DeviceRunner, args: argparse.Namespace, port: str) -> None:
+    """`--link`, `--name`, `--versus`, `--accept-pairing` on the started unit: a named port
+    that did not open is an error (not a unit without a radio), as is a versus without one."""
+    from firmware.arguments import CommandError
+    from firmware.boot_arguments import start_versus_from_args
+
+    link = runner.machine.link
+    if args.versus and link is None:
+        raise CommandError(f"cannot open the radio {port} (the log says why)")
+    if args.name and link is not None:
+        link.rename(args.name)
+    if args.versus:
+        start_versus_from_args(runner.machine, args)

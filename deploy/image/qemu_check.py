@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Boot the built Twinfold image in QEMU and check it from outside, as a person would.
 
-usage: qemu_check.py IMAGE --logs DIR [--checks LIST] [--pair]
+usage: qemu_check.py IMAGE --logs DIR [--checks LIST]
 
     --checks LIST   comma-separated, in this order (default: all):
                     ready     the service reached READY (sd_notify) and its watchdog is fed
-                    launcher  the framebuffer (QMP screendump) equals `twinfold headless`'s
-                              launcher, placed as the one-panel vertical layout places it
+                    launcher  the framebuffer (QMP screendump) equals `twinfold headless
+                              --first-start`'s pictures, placed as the one-panel vertical
+                              layout places them: a fresh unit's language choice, then (English
+                              chosen with a virtual gamepad) the launcher
                     input     a virtual gamepad made with /dev/uinput inside the guest moves
                               the launcher's cursor (the picture equals headless's after the
                               same press)
                     reset     a hard reset (QMP system_reset) mid-game loses nothing: the
                               game is offered again after the reboot
+                    movie     `twinfold device --movie F` (the service stopped) plays a move
+                              of Reversi: the framebuffer equals `twinfold headless --movie F`
                     power     a long POWER press shuts the guest down cleanly
-    --pair          two units whose radio UARTs are joined pair and play (see pair.py)
+
+Two units that pair and play over their joined UARTs: deploy/image/pair_check.py.
 
 The board is QEMU's raspi3b (Debian's kernel, initrd and the Pi 3 DTB from the image's boot
 partition, with a simple-framebuffer node added: QEMU's Pi has no firmware to make one). A
@@ -51,7 +56,7 @@ BOOT_ATTEMPTS = 3
 STALL_SECONDS = 180
 USERSPACE_SECONDS = 900  # the most a boot may take to reach systemd, stalled or not
 SHELL_SECONDS = 600  # to the serial root shell
-ALL_CHECKS = ("ready", "launcher", "input", "reset", "power")
+ALL_CHECKS = ("ready", "launcher", "input", "reset", "movie", "power")
 
 
 class CheckFailed(Exception):
@@ -128,8 +133,9 @@ def qemu_dtb(src: Path, dest: Path) -> Path:
 # --------------------------------------------------------------------------- a guest
 class Guest:
     """One QEMU raspi3b running a copy of the image: its console (a root shell on the mini
-    UART, ttyS1, enabled by `twinfold.serial_shell` on the kernel command line), QMP, and the
-    radio UART (the PL011) as a socket chardev."""
+    UART, ttyS1, the second -serial, enabled by `twinfold.serial_shell` on the kernel command
+    line), QMP, and the radio UART (the PL011, ttyAMA0, the first -serial): `radio` is its
+    chardev (`socket,path=...`), else it is not connected."""
 
     def __init__(self, name: str, image: Path, files: dict[str, Path], append: str,
                  logs: Path, radio: str | None = None) -> None:  # fmt: skip
@@ -157,12 +163,15 @@ class Guest:
         con, qmp = self.dir / "console.sock", self.dir / "qmp.sock"
         for s in (con, qmp):
             s.unlink(missing_ok=True)
-        radio = ["-serial", self.radio] if self.radio else ["-serial", "null"]
+        fmt = "qcow2" if self.image.suffix == ".qcow2" else "raw"  # an overlay of a copy
+        radio = ["-serial", "null"]
+        if self.radio:
+            radio = ["-chardev", f"{self.radio},id=radio", "-serial", "chardev:radio"]
         cmd = [
             "nice", "-n", "10", "qemu-system-aarch64", "-M", "raspi3b", "-m", "1G",
             "-kernel", str(self.files["kernel"]), "-initrd", str(self.files["initrd"]),
             "-dtb", str(self.files["dtb"]), "-append", self.append,
-            "-drive", f"file={self.image},if=sd,format=raw",
+            "-drive", f"file={self.image},if=sd,format={fmt}",
             *radio,
             "-chardev", f"socket,id=con,path={con},server=on,wait=on",
             "-serial", "chardev:con",
@@ -216,6 +225,11 @@ class Guest:
         for s in (self.console, self.qmp_sock):
             if s is not None:
                 s.close()
+
+    def remove(self) -> None:
+        """Stop for good: QEMU killed, its socket folder deleted."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def boot(self) -> None:
         """Start, retrying a boot that stalls before the kernel reaches userspace."""
@@ -282,6 +296,19 @@ class Guest:
             raise CheckFailed(f"{self.name}: `{command}` failed ({m.group(2).decode()}): {out}")
         return out
 
+    def put(self, path: str, text: str) -> None:
+        """Write a file in the guest (through the shell, base64 so any text survives)."""
+        self.sh(f"echo {base64.b64encode(text.encode()).decode()} | base64 -d > {path}", 30)
+
+    def save_journal(self, unit: str, label: str) -> None:
+        """Keep a unit's journal of this boot in the logs (best effort: the guest may be
+        gone)."""
+        try:
+            text = self.sh(f"journalctl -b -u {unit} -o short-monotonic --no-pager", 120)
+        except CheckFailed as exc:
+            text = f"(the journal could not be read: {exc})\n"
+        (self.logs / f"{self.name}-{label}.log").write_text(text)
+
     # -- QMP
     def _qmp_read(self) -> dict[str, object]:
         assert self.qmp_file is not None
@@ -338,11 +365,17 @@ def expected_panel(shots: Path) -> bytes:
 
 
 def headless_shots(
-    into: Path, frames: int, movie: str | None = None, store: Path | None = None
+    into: Path,
+    frames: int,
+    movie: str | None = None,
+    store: Path | None = None,
+    first_start: bool = True,
 ) -> Path:
+    """`twinfold headless`'s two screens after `frames` ticks, in `into`. `first_start`: as a
+    fresh unit starts (the language choice first, when the store has no settings yet)."""
     twinfold = Path(sys.executable).with_name("twinfold")
     cmd = [str(twinfold), "headless", "--frames", str(frames), "--shots", str(into)]
-    cmd += ["--seed", str(SEED)]
+    cmd += ["--seed", str(SEED)] + (["--first-start"] if first_start else [])
     if store is not None:
         cmd += ["--store", str(store)]
     if movie is not None:
@@ -399,10 +432,12 @@ ui.close()
 """
 
 
-def press(guest: Guest, *keys: str, seconds: float = 180) -> None:
-    """Press keys on a virtual gamepad made inside the guest with /dev/uinput."""
-    guest.sh(f"echo {base64.b64encode(UINPUT.encode()).decode()} | base64 -d > /tmp/pad.py", 30)
-    guest.sh("python3 /tmp/pad.py " + " ".join(keys), seconds)
+def press(guest: Guest, *keys: str, seconds: float = 180, background: bool = False) -> None:
+    """Press keys on a virtual gamepad made inside the guest with /dev/uinput. In the
+    background for a press whose outcome may kill the shell (the guest shutting down)."""
+    guest.put("/tmp/pad.py", UINPUT)
+    command = "python3 /tmp/pad.py " + " ".join(keys)
+    guest.sh(f"({command} > /dev/null 2>&1 &)" if background else command, seconds)
 
 
 def service(guest: Guest) -> dict[str, str]:
@@ -438,6 +473,9 @@ def check_ready(guest: Guest) -> None:
         f"restarts {later.get('NRestarts')}")  # fmt: skip
 
 
+# A fresh unit's language choice: the first D-pad press shows the cursor on English, A
+# chooses it; then the launcher opens and settles.
+CHOOSE_ENGLISH = ["DOWN", "A", "WAIT"]
 # From the launcher (Reversi chosen): the options (START), "2 Players", Start, then the move
 # d3 with the board's cursor (its first press shows it at a1). Found with `twinfold headless`.
 NEW_GAME_AND_MOVE = ["LEFT", "START", "DOWN", "UP", "A", "DOWN", "DOWN", "DOWN", "UP", "A"]
@@ -453,9 +491,13 @@ PRESS_GAP = 60  # frames between presses in the headless movie (a second in the 
 
 def movie_of(buttons: list[str], power: bool = False) -> tuple[str, int]:
     """The headless movie pressing these buttons a second apart from frame 300 (after the
-    launcher has settled), then a short POWER press; and its length in frames."""
+    first screen has settled; WAIT: let a new screen settle), then a short POWER press; and
+    its length in frames."""
     lines, frame = ["# twinfold movie 1"], LAUNCHER_FRAMES
     for button in buttons:
+        if button == "WAIT":
+            frame += LAUNCHER_FRAMES
+            continue
         lines += [f"{frame} press {button}", f"{frame + 6} release {button}"]
         frame += PRESS_GAP
     if power:
@@ -489,15 +531,81 @@ def check_reset(guest: Guest, work: Path, logs: Path, before: list[str]) -> None
     movie, frames = movie_of([*before, *NEW_GAME_AND_MOVE], power=True)
     headless_shots(work / "reset-before", frames, movie, store)
     shutil.copy(store, work / "continue.db")
-    want = expected_panel(headless_shots(work / "reset-after", LAUNCHER_FRAMES, None, store))
+    want = expected_panel(
+        headless_shots(work / "reset-after", LAUNCHER_FRAMES, None, store, first_start=False)
+    )
     wait_for_picture(guest, want, logs, "reset", 600)
     log(f"{guest.name}: after the hard reset the suspended game is offered again")
     # Continue (the menu's cursor shows at the first press): the board with d3 played
     press(guest, *(EVDEV[b] for b in CONTINUE))
     movie, frames = movie_of(CONTINUE)
-    want = expected_panel(headless_shots(work / "continue", frames, movie, work / "continue.db"))
+    want = expected_panel(
+        headless_shots(work / "continue", frames, movie, work / "continue.db", first_start=False)
+    )
     wait_for_picture(guest, want, logs, "continue", 300)
     log(f"{guest.name}: the game continues where it was: nothing lost")
+
+
+# Reversi for two on one unit, seed 3: the board's cursor (shown at a1 by its first press)
+# to d3, and A (the same movie as tests/handheld/test_movie.py plays on the stand-ins).
+MOVIE_D3 = """# twinfold movie 1
+# args: --game reversi --seed 3 --option mode=two
+30 press LEFT
+36 release LEFT
+50 press RIGHT
+56 release RIGHT
+70 press RIGHT
+76 release RIGHT
+90 press RIGHT
+96 release RIGHT
+110 press DOWN
+116 release DOWN
+130 press DOWN
+136 release DOWN
+150 press A
+156 release A
+"""
+MOVIE_FRAMES = 240
+# `twinfold device` as the service runs it (its user, groups and settings), but by hand.
+DEVICE = (
+    "systemd-run --quiet --collect --unit={unit} --uid=twinfold --gid=twinfold "
+    "-p SupplementaryGroups='video input dialout audio' -p WorkingDirectory=/var/lib/twinfold "
+    "-p Environment=SDL_VIDEODRIVER=dummy {wait} "
+    "/opt/twinfold/venv/bin/twinfold device --config /run/twinfold/device.toml {args}"
+)
+
+
+def device_command(unit: str, args: str, wait: bool) -> str:
+    return DEVICE.format(unit=unit, args=args, wait="--wait" if wait else "")
+
+
+def check_movie(guest: Guest, work: Path, logs: Path) -> None:
+    """The service stopped, `twinfold device --movie F` plays a move; the framebuffer then
+    equals `twinfold headless --movie F` and the dump has the move. The service restarts."""
+    guest.sh("systemctl stop twinfold", 120)
+    guest.put("/tmp/d3.movie", MOVIE_D3)
+    guest.sh("rm -rf /tmp/tf-movie && install -d -o twinfold -g twinfold /tmp/tf-movie", 30)
+    args = f"--movie /tmp/d3.movie --frames {MOVIE_FRAMES} --store /tmp/tf-movie/store.db "
+    args += "--dump /tmp/tf-movie/dump.json"
+    log(f"{guest.name}: twinfold device --movie (the service stopped)")
+    try:
+        guest.sh(device_command("tf-movie", args, wait=True), 600)
+    finally:
+        guest.save_journal("tf-movie", "movie-journal")
+    state = json.loads(guest.sh("cat /tmp/tf-movie/dump.json", 60))
+    if state.get("frame") != MOVIE_FRAMES or state.get("game", {}).get("moves") != ["d3"]:
+        raise CheckFailed(f"{guest.name}: the movie's run ended as {state.get('game')}")
+    path = work / "d3.movie"
+    path.write_text(MOVIE_D3)
+    shots = work / "movie"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    twinfold = Path(sys.executable).with_name("twinfold")
+    cmd = [str(twinfold), "headless", "--movie", str(path), "--frames", str(MOVIE_FRAMES)]
+    subprocess.run([*cmd, "--shots", str(shots)], check=True, env=env, timeout=300)
+    wait_for_picture(guest, expected_panel(shots), logs, "movie", 60)
+    log(f"{guest.name}: twinfold device --movie played d3 as headless plays it")
+    guest.sh("systemctl start twinfold", 300)
+    check_ready(guest)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -539,25 +647,41 @@ def run_checks(image: Path, logs: Path, work: Path, checks: list[str]) -> int:
         if "ready" in checks:
             check_ready(guest)
             log(f"unit: boot to READY checked after {time.monotonic() - started:.0f} s")
-        if "launcher" in checks:
-            want = expected_panel(headless_shots(work / "launcher", LAUNCHER_FRAMES))
-            wait_for_picture(guest, want, logs, "launcher", 600)
+        before: list[str] = []
+        if {"launcher", "input", "reset"} & set(checks):
+            # a fresh unit: the language choice first (what the earlier launcher check
+            # missed: it waited for the launcher on this screen)
+            want = expected_panel(headless_shots(work / "language", LAUNCHER_FRAMES))
+            wait_for_picture(guest, want, logs, "language", 600)
+            log("unit: a fresh unit offers the language choice")
+            press(guest, *(EVDEV[b] for b in CHOOSE_ENGLISH if b != "WAIT"))
+            before += CHOOSE_ENGLISH
+            movie, frames = movie_of(before)
+            want = expected_panel(headless_shots(work / "launcher", frames, movie))
+            wait_for_picture(guest, want, logs, "launcher", 300)
         if "input" in checks:
             press(guest, EVDEV["RIGHT"])
-            movie, frames = movie_of(["RIGHT"])
+            before += ["RIGHT"]
+            movie, frames = movie_of(before)
             want = expected_panel(headless_shots(work / "input", frames, movie))
             wait_for_picture(guest, want, logs, "input", 300)
         if "reset" in checks:
-            check_reset(guest, work, logs, ["RIGHT"] if "input" in checks else [])
+            check_reset(guest, work, logs, before)
+        if "movie" in checks:
+            check_movie(guest, work, logs)
         if "power" in checks:
             # the service's log follows on the console: the firmware's own shutdown is seen
             guest.sh("(journalctl -f -n 0 -u twinfold -o cat > /dev/ttyS1 2>&1 &)", 30)
-            press(guest, "KEY_POWER:3.0")
-            guest.wait_for(rb"shutting down: systemctl poweroff", 120)
+            # in the background: the shutdown may stop the shell before the script ends
+            press(guest, "KEY_POWER:3.0", background=True)
+            guest.wait_for(rb"shutting down: systemctl poweroff", 180)
             guest.wait_for(rb"reboot: Power down", 300)
             log("unit: a long POWER press: the firmware stopped and powered the guest off")
+    except CheckFailed:
+        guest.save_journal("twinfold", "journal")  # what the service said, for the failure
+        raise
     finally:
-        guest.stop()
+        guest.remove()
     return 0
 
 

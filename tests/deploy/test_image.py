@@ -189,3 +189,46 @@ def test_the_debian_images_imager_entry_names_its_boards_and_no_os_customisation
     assert entry["extract_size"] == len(raw)
     assert entry["extract_sha256"] == hashlib.sha256(raw).hexdigest()
     assert entry["image_download_sha256"] == hashlib.sha256(image.read_bytes()).hexdigest()
+
+
+def load_pair_check():
+    sys.path.insert(0, str(IMAGE))
+    try:
+        spec = importlib.util.spec_from_file_location("pair_check", IMAGE / "pair_check.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(IMAGE))
+    return module
+
+
+def test_the_pair_check_turns_the_radio_on_the_pl011_in_a_valid_boot_file(tmp_path):
+    pair = load_pair_check()
+    shipped = (IMAGE / "files/twinfold.toml").read_text()
+    settings = pair._without_radio(shipped) + pair.RADIO + "\n[boot]\nseed = 1\n"
+    data = tomllib.loads(settings)  # one [radio] section, valid TOML
+    assert data["radio"] == {"enabled": True, "port": "/dev/ttyAMA0", "baud": 115200}
+    assert data["display"] == tomllib.loads(shipped)["display"]
+    from hal.backends.device.config import parse_config
+
+    config, problems = parse_config({k: v for k, v in data.items() if k not in ("wifi", "ssh")})
+    assert problems == [] and config.radio.port == "/dev/ttyAMA0" and config.radio.enabled
+
+
+def test_the_pair_checks_touch_lands_on_each_square_it_taps():
+    """The virtual touchscreen's reading, through the device's axis scaling and its
+    uncalibrated touch map, is a point inside the square (the check taps by square)."""
+    from games.reversi.scene.layout import SQUARE_RECTS
+    from handheld.app import UNCALIBRATED
+
+    pair = load_pair_check()
+    for square in pair.GAME:
+        rx, ry = pair.raw_point(square)
+        assert 0 <= rx <= 4095 and 0 <= ry <= 4095
+        # evdev_input._Axis(0, 4095).scaled(v) == v; then the uncalibrated affine map
+        x, y = UNCALIBRATED.a * rx + UNCALIBRATED.c, UNCALIBRATED.e * ry + UNCALIBRATED.f
+        assert SQUARE_RECTS[square].collidepoint(int(x), int(y)), square
+    from games.reversi.rules import Game
+
+    assert Game(moves=pair.GAME).over  # the scripted game is a whole game

@@ -82,3 +82,28 @@ def test_headless_runs_and_movies_are_not_asked(tmp_path):
     run(m, 100)
     assert m.scene.name == "launcher" and m.settings.language == "en"
     m.store.close()
+
+
+def test_headless_first_start_shows_the_language_choice_a_fresh_unit_shows(tmp_path):
+    """`twinfold headless --first-start` reproduces a fresh handheld's first frames (the
+    image's QEMU check compares its framebuffer with them); a movie then chooses."""
+    import json
+
+    from firmware.cli import main
+
+    movie = tmp_path / "choose.movie"
+    movie.write_text("# twinfold movie 1\n120 press DOWN\n126 release DOWN\n"
+                     "150 press A\n156 release A\n")  # fmt: skip
+    store = tmp_path / "store.db"
+    first = tmp_path / "first.json"
+    assert main(["headless", "--first-start", "--frames", "110", "--store", str(store),
+                 "--dump", str(first)]) == 0  # fmt: skip
+    assert json.loads(first.read_text())["scene"] == "language"
+    store.unlink()
+    chosen = tmp_path / "chosen.json"
+    assert main(["headless", "--first-start", "--movie", str(movie), "--frames", "200",
+                 "--store", str(store), "--dump", str(chosen)]) == 0  # fmt: skip
+    assert json.loads(chosen.read_text())["scene"] == "launcher"
+    plain = tmp_path / "plain.json"  # without the flag: straight to the launcher
+    assert main(["headless", "--frames", "110", "--dump", str(plain)]) == 0
+    assert json.loads(plain.read_text())["scene"] == "launcher"

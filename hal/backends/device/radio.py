@@ -26,12 +26,15 @@ def open_radio(config: RadioConfig) -> ByteLink:
         return NoLink()
     import serial
 
-    from hal.link.serial_link import SerialLink
+    from hal.link.serial_link import SerialLink, register_handlers
 
+    register_handlers()  # air:// (the simulated radio: tests, two units on one machine)
     try:
         # A device node is written non-blocking (write_timeout 0); pyserial's URL handlers
-        # (loop://, socket://) treat 0 as "always late", so they get blocking writes.
-        write_timeout = None if "://" in config.port else 0
+        # (loop://, socket://) treat 0 as "always late", so they get blocking writes; air://
+        # never blocks.
+        url = config.port
+        write_timeout = 0 if "://" not in url or url.startswith("air://") else None
         port = serial.serial_for_url(
             config.port, baudrate=config.baud, timeout=0, write_timeout=write_timeout,
             exclusive=True,
