@@ -547,24 +547,8 @@ def check_reset(guest: Guest, work: Path, logs: Path, before: list[str]) -> None
 
 
 # Reversi for two on one unit, seed 3: the board's cursor (shown at a1 by its first press)
-# to d3, and A (the same movie as tests/handheld/test_movie.py plays on the stand-ins).
-MOVIE_D3 = """# twinfold movie 1
-# args: --game reversi --seed 3 --option mode=two
-30 press LEFT
-36 release LEFT
-50 press RIGHT
-56 release RIGHT
-70 press RIGHT
-76 release RIGHT
-90 press RIGHT
-96 release RIGHT
-110 press DOWN
-116 release DOWN
-130 press DOWN
-136 release DOWN
-150 press A
-156 release A
-"""
+# to d3, and A; tests/handheld/test_movie.py plays the same movie on the stand-ins.
+MOVIE_D3 = (Path(__file__).parent / "movies" / "reversi-d3.txt").read_text(encoding="utf-8")
 MOVIE_FRAMES = 240
 # `twinfold device` as the service runs it (its user, groups and settings), but by hand.
 DEVICE = (

@@ -6,6 +6,7 @@ a bad movie is one line and starts nothing."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pygame
 from device_config import config_file
@@ -16,24 +17,11 @@ from hal.interfaces import Button, InputSource, RawInput
 from handheld.movie_input import MovieInput
 from tests.hal.backends.device.test_framebuffer import check_panel
 
-# Reversi for two on one unit: the board's cursor (its first press shows it at a1) to d3, A.
-MOVE_D3 = """# twinfold movie 1
-# args: --game reversi --seed 3 --option mode=two
-30 press LEFT
-36 release LEFT
-50 press RIGHT
-56 release RIGHT
-70 press RIGHT
-76 release RIGHT
-90 press RIGHT
-96 release RIGHT
-110 press DOWN
-116 release DOWN
-130 press DOWN
-136 release DOWN
-150 press A
-156 release A
-"""
+# Reversi for two on one unit: the board's cursor (its first press shows it at a1) to d3, A;
+# the movie the image's QEMU check plays too (deploy/image/qemu_check.py).
+MOVE_D3 = (
+    Path(__file__).resolve().parents[2] / "deploy" / "image" / "movies" / "reversi-d3.txt"
+).read_text(encoding="utf-8")
 FRAMES = 200
 
 
