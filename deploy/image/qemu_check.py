@@ -60,7 +60,7 @@ ALL_CHECKS = ("ready", "launcher", "input", "reset", "movie", "power")
 
 
 class CheckFailed(Exception):
-    pass
+    """A check saw the guest do something else than it should: the run fails, logs kept."""
 
 
 def log(text: str) -> None:
