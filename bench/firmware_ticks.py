@@ -25,6 +25,7 @@ import zlib
 from pathlib import Path
 
 from benchenv import ROOT
+from ticktime import machine_ticks
 
 from firmware.testing import scripted_input
 
@@ -49,15 +50,7 @@ def scene_costs(frames: int) -> list[SceneRow]:
             if name in SCENES:
                 m.push(SCENES[name](m))
             scripted_input(m).script = chaos_script(zlib.crc32(name.encode()), lid=False)
-            wall: list[float] = []
-            cpu: list[float] = []
-            for _ in range(frames):
-                t0, c0 = time.perf_counter(), time.thread_time()
-                m.step()
-                m.render()
-                m.present()
-                cpu.append((time.thread_time() - c0) * 1000)
-                wall.append((time.perf_counter() - t0) * 1000)
+            cpu, wall = machine_ticks(m, frames)
             rows.append((name, *_pcts(cpu), *_pcts(wall)))
             m.store.close()
     return rows

@@ -26,9 +26,7 @@ import zlib
 from pathlib import Path
 
 from benchenv import ROOT
-from ticktime import pct
-
-from firmware.machine import Machine
+from ticktime import machine_ticks, pct
 
 sys.path.insert(0, str(ROOT / "tests" / "project"))
 sys.path.insert(0, str(ROOT / "tests" / "firmware"))
@@ -78,18 +76,6 @@ def line_figures(repeat: int) -> list[str]:
     ]
 
 
-def _ticks(m: Machine, frames: int) -> tuple[list[float], list[float]]:
-    cpu, wall = [], []
-    for _ in range(frames):
-        t0, c0 = time.perf_counter(), time.thread_time()
-        m.step()
-        m.render()
-        m.present()
-        cpu.append((time.thread_time() - c0) * 1000)
-        wall.append((time.perf_counter() - t0) * 1000)
-    return cpu, wall
-
-
 def _row(label: str, cpu: list[float], wall: list[float]) -> str:
     figures = [pct(cpu, 0.5), pct(cpu, 0.99), max(cpu), pct(wall, 0.5), pct(wall, 0.99), max(wall)]
     return f"{label:<28}{len(cpu):>6}" + "".join(f"{v:>9.3f}" for v in figures)
@@ -115,7 +101,7 @@ def tick_rows(frames: int) -> list[str]:
                 m.push(SettingsScene(m))
                 if mode == "random input":
                     m.hal.input.script = chaos_script(_z.crc32(b"settings"), lid=False)
-                cpu, wall = _ticks(m, frames)
+                cpu, wall = machine_ticks(m, frames)
                 rows.append(_row(f"settings {language} {mode}", cpu, wall))
                 m.store.close()
     movie = parse_movie((ROOT / "docs" / "movies" / "sevens-play.txt").read_text())
@@ -124,7 +110,7 @@ def tick_rows(frames: int) -> list[str]:
         with tempfile.TemporaryDirectory() as tmp:
             m = machine_in(Path(tmp), language, **_movie_kwargs(tuple(movie.args)))
             m.hal.input.script = MoviePlayer(movie).input_at
-            cpu, wall = _ticks(m, movie_length(movie))
+            cpu, wall = machine_ticks(m, movie_length(movie))
             rows.append(_row(f"sevens table {language}", cpu, wall))
             m.store.close()
     return rows

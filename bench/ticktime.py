@@ -5,6 +5,15 @@ from __future__ import annotations
 
 import gc
 import time
+from typing import Protocol
+
+
+class Steps(Protocol):
+    """A firmware machine as far as a tick's timing needs it."""
+
+    def step(self) -> None: ...
+    def render(self) -> None: ...
+    def present(self) -> None: ...
 
 
 class GcWatch:
@@ -51,3 +60,16 @@ def pct(values: list[float], q: float) -> float:
     """The q-quantile (nearest rank) of `values`; NaN for none."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def machine_ticks(m: Steps, frames: int) -> tuple[list[float], list[float]]:
+    """CPU and wall milliseconds of each of `frames` whole ticks: step, render, present."""
+    cpu, wall = [], []
+    for _ in range(frames):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        m.step()
+        m.render()
+        m.present()
+        cpu.append((time.thread_time() - c0) * 1000)
+        wall.append((time.perf_counter() - t0) * 1000)
+    return cpu, wall
