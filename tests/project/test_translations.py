@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,8 @@ from screen_sweep import (
     sweep_versus_screens,
 )
 
+from firmware.cartridges import discover
+from firmware.game_api import Cartridge
 from firmware.gfx import text
 from tools.versus_screenshots import UNITS
 
@@ -49,7 +52,9 @@ JAPANESE_ON_ENGLISH_SCREENS = {"日本語"}
 
 
 def english_words(s: str) -> list[str]:
-    """The English words of a text that a Japanese screen must not show."""
+    """The English words of a text that a Japanese screen must not show (full-width letters
+    too: a Japanese line sets "CPU intermediate" as "ＣＰＵ ｉｎｔｅｒｍｅｄｉａｔｅ")."""
+    s = unicodedata.normalize("NFKC", s)
     tokens = [t for t in s.split() if t.strip(":.,!?()") not in SAME_IN_BOTH]
     rest = NOTATION.sub(" ", " ".join(tokens))
     return [w for w in WORD.findall(rest) if w not in SAME_IN_BOTH]
@@ -61,6 +66,34 @@ def test_english_words_finds_prose_but_not_notation():
     assert english_words("CPU 3: かんがえちゅう 3_1_curl") == []
     assert english_words("Arimaa  1g") == ["Arimaa"]
     assert english_words("99of9 OK: START") == []
+    assert english_words("ＣＰＵ ｉｎｔｅｒｍｅｄｉａｔｅ") == ["intermediate"]
+
+
+def _every_choice(cart: Cartridge) -> list[dict[str, str]]:
+    """One set of options for each choice of each option (the others at their defaults)."""
+    return [{opt.key: choice} for opt in cart.options for choice in opt.choices] or [{}]
+
+
+@pytest.mark.parametrize("game", sorted(discover()))
+def test_no_english_name_reaches_a_japanese_game_screen(game, tmp_path):
+    """Issue 34: a name put into both languages of a sentence (Reversi's "CPU {level}") shows
+    English on a Japanese screen. Each game opened in Japanese with every choice of every
+    option, its first screens as drawn."""
+    from screen_sweep import machine_in, recording
+
+    from firmware.testing import run
+
+    problems = set()
+    for i, options in enumerate(_every_choice(discover()[game])):
+        m = machine_in(tmp_path / str(i), "ja", game=game, seed=1, options=options)
+        try:
+            run(m, 30, draw=False)
+            with recording() as rec:
+                m.render()
+        finally:
+            m.store.close()
+        problems |= {f"{options}: {d.text!r}" for d in rec.drawn if english_words(d.text)}
+    assert not problems, "\n".join(sorted(problems))
 
 
 @pytest.mark.parametrize("movie", MOVIES, ids=[m.stem for m in MOVIES])
