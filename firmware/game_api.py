@@ -69,8 +69,8 @@ class Option:
         """The text a choice is shown as; words every game shares have their Japanese here.
         `remembered` False: the unit has stored nothing for the game yet."""
         if not remembered and choice in self.unremembered:
-            en, ja = self.unremembered[choice]
-            return ja if language == "ja" else en
+            first_en, first_ja = self.unremembered[choice]
+            return first_ja if language == "ja" else first_en
         if language == "ja":
             ja = self.choice_labels_ja.get(choice) or COMMON_CHOICES_JA.get(choice)
             if ja:

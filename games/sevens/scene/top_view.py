@@ -166,10 +166,11 @@ def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str, focus: str) -> None
         for i, key in enumerate(PERSONALITIES):
             y = 30 + i * 31
             surf.blit(sprites.face(key, 0, 28), (8, y))
-            kind, about = tr(*tx.SEAT_KIND[key]), tr(*tx.SEAT_ABOUT[key])
+            kind = tr(*tx.SEAT_KIND[key])
             text.draw(surf, kind, (42, y + 3), pal.TEXT)
             # a row under a Japanese name (12 rows, not 9) starts one lower, clear of it
-            text.draw(surf, about, (42, y + 15 + text.is_tall(kind)), pal.TEXT_DIM)
+            text.draw(surf, tr(*tx.SEAT_ABOUT[key]), (42, y + 15 + text.is_tall(kind)),
+                      pal.TEXT_DIM)
         return
     # the option last touched, explained in full; then the game in three sentences
     widgets.panel(surf, pygame.Rect(6, 30, 244, 78))
