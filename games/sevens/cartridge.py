@@ -2,7 +2,8 @@
 
 Members are options too (`seat1`..`seat3`), so `--game sevens --option seat1=cool ...`
 boots straight into play; every member and option defaults to `last` (the choice remembered
-from the last game), and a seat left at `last` opens the members dialog first. The hint marks
+from the last game; shown as "default" until a game has stored one), and a seat left at
+`last` opens the members dialog first. The hint marks
 and the bubble speed are set in the game's own options dialog (and remembered): the
 launcher's option list stays short enough to read.
 """

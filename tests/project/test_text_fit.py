@@ -1,9 +1,13 @@
-"""Text that fits (issue 25): on every screen the screenshot movies reach, in English and in
-Japanese, each text lies on its surface (nothing clipped or beyond the screen), inside the
-button it labels, clear of every other text, and on one baseline with the texts beside it.
+"""Text that fits as a person sees it (issues 25 and 34): on every screen the sweeps reach, in
+English and in Japanese, each text's ink lies a row clear of the screen's edge (titles
+whole), inside the inner area of the box it lies on (one pixel of face clear of the frame:
+firmware.gfx.trace), neither touching nor overlapping another text, and on one baseline
+with the texts beside it.
 
-Not seen here: a text touching a line drawn with pygame.draw (only panels and buttons are
-known boxes); the screenshots in docs/img are looked at for that."""
+Known boxes are the panels, bevelled boxes (buttons, menu rows) and the boxes a game declares
+(`trace.box`, Killing Sevens' speech bubble). Not seen here: a text touching a line drawn
+with pygame.draw alone (a highlight, a divider); the screenshots in docs/img are looked at
+for that."""
 
 from __future__ import annotations
 
