@@ -129,8 +129,7 @@ def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
     widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
     if label:
         # a Japanese line (12 rows) fills the box's inner area; a Latin one sits a little lower
-        japanese = text.size(label)[1] > text.GLYPH_H
-        text.draw(top, label, (box.x + 4, box.y + (2 if japanese else 4)), pal.TEXT,
+        text.draw(top, label, (box.x + 4, box.y + (2 if text.is_tall(label) else 4)), pal.TEXT,
                   valign="top")
     link_bars(top, (box.right - 17, box.y + (3 if label else 1)), session.quality())
 
