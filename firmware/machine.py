@@ -31,6 +31,7 @@ from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Host, RunningGame, Scene
 from firmware.settings import Settings
 from firmware.storage import Store
+from firmware.store_rescue import StoreNotice
 from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
@@ -108,7 +109,7 @@ class Machine:
         self._power_was_down = False
         self.quit_requested = False
         self.last_error: str | None = None
-        self.notice: str | None = store.notice
+        self.notice: StoreNotice | None = store.notice
         self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
@@ -434,7 +435,7 @@ class Machine:
             "lid": "closed" if self.lid_closed else "open",
             "asleep": self.asleep,
             "settings": self.settings.to_json(),
-            "notice": self.notice,
+            "notice": self.notice.en if self.notice is not None else None,
             **({"link": self.link.dump()} if self.link is not None else {}),
         }
 

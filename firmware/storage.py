@@ -4,9 +4,11 @@ file, held by one process at a time.
 
 Why SQLite: every write is a transaction that survives power loss at any instant (WAL journal
 with synchronous=FULL: a commit is on disk before it returns, and an interrupted one is rolled
-back on the next open), and damage is detectable (`PRAGMA quick_check`). A store that is
-damaged (garbage, truncated, not ours) is renamed to `<name>.damaged-<n>` together with its
-journal files and replaced by a fresh one; `Store.notice` then says so, and the firmware boots.
+back on the next open), and damage is detectable (`PRAGMA quick_check`). A Twinfold store that
+is damaged (garbage, truncated, written by newer firmware) is renamed to `<name>.damaged-<n>`
+together with its journal files and replaced by a fresh one; `Store.notice` then says so in
+both languages, and the firmware boots. A file that is not a Twinfold store at all is refused
+(`NotAStore`) and left as it was (firmware/store_rescue.py).
 
 All values are JSON (stored as text), checked before any write: a value that JSON cannot
 represent exactly raises `StoreValueError` and nothing is written.
@@ -42,6 +44,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from firmware.store_rescue import APP_ID, StoreNotice, damaged_notice, recognise
 
 JsonValue = Any  # None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]
 
@@ -117,6 +121,14 @@ class StoreValueError(StoreError, ValueError):
     """A value to be stored is not plain JSON; nothing was written."""
 
 
+class NotAStore(StoreError):
+    """The path names a file that is not a Twinfold store; it was left as it was."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"{path} is not a Twinfold store ({why}); it was left untouched")
+        self.path = path
+
+
 class StoreBusy(StoreError):
     """Another process holds the store; `holder` is its process id when it could be read."""
 
@@ -127,10 +139,13 @@ class StoreBusy(StoreError):
 
 
 class _Lock:
-    """This process's exclusive lock on one store (see the module's docstring)."""
+    """This process's exclusive lock on one store (see the module's docstring). `created`:
+    the lock file did not exist before; `discard`: remove it at the last release (the path
+    named a file that is not a store, which leaves no trace beside it)."""
 
-    def __init__(self, path: Path, fd: int) -> None:
+    def __init__(self, path: Path, fd: int, created: bool) -> None:
         self.path, self.fd, self.count = path, fd, 1
+        self.created, self.discard = created, False
 
 
 _HELD: dict[str, _Lock] = {}  # lock file (resolved) -> this process's lock on it
@@ -176,6 +191,7 @@ def acquire(path: str | os.PathLike[str]) -> None:
     if held is not None:
         held.count += 1
         return
+    created = not lock_file.exists()
     try:
         fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
@@ -185,7 +201,7 @@ def acquire(path: str | os.PathLike[str]) -> None:
         raise StoreBusy(Path(path), lock_holder(path))
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-    _HELD[key] = _Lock(lock_file, fd)
+    _HELD[key] = _Lock(lock_file, fd, created)
 
 
 def release(path: str | os.PathLike[str]) -> None:
@@ -199,7 +215,16 @@ def release(path: str | os.PathLike[str]) -> None:
         del _HELD[key]
         with contextlib.suppress(OSError):
             os.ftruncate(held.fd, 0)
+            if held.discard:
+                held.path.unlink()
         os.close(held.fd)  # closing the descriptor drops the flock
+
+
+def _discard_lock(path: Path) -> None:
+    """Remove the lock file at the last release if this process made it."""
+    held = _HELD.get(str(_lock_path(path).resolve()))
+    if held is not None and held.created:
+        held.discard = True
 
 
 def holds(path: str | os.PathLike[str]) -> bool:
@@ -337,7 +362,11 @@ class Store:
     """A handle on the store. Open with `Store.open(path)`; every write is one transaction."""
 
     def __init__(
-        self, conn: sqlite3.Connection, path: str, notice: str | None, now: Callable[[], float]
+        self,
+        conn: sqlite3.Connection,
+        path: str,
+        notice: StoreNotice | None,
+        now: Callable[[], float],
     ) -> None:
         self._conn = conn
         self.path = path
@@ -353,13 +382,19 @@ class Store:
         path: str | os.PathLike[str],
         now: Callable[[], float] = time.time,
         timeout: float = 5.0,
+        *,
+        ours: bool = False,
     ) -> Store:
         """Open (creating if needed) the store at `path`.
 
-        A damaged file is set aside and replaced by a fresh store, with `notice` set. Errors
-        that are not damage (locked, unwritable directory, disk full) raise StoreError and
-        leave the file alone. `now` stamps records and saves (seconds); `timeout` is how long
-        to wait for another process holding the store (e.g. a second emulator).
+        A damaged Twinfold store is set aside and replaced by a fresh store, with `notice`
+        set. A file that is not a Twinfold store raises NotAStore and is left as it was
+        (firmware/store_rescue.py says how a store is told apart); `ours=True` vouches that
+        whatever lies at `path` is Twinfold's (the data directory's own store), so that even
+        a store whose header is destroyed is set aside rather than refused. Errors that are
+        not damage (locked, unwritable directory, disk full) raise StoreError and leave the
+        file alone. `now` stamps records and saves (seconds); `timeout` is how long to wait
+        for another process holding the store (e.g. a second emulator).
         """
         p = Path(path)
         try:
@@ -368,6 +403,10 @@ class Store:
             raise StoreError(f"cannot create the directory for the store {p}: {exc}") from exc
         acquire(p)  # StoreBusy while another process runs on it
         try:
+            seen = recognise(p)
+            if seen.verdict in ("foreign", "unknown") and not ours:
+                _discard_lock(p)
+                raise NotAStore(p, seen.why)
             store = cls._open_locked(p, now, timeout)
         except BaseException:
             release(p)
@@ -385,14 +424,13 @@ class Store:
                 aside = _set_aside(p)
             except OSError as move_exc:
                 raise StoreError(
-                    f"the store {p} is damaged ({exc}) and cannot be set aside: {move_exc}"
+                    f"the store {p} is damaged and cannot be set aside: {move_exc}"
                 ) from move_exc
-            notice = (
-                f"The saved data was damaged ({exc}) and has been set aside as "
-                f"{aside.name}; settings and records start afresh."
-            )
-            # never silent: the log (and, through the console handler, stderr) says so too
-            log.warning("store %s: %s", p, notice)
+            notice = damaged_notice(aside.name, str(exc))
+            # never silent: one line in the log and (through its console handler) on stderr,
+            # SQLite's own words in the log only
+            log.warning("store %s: %s", p, notice.en)
+            log.info("store %s: the damage: %s", p, notice.detail)
             try:
                 conn = cls._open_checked(str(p), timeout)
             except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
@@ -467,6 +505,8 @@ class Store:
             }
             if missing:
                 raise _Damaged("missing tables: " + ", ".join(sorted(missing)))
+            if conn.execute("PRAGMA application_id").fetchone()[0] != APP_ID:
+                conn.execute(f"PRAGMA application_id = {APP_ID}")  # the mark: store_rescue.py
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

@@ -251,7 +251,8 @@ def start(
     hal = build_hal(config, data_dir, input_source=input_source, link=link)
     if options.movie is not None:
         hal.input = MovieInput(hal.input, options.movie)
-    store = open_store(options.store or data_dir / "store.db")  # checked, repairs announced
+    # checked, repairs announced; the data directory's own store is Twinfold's whatever it holds
+    store = open_store(options.store or data_dir / "store.db", ours=options.store is None)
     try:
         machine = boot(hal, store, config, options)
     except BaseException:

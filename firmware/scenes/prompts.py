@@ -123,18 +123,23 @@ class NoticeScene(MenuScene):
     top_y = 90
     back_key = "ok"
 
-    def __init__(self, machine: Host, message: str) -> None:
+    def __init__(self, machine: Host, message: str, *, ja: str | None = None) -> None:
+        """`message` as given, or with `ja` the English of a message shown in the player's
+        language (translated when drawn: the language may be chosen after it was made)."""
         super().__init__(machine)
-        self.message = message
+        self.message, self.ja = message, ja
         self.items = [MenuItem("ok", lambda: "OK", self.close, face=pal.ACCENT_LO)]
 
     def close(self) -> None:
-        if self.machine.notice == self.message:
+        notice = self.machine.notice
+        if notice is not None and notice.en == self.message:
             self.machine.notice = None
         self.machine.pop()
 
     def draw_top(self, top: pygame.Surface) -> None:
-        _message_top(top, self.machine.tr("Notice", "おしらせ"), self.message, pal.TEAL)
+        tr = self.machine.tr
+        body = tr(self.message, self.ja) if self.ja is not None else self.message
+        _message_top(top, tr("Notice", "おしらせ"), body, pal.TEAL)
 
     def dump(self) -> dict[str, object]:
         return {"message": self.message, **super().dump()}

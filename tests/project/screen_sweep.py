@@ -15,6 +15,7 @@ from firmware.gfx import text, widgets
 from firmware.headless import build_machine, movie_length
 from firmware.machine import Machine
 from firmware.movie import parse_movie
+from firmware.store_rescue import StoreNotice
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVIES = sorted((ROOT / "docs" / "movies").glob("*.txt"))
@@ -376,6 +377,13 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
 ERROR = ("regions.update", ValueError("a pattern with no regions left"))
 
 
+def store_notices() -> list[tuple[str, StoreNotice]]:
+    """The store's notices after damage, with long names (firmware/store_rescue.py)."""
+    from firmware import store_rescue
+
+    return [("store damaged", store_rescue.damaged_notice("store.db.damaged-12", "x"))]
+
+
 def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
     """The firmware's screens no movie opens: each game's records list when empty, the
     radio name keyboard (empty, typed, too long), the button test, the touch calibration,
@@ -384,7 +392,7 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
     from firmware.scenes.buttontest import ButtonTestScene
     from firmware.scenes.calibration import CalibrationScene
     from firmware.scenes.error import ErrorScene
-    from firmware.scenes.prompts import ConfirmScene, ResumeScene
+    from firmware.scenes.prompts import ConfirmScene, NoticeScene, ResumeScene
     from firmware.scenes.radio import RadioNameScene
     from firmware.scenes.records import RecordsScene
     from firmware.settings import RADIO_NAME_MAX
@@ -423,5 +431,9 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         m.push(ConfirmScene(m, m.tr("Restart", "はじめから"), m.pop))
         yield seen("a question")
         m.pop()
+        for where, notice in store_notices():
+            m.push(NoticeScene(m, notice.en, ja=notice.ja))
+            yield seen(where)
+            m.pop()
     finally:
         m.store.close()
