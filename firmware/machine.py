@@ -329,6 +329,7 @@ class Machine:
         scene = self.game_scene()
         if scene is not None and scene.cartridge.id == game_id and scene.owns_slot:
             self.discard_suspend(game_id)  # the saved game went on to this end
+        self.store.backup("game")  # a safe moment: the store has just committed a result
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:

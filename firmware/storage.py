@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware.store_rescue import APP_ID, StoreNotice, damaged_notice, recognise
+from firmware import store_backup, store_rescue
+from firmware.store_rescue import APP_ID, StoreNotice, recognise
 
 JsonValue = Any  # None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]
 
@@ -404,7 +405,9 @@ class Store:
         acquire(p)  # StoreBusy while another process runs on it
         try:
             seen = recognise(p)
-            if seen.verdict in ("foreign", "unknown") and not ours:
+            vouched = ours or bool(store_backup.backups(p))  # backups beside it: ours
+            refused = {"foreign": not ours, "unknown": not vouched}.get(seen.verdict, False)
+            if refused:
                 _discard_lock(p)
                 raise NotAStore(p, seen.why)
             store = cls._open_locked(p, now, timeout)
@@ -416,34 +419,84 @@ class Store:
 
     @classmethod
     def _open_locked(cls, p: Path, now: Callable[[], float], timeout: float) -> Store:
-        notice = None
         try:
-            conn = cls._open_checked(str(p), timeout)
+            conn = cls._open_checked(str(p), timeout, now)
         except _Damaged as exc:
-            try:
-                aside = _set_aside(p)
-            except OSError as move_exc:
-                raise StoreError(
-                    f"the store {p} is damaged and cannot be set aside: {move_exc}"
-                ) from move_exc
-            notice = damaged_notice(aside.name, str(exc))
-            # never silent: one line in the log and (through its console handler) on stderr,
-            # SQLite's own words in the log only
-            log.warning("store %s: %s", p, notice.en)
-            log.info("store %s: the damage: %s", p, notice.detail)
-            try:
-                conn = cls._open_checked(str(p), timeout)
-            except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
-                raise StoreError(f"cannot create a fresh store at {p}: {exc2}") from exc2
-        return cls(conn, str(p), notice, now)
+            return cls._repair(p, now, timeout, str(exc))
+        store = cls(conn, str(p), None, now)
+        today = store_backup.stamp(now())[:8]
+        if all(b.day != today for b in store_backup.backups(p)):
+            store.backup("day")  # a day's first start
+        return store
+
+    @classmethod
+    def _repair(cls, p: Path, now: Callable[[], float], timeout: float, damage: str) -> Store:
+        """Set the damaged store aside, restore the newest good backup, salvage every
+        readable row of the damaged file into it, and say what came back (P-REL-2)."""
+        try:
+            aside = _set_aside(p)
+        except OSError as move_exc:
+            raise StoreError(
+                f"the store {p} is damaged and cannot be set aside: {move_exc}"
+            ) from move_exc
+        restored = None
+        for backup in store_backup.backups(p):
+            if store_backup.is_good(backup.path, SCHEMA_VERSION):
+                try:
+                    store_backup.restore(backup.path, p)
+                except (OSError, sqlite3.Error) as exc:
+                    log.warning("store %s: backup %s not restored: %s", p, backup.path.name, exc)
+                    _set_aside(p)  # whatever the failed copy left
+                    continue
+                restored = backup
+                break
+        try:
+            conn = cls._open_checked(str(p), timeout, now)
+        except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
+            raise StoreError(f"cannot create a fresh store at {p}: {exc2}") from exc2
+        found = store_rescue.salvage(aside)
+        try:
+            store_rescue.merge(conn, found)
+        except store_rescue.UNREADABLE as exc:  # the salvaged rows stay in the set-aside file
+            log.warning("store %s: salvaged rows not written: %s", p, exc)
+        store = cls(conn, str(p), None, now)
+        counts = {
+            kind: store._read(f"SELECT count(*) FROM {table}")[0][0]
+            for kind, table in (
+                ("records", "records"),
+                ("saved", "saved_games"),
+                ("pairings", "pairings"),
+                ("settings", "settings"),
+                ("scores", "stats"),
+            )
+        }
+        counts["settings"] += store._read("SELECT count(*) FROM calibration")[0][0]
+        store.notice = store_rescue.repaired_notice(
+            aside.name, damage, counts=counts, found=found, from_backup=restored is not None
+        )
+        # never silent: one line in the log and (through its console handler) on stderr,
+        # the details (SQLite's own words, which backup) in the log only
+        log.warning("store %s: %s", p, store.notice.en)
+        log.info(
+            "store %s: the damage: %s; restored backup: %s; salvaged rows: %s; unreadable: %s",
+            p,
+            store.notice.detail,
+            restored.path.name if restored is not None else "none",
+            {t: len(r) for t, r in found.rows.items()},
+            sorted(found.failed) or "nothing",
+        )
+        store.backup("repair")
+        return store
 
     @classmethod
     def open_in_memory(cls, now: Callable[[], float] = time.time) -> Store:
         """A throwaway store (headless runs that must not touch the disk)."""
-        return cls(cls._open_checked(":memory:", 5.0), ":memory:", None, now)
+        return cls(cls._open_checked(":memory:", 5.0, now), ":memory:", None, now)
 
     @staticmethod
-    def _open_checked(path: str, timeout: float) -> sqlite3.Connection:
+    def _open_checked(
+        path: str, timeout: float, now: Callable[[], float]
+    ) -> sqlite3.Connection:
         try:
             conn = _connect(path, timeout)
         except sqlite3.DatabaseError as exc:
@@ -451,7 +504,7 @@ class Store:
                 raise _Damaged(str(exc)) from exc
             raise StoreError(f"cannot open the store {path}: {exc}") from exc
         try:
-            Store._prepare(conn, path)
+            Store._prepare(conn, path, now)
         except _Damaged:
             conn.close()
             raise
@@ -460,13 +513,16 @@ class Store:
             if _is_damage(exc):
                 raise _Damaged(str(exc)) from exc
             raise StoreError(f"cannot open the store {path}: {exc}") from exc
+        except UnicodeDecodeError as exc:  # damaged bytes read back as text
+            conn.close()
+            raise _Damaged(f"text that is not UTF-8: {exc}") from exc
         except BaseException:
             conn.close()
             raise
         return conn
 
     @staticmethod
-    def _prepare(conn: sqlite3.Connection, path: str) -> None:
+    def _prepare(conn: sqlite3.Connection, path: str, now: Callable[[], float]) -> None:
         if path != ":memory:":
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":  # e.g. a file system without shared memory
@@ -476,6 +532,16 @@ class Store:
         result = conn.execute("PRAGMA quick_check").fetchall()
         if result != [("ok",)]:
             raise _Damaged("integrity check: " + "; ".join(str(r[0]) for r in result[:3]))
+        unsound = store_rescue.unsound_row(conn)
+        if unsound is not None:
+            raise _Damaged(unsound)
+        if path != ":memory:":
+            try:
+                rows = conn.execute("SELECT version FROM schema_version").fetchall()
+            except sqlite3.OperationalError:  # no such table: a fresh file
+                rows = []
+            if len(rows) == 1 and isinstance(rows[0][0], int) and rows[0][0] < SCHEMA_VERSION:
+                store_backup.take(conn, Path(path), "migration", now)  # before it migrates
         conn.execute("BEGIN IMMEDIATE")
         try:
             tables = {
@@ -514,6 +580,13 @@ class Store:
             raise
 
     # ---- plumbing ------------------------------------------------------------------------
+
+    def backup(self, why: str) -> Path | None:
+        """Take a rolling backup now (firmware/store_backup.py), at a safe moment: `why` is
+        one lowercase word (day, game, migration, repair). None: in memory, or skipped."""
+        if self.path == ":memory:":
+            return None
+        return store_backup.take(self._conn, Path(self.path), why, self._now)
 
     def close(self) -> None:
         self._conn.close()

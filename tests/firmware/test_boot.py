@@ -166,7 +166,7 @@ def test_damaged_store_is_logged_and_announced_on_stderr(tmp_path: Path) -> None
     assert proc.returncode == 0
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "damaged" in lines[0] and "store.db.damaged-1" in lines[0]
-    assert "start afresh" in lines[0] and "***" not in lines[0]
+    assert "Brought back: 40 game records" in lines[0] and "***" not in lines[0]
     log = (tmp_path / "twinfold.log").read_text()
     assert "store.db.damaged-1" in log and "*** in database main ***" in log
     assert (tmp_path / "store.db.damaged-1").read_bytes() == damaged

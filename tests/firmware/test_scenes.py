@@ -122,8 +122,9 @@ def test_damaged_store_is_set_aside_and_boot_shows_notice(tmp_path):
 
 def test_the_damage_notice_is_plain_and_whole_in_both_languages(tmp_path):
     """Issue 34, item 13: no SQLite internals on screen, and every sentence shown (the
-    notice box shows six lines)."""
+    notice box shows NOTICE_LINES lines)."""
     from firmware.gfx import text
+    from firmware.scenes.prompts import NOTICE_LINES
 
     store = tmp_path / "s.db"
     _damage_a_page(store)
@@ -149,8 +150,9 @@ def test_the_damage_notice_is_plain_and_whole_in_both_languages(tmp_path):
         assert "***" not in words and "btree" not in words.lower()
         assert "s.db.damaged-1" in words
         whole = m.tr(m.notice.en, m.notice.ja)
-        assert len(text.wrap(whole, 212)) <= 6 and words == "".join(text.wrap(whole, 212))
-        assert ("start afresh" if language == "en" else "はじめから") in words
+        assert len(text.wrap(whole, 212)) <= NOTICE_LINES
+        assert words == "".join(text.wrap(whole, 212))
+        assert ("Nothing was lost." if language == "en" else "ありません。") in words
 
 
 def test_finished_game_is_counted_and_recorded(tmp_path):
@@ -165,3 +167,25 @@ def test_finished_game_is_counted_and_recorded(tmp_path):
     records = m.store.list_records("pop")
     assert len(records) == 1 and records[0].record["score"] == 0
     assert m.store.load_suspend() is None
+
+
+def test_every_store_notice_fits_its_panel_in_both_languages(tmp_path):
+    """The longest repair notices (every kind back with big counts, every kind partly
+    unreadable) still show whole: at most NOTICE_LINES lines of the panel's width."""
+    import sys
+    from pathlib import Path
+
+    from firmware.gfx import text
+    from firmware.scenes.prompts import NOTICE_LINES
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "project"))
+    from screen_sweep import store_notices
+
+    for where, notice in store_notices():
+        for words in (notice.en, notice.ja):
+            lines = text.wrap(words, 212)
+            assert len(lines) <= NOTICE_LINES, (where, lines)
+            # (kinsoku may hang a closing mark past 212; the panel is 232 wide)
+            assert all(text.size(line)[0] <= 224 for line in lines), (where, lines)
+            if len(lines) > 6:  # the tall panel: 4..188, the body from y=46
+                assert 46 + len(lines) * text.line_pitch(lines) <= 184, (where, lines)

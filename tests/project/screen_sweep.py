@@ -380,8 +380,21 @@ ERROR = ("regions.update", ValueError("a pattern with no regions left"))
 def store_notices() -> list[tuple[str, StoreNotice]]:
     """The store's notices after damage, with long names (firmware/store_rescue.py)."""
     from firmware import store_rescue
+    from firmware.store_rescue import Salvage, repaired_notice
 
-    return [("store damaged", store_rescue.damaged_notice("store.db.damaged-12", "x"))]
+    aside = "store.db.damaged-12"
+    most = {"records": 12345, "saved": 5, "pairings": 12, "settings": 9, "scores": 5}
+    everything = set(store_rescue.TABLES[t][2] for t in store_rescue.TABLES)
+    return [
+        ("store damaged", store_rescue.damaged_notice(aside, "x")),
+        ("store repaired, all read", repaired_notice(
+            aside, "x", counts=most, found=Salvage(opened=True), from_backup=True)),
+        ("store repaired, some unreadable", repaired_notice(
+            aside, "x", counts=most, found=Salvage(failed=everything, opened=True),
+            from_backup=True)),
+        ("store repaired from a backup only", repaired_notice(
+            aside, "x", counts=most, found=Salvage(), from_backup=True)),
+    ]
 
 
 def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
