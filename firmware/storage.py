@@ -96,7 +96,9 @@ LOCK_SUFFIX = ".lock"
 
 # SQLite primary result codes that mean "this file is not a sound database of ours". Others
 # (busy, locked, permissions, disk full, I/O) are about the environment: never set aside.
-_DAMAGE_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+# SQLITE_ERROR is an SQL statement that does not fit the schema ("no such column"): the
+# store's own fixed statements meet it only when the schema in the file was damaged.
+_DAMAGE_CODES = frozenset({1, 11, 26})  # SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_NOTADB
 
 DEFAULT_STATS: dict[str, JsonValue] = {
     "played": 0,

@@ -178,7 +178,10 @@ def unsound_row(conn: sqlite3.Connection) -> str | None:
     for table, (_key, columns, _kind) in TABLES.items():
         if table not in present:
             continue
-        cursor = conn.execute(f"SELECT rowid, {', '.join(columns)} FROM {table}")
+        try:
+            cursor = conn.execute(f"SELECT rowid, {', '.join(columns)} FROM {table}")
+        except UNREADABLE as exc:  # e.g. "no such column": the schema itself is damaged
+            return f"the table {table} is unreadable ({exc})"
         while True:
             try:
                 row = cursor.fetchone()
@@ -242,7 +245,7 @@ def salvage(damaged: Path) -> Salvage:
             if wal.exists():
                 shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
             conn = sqlite3.connect(copy)
-        except (OSError, *UNREADABLE):
+        except (OSError, sqlite3.Error):
             result.failed.update(kind for _, _, kind in TABLES.values())
             return result
         try:
