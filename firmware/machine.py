@@ -494,8 +494,15 @@ class Machine:
             "settings": self.settings.to_json(),
             "notice": self.notice.en if self.notice is not None else None,
             **({"link": self.link.dump()} if self.link is not None else {}),
-            **({"battery": self._battery_dump()} if self.battery.present else {}),
+            **({"battery": self._battery_dump()} if self._battery_known() else {}),
         }
+
+    def _battery_known(self) -> bool:
+        """A battery was found (a unit whose gauge finds none dumps and draws as headless)."""
+        return self.battery.present and (
+            self.battery.level is not None or self._battery_banner is not None
+            or self.shutdown_requested
+        )
 
     def _battery_dump(self) -> dict[str, object]:
         return {

@@ -412,7 +412,7 @@ class Store:
             if refused:
                 _discard_lock(p)
                 raise NotAStore(p, seen.why)
-            store = cls._open_locked(p, now, timeout)
+            store = cls._open_locked(p, now, timeout, fresh=seen.verdict == "fresh")
         except BaseException:
             release(p)
             raise
@@ -420,15 +420,18 @@ class Store:
         return store
 
     @classmethod
-    def _open_locked(cls, p: Path, now: Callable[[], float], timeout: float) -> Store:
+    def _open_locked(
+        cls, p: Path, now: Callable[[], float], timeout: float, *, fresh: bool
+    ) -> Store:
         try:
             conn = cls._open_checked(str(p), timeout, now)
         except _Damaged as exc:
             return cls._repair(p, now, timeout, str(exc))
         store = cls(conn, str(p), None, now)
         today = store_backup.stamp(now())[:8]
-        if all(b.day != today for b in store_backup.backups(p)):
-            store.backup("day")  # a day's first start
+        # a day's first start (a store made just now holds nothing worth a copy)
+        if not fresh and all(b.day != today for b in store_backup.backups(p)):
+            store.backup("day")
         return store
 
     @classmethod

@@ -149,9 +149,10 @@ class Salvage:
     opened: bool = False
 
 
-def _sound(columns: tuple[str, ...], row: tuple[object, ...]) -> bool:
+def _sound(columns: tuple[str, ...], row: tuple[object, ...], *, parsed: bool = True) -> bool:
     """A salvaged row whose every value has the type the store writes (damage can leave a
-    row readable but wrong: a number where text was, text that is not JSON)."""
+    row readable but wrong: a number where text was, text that is not JSON). `parsed`
+    False: the JSON columns were checked already (SQLite's json_valid, in C)."""
     for name, value in zip(columns, row, strict=True):
         if name in NUMBER_COLUMNS:
             if isinstance(value, bool) or not isinstance(value, int | float):
@@ -160,7 +161,7 @@ def _sound(columns: tuple[str, ...], row: tuple[object, ...]) -> bool:
                 return False
         elif not isinstance(value, str) or (not value and name not in JSON_COLUMNS):
             return False
-        elif name in JSON_COLUMNS:
+        elif name in JSON_COLUMNS and parsed:
             try:
                 json.loads(value)
             except ValueError:
@@ -178,18 +179,20 @@ def unsound_row(conn: sqlite3.Connection) -> str | None:
     for table, (_key, columns, _kind) in TABLES.items():
         if table not in present:
             continue
+        valid = [f"json_valid({c})" for c in columns if c in JSON_COLUMNS] or ["1"]
+        sql = f"SELECT rowid, {', '.join(columns)}, min({', '.join(valid)}, 1) FROM {table}"
         try:
-            cursor = conn.execute(f"SELECT rowid, {', '.join(columns)} FROM {table}")
+            cursor = conn.execute(sql)
         except UNREADABLE as exc:  # e.g. "no such column": the schema itself is damaged
             return f"the table {table} is unreadable ({exc})"
         while True:
             try:
-                row = cursor.fetchone()
+                row = cursor.fetchone()  # (text that is not UTF-8 fails here)
             except UNREADABLE as exc:
                 return f"a row of {table} is unreadable ({exc})"
             if row is None:
                 break
-            if not _sound(columns, row[1:]):
+            if row[-1] != 1 or not _sound(columns, row[1:-1], parsed=False):
                 return f"row {row[0]} of {table} holds damaged values"
     return None
 
