@@ -444,21 +444,25 @@ class Store:
             raise StoreError(
                 f"the store {p} is damaged and cannot be set aside: {move_exc}"
             ) from move_exc
-        restored = None
+        restored, conn = None, None
         for backup in store_backup.backups(p):
-            if store_backup.is_good(backup.path, SCHEMA_VERSION):
-                try:
-                    store_backup.restore(backup.path, p)
-                except (OSError, sqlite3.Error) as exc:
-                    log.warning("store %s: backup %s not restored: %s", p, backup.path.name, exc)
-                    _set_aside(p)  # whatever the failed copy left
-                    continue
-                restored = backup
-                break
-        try:
-            conn = cls._open_checked(str(p), timeout, now)
-        except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
-            raise StoreError(f"cannot create a fresh store at {p}: {exc2}") from exc2
+            if not store_backup.is_good(backup.path, SCHEMA_VERSION):
+                continue
+            try:
+                store_backup.restore(backup.path, p)
+                conn = cls._open_checked(str(p), timeout, now)  # (migrates an older one)
+            except (OSError, sqlite3.Error, _Damaged) as exc:
+                log.warning("store %s: backup %s not restored: %s", p, backup.path.name, exc)
+                for leftover in (p, *_sidecars(p)):  # a copy of the backup, which stays
+                    leftover.unlink(missing_ok=True)
+                continue
+            restored = backup
+            break
+        if conn is None:
+            try:
+                conn = cls._open_checked(str(p), timeout, now)
+            except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
+                raise StoreError(f"cannot create a fresh store at {p}: {exc2}") from exc2
         found = store_rescue.salvage(aside)
         try:
             store_rescue.merge(conn, found)

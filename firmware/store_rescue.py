@@ -252,6 +252,13 @@ def salvage(damaged: Path) -> Salvage:
             result.failed.update(kind for _, _, kind in TABLES.values())
             return result
         try:
+            with contextlib.suppress(*UNREADABLE):
+                # writable_schema: SQLite then reads a file shorter than its header says (a
+                # truncated store) instead of refusing it whole; query_only: this connection
+                # never writes; cell_size_check: damaged cells fail rather than read wrong
+                conn.execute("PRAGMA writable_schema=ON")
+                conn.execute("PRAGMA query_only=ON")
+                conn.execute("PRAGMA cell_size_check=ON")
             try:
                 present = {
                     r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")

@@ -196,7 +196,7 @@ def test_a_changed_byte_inside_a_value_is_found_at_open(tmp_path: Path) -> None:
 def test_random_damage_never_loses_what_a_backup_held(tmp_path: Path, kind: str) -> None:
     """A short seeded series of each damage (bench/store_rescue.py runs hundreds and
     reports the share that comes back)."""
-    for seed in range(3):
+    for seed in range(5):
         trial = run_trial(tmp_path / f"{kind}-{seed}", kind, seed)
         assert trial.backup_kept, trial
         assert trial.backup_total > 0 and trial.present >= trial.backup_total
@@ -206,3 +206,41 @@ def test_random_damage_never_loses_what_a_backup_held(tmp_path: Path, kind: str)
                 assert "***" not in words and "sqlite" not in words.lower()
         if kind in ("pages", "truncate"):
             assert trial.notice is not None, trial  # damage SQLite sees is always told
+
+
+def test_a_truncated_store_gives_back_the_rows_before_the_cut(tmp_path: Path) -> None:
+    """SQLite refuses a file shorter than its header says; the salvage reads it anyway
+    (writable_schema) and keeps every sound row before the cut."""
+    path = tmp_path / "store.db"
+    with Store.open(path) as s:
+        s.set_setting("language", "ja")
+        for i in range(60):
+            s.add_record("pop", {"i": i, "pad": "x" * 1500})
+    assert not store_backup.backups(path)  # nothing to restore: only the salvage
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 6 // 10])
+    with Store.open(path, ours=True) as s:
+        notice = s.notice
+        records = [r.record["i"] for r in s.list_records()]
+        assert s.get_setting("language") == "ja"
+    assert notice is not None
+    assert 20 < len(records) < 60 and records == sorted(records, reverse=True)
+    assert records == list(range(len(records)))[::-1]  # the first ones, whole
+    assert "Could not be read: some game records" in notice.en
+
+
+def test_a_damaged_newest_backup_gives_way_to_an_older_good_one(tmp_path: Path) -> None:
+    path = tmp_path / "store.db"
+    with Store.open(path) as s:
+        s.add_record("pop", {"i": 0})
+        s.backup("game")
+        s.add_record("pop", {"i": 1})
+        s.backup("game")
+    newest = store_backup.backups(path)[0]
+    newest.path.write_bytes(b"\x00" * 4096)
+    path.write_bytes(b"\x00" * path.stat().st_size)
+    with Store.open(path) as s:
+        assert [r.record["i"] for r in s.list_records()] == [0]
+        assert s.notice is not None
+    assert newest.path.read_bytes() == b"\x00" * 4096  # backups are never changed
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("store.db-")) == []
