@@ -14,18 +14,7 @@ All values are JSON (stored as text), checked before any write: a value that JSO
 represent exactly raises `StoreValueError` and nothing is written.
 
 One process at a time: `Store.open` takes an exclusive lock on `<store>.lock` beside the file
-(`fcntl.flock`, `msvcrt.locking` on Windows) and writes its process id into it; a second
-process is refused with `StoreBusy`, which names the holder. Why a lock file and not
-SQLite's own locking: SQLite locks a database only for the length of a transaction, so two
-processes could both run on one store, each overwriting the other's radio identity, epochs
-and saved games between its transactions (issue 24: two emulators on one data directory
-were one radio unit). An exclusive SQLite lock for the whole run (`locking_mode=EXCLUSIVE`)
-would keep the file, but a refused process could not say who holds it, and the lock lives
-only while a write transaction has happened. The kernel drops a flock when its process
-ends in any way (a crash, kill -9), so a lock is never stale. Within one process the store
-may be opened again (an emulator reset, tests reading what a machine wrote): the lock is
-counted per process.
-
+(firmware/store_lock.py says how and why); a second process is refused with `StoreBusy`.
 Saved games (schema 3): one slot per game (`save_suspend(game_id, ...)`); schema 2 had one
 slot for all games, whose game moves into its own slot on the first open (nothing lost).
 """
@@ -38,7 +27,6 @@ import logging
 import math
 import os
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -46,6 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from firmware import store_backup, store_rescue
+from firmware.store_lock import LOCK_SUFFIX as LOCK_SUFFIX
+from firmware.store_lock import StoreBusy as StoreBusy
+from firmware.store_lock import StoreError as StoreError
+from firmware.store_lock import _discard_lock, acquire, release
+from firmware.store_lock import holds as holds
+from firmware.store_lock import lock_holder as lock_holder
 from firmware.store_rescue import APP_ID, StoreNotice, recognise
 
 JsonValue = Any  # None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]
@@ -92,7 +86,6 @@ TABLES = frozenset(
         "saved_games",
     }
 )
-LOCK_SUFFIX = ".lock"
 
 # SQLite primary result codes that mean "this file is not a sound database of ours". Others
 # (busy, locked, permissions, disk full, I/O) are about the environment: never set aside.
@@ -116,10 +109,6 @@ OUTCOMES = ("win", "loss", "draw")
 log = logging.getLogger("twinfold")
 
 
-class StoreError(Exception):
-    """The store cannot be used (locked, unwritable, ...); the message says why."""
-
-
 class StoreValueError(StoreError, ValueError):
     """A value to be stored is not plain JSON; nothing was written."""
 
@@ -130,109 +119,6 @@ class NotAStore(StoreError):
     def __init__(self, path: Path, why: str) -> None:
         super().__init__(f"{path} is not a Twinfold store ({why}); it was left untouched")
         self.path = path
-
-
-class StoreBusy(StoreError):
-    """Another process holds the store; `holder` is its process id when it could be read."""
-
-    def __init__(self, path: Path, holder: int | None) -> None:
-        who = f"process {holder}" if holder is not None else "another process"
-        super().__init__(f"the store {path} is in use by {who}")
-        self.path, self.holder = path, holder
-
-
-class _Lock:
-    """This process's exclusive lock on one store (see the module's docstring). `created`:
-    the lock file did not exist before; `discard`: remove it at the last release (the path
-    named a file that is not a store, which leaves no trace beside it)."""
-
-    def __init__(self, path: Path, fd: int, created: bool) -> None:
-        self.path, self.fd, self.count = path, fd, 1
-        self.created, self.discard = created, False
-
-
-_HELD: dict[str, _Lock] = {}  # lock file (resolved) -> this process's lock on it
-
-
-def _lock_path(path: Path) -> Path:
-    return path.with_name(path.name + LOCK_SUFFIX)
-
-
-def _try_lock(fd: int) -> bool:
-    if sys.platform == "win32":  # pragma: no cover - the desktop emulator on Windows
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def lock_holder(path: str | os.PathLike[str]) -> int | None:
-    """The process id written into the store's lock file (None: none readable)."""
-    try:
-        text = _lock_path(Path(path)).read_text(encoding="ascii").strip()
-        return int(text) if text else None
-    except (OSError, ValueError):
-        return None
-
-
-def acquire(path: str | os.PathLike[str]) -> None:
-    """Hold the store at `path` for this process (counted: call `release` as often); raises
-    StoreBusy when another process holds it, StoreError when no lock file can be made."""
-    lock_file = _lock_path(Path(path))
-    key = str(lock_file.resolve())
-    held = _HELD.get(key)
-    if held is not None:
-        held.count += 1
-        return
-    created = not lock_file.exists()
-    try:
-        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise StoreError(f"cannot lock the store {path}: {exc.strerror or exc}") from None
-    if not _try_lock(fd):
-        os.close(fd)
-        raise StoreBusy(Path(path), lock_holder(path))
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-    _HELD[key] = _Lock(lock_file, fd, created)
-
-
-def release(path: str | os.PathLike[str]) -> None:
-    """Give up one hold of `acquire`; the last one unlocks (the lock file stays)."""
-    key = str(_lock_path(Path(path)).resolve())
-    held = _HELD.get(key)
-    if held is None:
-        return
-    held.count -= 1
-    if held.count == 0:
-        del _HELD[key]
-        with contextlib.suppress(OSError):
-            os.ftruncate(held.fd, 0)
-            if held.discard:
-                held.path.unlink()
-        os.close(held.fd)  # closing the descriptor drops the flock
-
-
-def _discard_lock(path: Path) -> None:
-    """Remove the lock file at the last release if this process made it."""
-    held = _HELD.get(str(_lock_path(path).resolve()))
-    if held is not None and held.created:
-        held.discard = True
-
-
-def holds(path: str | os.PathLike[str]) -> bool:
-    """True while this process holds the store at `path`."""
-    return str(_lock_path(Path(path)).resolve()) in _HELD
 
 
 class _Damaged(Exception):
