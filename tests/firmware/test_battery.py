@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from firmware.battery import CONFIRM, MISSING, BatteryMonitor
 from firmware.gfx import palette as pal
 from firmware.storage import Store
@@ -148,3 +151,65 @@ def test_headless_and_the_emulator_have_no_battery(tmp_path: Path) -> None:
         assert not m.battery.present and "battery" not in m.dump()
     finally:
         m.store.close()
+
+
+def test_the_warnings_fit_their_banner_in_both_languages(tmp_path: Path) -> None:
+    """The banner holds three lines of 200 pixels (firmware/gfx/battery.py)."""
+    from firmware.gfx import text
+
+    root = tmp_path / "sys"
+    sysfs(root, "100")
+    m = battery_machine(tmp_path, root)
+    drawn: list[str] = []
+    from firmware.gfx import battery as battery_gfx
+
+    real = battery_gfx.draw_banner
+    battery_gfx.draw_banner = lambda surface, words, color: drawn.append(words)
+    try:
+        for language in ("en", "ja"):
+            m.settings.language = language
+            for event in ("low", "critical"):
+                m._battery_banner = (event, m.tick + 10)
+                m.render()
+    finally:
+        battery_gfx.draw_banner = real
+        m.store.close()
+    assert len(drawn) == 4
+    for words in drawn:
+        lines = text.wrap(words, 200)
+        assert len(lines) <= 3 and all(text.size(line)[0] <= 212 for line in lines), lines
+
+
+readings = st.lists(
+    st.none() | st.builds(BatteryReading, st.integers(0, 100), st.booleans()), max_size=60
+)
+
+
+@settings(max_examples=300)
+@given(seq=readings)
+def test_no_sequence_of_readings_shuts_down_wrongly(seq: list[BatteryReading | None]) -> None:
+    monitor = BatteryMonitor(StandIn(r(50)))
+    criticals = 0
+    for reading in seq:
+        event = monitor.judge(reading)
+        if event == "critical":
+            criticals += 1
+            assert reading is not None and reading.percent <= POLICY.critical
+            assert not reading.charging
+        if event is not None:
+            assert monitor.level is not None
+    assert criticals <= 1
+    if not any(x is not None and x.percent <= POLICY.critical and not x.charging for x in seq):
+        assert criticals == 0
+
+
+@settings(max_examples=200)
+@given(steady=st.integers(0, 100), outlier=st.integers(0, 100), at=st.integers(3, 10))
+def test_one_outlier_never_moves_the_believed_charge_far(
+    steady: int, outlier: int, at: int
+) -> None:
+    monitor = BatteryMonitor(StandIn(r(50)))
+    for i in range(12):
+        monitor.judge(r(outlier) if i == at else r(steady))
+        if i >= CONFIRM - 1:
+            assert monitor.level is not None and abs(monitor.level - steady) <= 15

@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hal.backends.device.battery import SysfsBattery
 from hal.backends.device.config import BatteryConfig, parse_config
@@ -86,3 +88,18 @@ def test_device_toml_battery_section(tmp_path: Path) -> None:
     assert (config.battery.low_percent, config.battery.critical_percent) == (15, 5)
     config, problems = parse_config({"battery": {"low_percent": 0, "poll_seconds": "x"}})
     assert len(problems) == 2 and config.battery == BatteryConfig()
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    capacity=st.binary(max_size=12) | st.integers(-1000, 1000).map(lambda n: str(n).encode()),
+    status=st.binary(max_size=16) | st.sampled_from([b"Charging", b"Full", b"Discharging"]),
+)
+def test_any_bytes_in_the_files_read_as_a_sane_reading_or_none(
+    tmp_path: Path, capacity: bytes, status: bytes
+) -> None:
+    supply(tmp_path, "BAT0", type="Battery", capacity=capacity, status=status)
+    reading = SysfsBattery(tmp_path).read()
+    if reading is not None:
+        assert isinstance(reading.percent, int) and 0 <= reading.percent <= 100
+        assert str(reading.percent) == capacity.decode("ascii").strip().lstrip("0").rjust(1, "0")
