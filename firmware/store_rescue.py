@@ -327,7 +327,7 @@ def repaired_notice(
     if not any(counts.values()):
         return damaged_notice(aside, detail)
     en = [f"The saved data was damaged and was set aside as {aside}."]
-    ja = [f"セーブデータが こわれていたので {aside} として のこしました。"]
+    ja = [f"データが こわれていたので {aside} に のこしました。"]
     back_en, back_ja = [], []
     for kind, (word_en, word_ja) in _KINDS.items():
         n = counts.get(kind, 0)
@@ -348,8 +348,15 @@ def repaired_notice(
             ja.append("さいごの バックアップより あとの へんこうは よめませんでした。")
     elif found.failed:
         lost = [k for k in _KINDS if k in found.failed]
-        en.append("Could not be read: some " + _and([_KINDS[k][0] for k in lost]) + ".")
-        ja.append("よめなかった もの: " + "、".join(_KINDS[k][1] for k in lost) + "の いちぶ。")
+        words_en, words_ja = _and([_KINDS[k][0] for k in lost]), "、".join(
+            _KINDS[k][1] for k in lost
+        )
+        if from_backup:  # what the backup held is back; only later changes may be missing
+            en.append(f"Some {words_en} from after the last backup may be missing.")
+            ja.append(f"バックアップより あとの {words_ja}は いちぶ よめませんでした。")
+        else:
+            en.append(f"Could not be read: some {words_en}.")
+            ja.append(f"よめなかった もの: {words_ja}の いちぶ。")
     else:
         en.append("Nothing was lost.")
         ja.append("なくなった ものは ありません。")
