@@ -39,7 +39,7 @@ Verdict = Literal["fresh", "ours", "foreign", "unknown"]
 
 @dataclass(frozen=True, slots=True)
 class Recognised:
-    """What a file at a store's path is: `fresh` (absent, empty, or an empty database: use it),
+    """What a file at a store's path is: `fresh` (absent or empty: use it),
     `ours` (a Twinfold store, sound or not), `foreign` (certainly not ours) or `unknown`
     (unreadable and unmarked: ours only if the caller knows so); `why` for the refusal."""
 
@@ -86,8 +86,8 @@ def recognise(path: Path) -> Recognised:
         return Recognised("unknown", "it is a damaged SQLite database without Twinfold's mark")
     finally:
         conn.close()
-    if not tables:
-        return Recognised("fresh")
+    if not tables:  # (also a Twinfold store cut off before its first commit: ours=True)
+        return Recognised("unknown", "it is an SQLite database without Twinfold's tables")
     if "schema_version" in tables:
         return Recognised("ours")
     return Recognised("foreign", "it is another program's SQLite database")

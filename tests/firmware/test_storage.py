@@ -664,18 +664,25 @@ def test_a_file_that_is_not_a_store_is_refused_and_left_as_it_was(tmp_path, kind
     assert not storage.holds(path)
 
 
-def test_an_empty_file_or_empty_database_becomes_a_store(tmp_path):
-    for name in ("empty", "empty.db"):
-        path = tmp_path / name
-        if name == "empty":
-            path.write_bytes(b"")
-        else:
-            _sqlite_file(path, "PRAGMA user_version = 0")
-        with Store.open(path) as s:
-            assert s.notice is None
-            s.set_setting("a", 1)
-        with Store.open(path) as s:
-            assert s.get_setting("a") == 1
+def test_an_empty_file_becomes_a_store_and_an_empty_database_only_in_the_data_dir(tmp_path):
+    path = tmp_path / "empty"
+    path.write_bytes(b"")  # holds nothing (what SQLite leaves of a store never written)
+    with Store.open(path) as s:
+        assert s.notice is None
+        s.set_setting("a", 1)
+    with Store.open(path) as s:
+        assert s.get_setting("a") == 1
+    path = tmp_path / "empty.db"  # SQLite without Twinfold's tables: someone else's file
+    _sqlite_file(path, "PRAGMA user_version = 7", "CREATE TABLE t (x)", "DROP TABLE t")
+    before = path.read_bytes()
+    with pytest.raises(NotAStore, match="without Twinfold's tables"):
+        Store.open(path)
+    assert path.read_bytes() == before
+    # in the data directory it is a store cut off before its first commit: made a store
+    with Store.open(path, ours=True) as s:
+        s.set_setting("a", 2)
+    with Store.open(path) as s:
+        assert s.get_setting("a") == 2
 
 
 def test_a_store_carries_twinfold_mark_and_older_unmarked_stores_are_ours(tmp_path):
