@@ -149,17 +149,18 @@ class Salvage:
     opened: bool = False
 
 
-def _sound(columns: tuple[str, ...], row: tuple[object, ...], *, parsed: bool = True) -> bool:
-    """A salvaged row whose every value has the type the store writes (damage can leave a
-    row readable but wrong: a number where text was, text that is not JSON). `parsed`
-    False: the JSON columns were checked already (SQLite's json_valid, in C)."""
+def _sound(table: str, row: tuple[object, ...], *, parsed: bool = True) -> bool:
+    """A row of `table` whose every value has the type the store writes (damage can leave a
+    row readable but wrong: a number where text was, text that is not JSON, an empty key).
+    `parsed` False: the JSON columns were checked already (SQLite's json_valid, in C)."""
+    key, columns, _kind = TABLES[table]
     for name, value in zip(columns, row, strict=True):
         if name in NUMBER_COLUMNS:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 return False
             if name in ("id", "epoch") and not isinstance(value, int):
                 return False
-        elif not isinstance(value, str) or (not value and name not in JSON_COLUMNS):
+        elif not isinstance(value, str) or (name == key and not value):
             return False
         elif name in JSON_COLUMNS and parsed:
             try:
@@ -192,7 +193,7 @@ def unsound_row(conn: sqlite3.Connection) -> str | None:
                 return f"a row of {table} is unreadable ({exc})"
             if row is None:
                 break
-            if row[-1] != 1 or not _sound(columns, row[1:-1], parsed=False):
+            if row[-1] != 1 or not _sound(table, row[1:-1], parsed=False):
                 return f"row {row[0]} of {table} holds damaged values"
     return None
 
@@ -273,7 +274,7 @@ def salvage(damaged: Path) -> Salvage:
                     rows, whole = _read_table(conn, table, columns)
                 except UNREADABLE:
                     rows, whole = {}, False
-                sound = [row for _, row in sorted(rows.items()) if _sound(columns, row)]
+                sound = [row for _, row in sorted(rows.items()) if _sound(table, row)]
                 if sound:
                     result.opened = True
                 if not whole or len(sound) < len(rows):

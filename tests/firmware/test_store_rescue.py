@@ -244,3 +244,18 @@ def test_a_damaged_newest_backup_gives_way_to_an_older_good_one(tmp_path: Path) 
         assert s.notice is not None
     assert newest.path.read_bytes() == b"\x00" * 4096  # backups are never changed
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("store.db-")) == []
+
+
+def test_the_row_check_passes_every_value_the_store_writes(tmp_path: Path) -> None:
+    """No false alarm: empty names and texts, unicode, big numbers are sound rows."""
+    path = tmp_path / "store.db"
+    with Store.open(path) as s:
+        s.save_pairing("01020304", "", "", -1)
+        s.set_setting("empty", "")
+        s.set_setting("unicode", "日本語 \ud800 ok")
+        s.add_record("g", {"big": 2**62, "neg": -1.5e300, "nested": [[], {}]})
+        s.save_suspend("g", None, None)
+        s.update_stats("g", lambda st: {**st, "best_score": -0.0})
+        s.set_calibration({"m": [1.0, 0, 0, 0, 1, 0]})
+    with Store.open(path) as s:
+        assert s.notice is None and s.get_setting("unicode") == "日本語 \ud800 ok"
