@@ -128,7 +128,8 @@ def take(
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         final = where / f"{sequence:06d}-{stamp(now())}-{why}.db"
         temp = where / f".{final.name}.tmp"
-        temp.unlink(missing_ok=True)
+        for stale in where.glob(".*.tmp"):  # a backup cut off by a power cut
+            stale.unlink(missing_ok=True)
         target = sqlite3.connect(temp)
         try:
             conn.backup(target)

@@ -71,26 +71,52 @@ def recognise(path: Path) -> Recognised:
             return Recognised("ours")
         if app != 0:
             return Recognised("foreign", "it is another program's SQLite database")
-    try:
-        conn = sqlite3.connect(readonly_uri(path), uri=True)
-    except UNREADABLE:
+    tables = _tables(readonly_uri(path))
+    wal = path.with_name(path.name + "-wal")
+    if (tables is None or "schema_version" not in tables) and _size(wal) > 0:
+        # the newest commits (the schema and the mark of a store that was never checkpointed:
+        # still open, or the power went) are in the write-ahead log: read it from a copy
+        with tempfile.TemporaryDirectory(prefix="twinfold-recognise-") as tmp:
+            copy = Path(tmp) / "copy.db"
+            try:
+                shutil.copyfile(path, copy)
+                shutil.copyfile(wal, copy.with_name("copy.db-wal"))
+            except OSError:
+                return Recognised("ours")  # unreadable: opening it says why, nothing moves
+            tables = _tables(str(copy))
+    if tables is None:
         return Recognised("unknown", "it is a damaged SQLite database without Twinfold's mark")
+    if not tables:  # (also a Twinfold store cut off before its first commit: ours=True)
+        return Recognised("unknown", "it is an SQLite database without Twinfold's tables")
+    if "schema_version" in tables:
+        return Recognised("ours")
+    return Recognised("foreign", "it is another program's SQLite database")
+
+
+def _size(path: Path) -> int:
     try:
-        tables = {
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _tables(target: str) -> set[str] | None:
+    """The tables of the database at `target` (a path or a URI), None when unreadable."""
+    try:
+        conn = sqlite3.connect(target, uri=target.startswith("file:"))
+    except UNREADABLE:
+        return None
+    try:
+        return {
             r[0]
             for r in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             )
         }
     except UNREADABLE:
-        return Recognised("unknown", "it is a damaged SQLite database without Twinfold's mark")
+        return None
     finally:
         conn.close()
-    if not tables:  # (also a Twinfold store cut off before its first commit: ours=True)
-        return Recognised("unknown", "it is an SQLite database without Twinfold's tables")
-    if "schema_version" in tables:
-        return Recognised("ours")
-    return Recognised("foreign", "it is another program's SQLite database")
 
 
 @dataclass(frozen=True, slots=True)

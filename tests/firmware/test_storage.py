@@ -722,3 +722,17 @@ def test_a_damaged_page_is_told_in_plain_words_both_languages(tmp_path, caplog):
     assert len(warnings) == 1 and "\n" not in warnings[0] and "***" not in warnings[0]
     infos = [r.getMessage() for r in caplog.records if r.levelname == "INFO"]
     assert any("page" in m.lower() for m in infos)
+
+
+def test_a_store_cut_off_before_its_first_checkpoint_is_still_ours(tmp_path):
+    """The schema and the mark of a new store are in its write-ahead log until a checkpoint:
+    after a power cut the main file alone looks like an empty database."""
+    live = tmp_path / "live" / "store.db"
+    with Store.open(live) as s:
+        s.set_setting("kept", 1)
+        cut = tmp_path / "store.db"
+        for name in ("store.db", "store.db-wal"):  # the power goes: the files as they are
+            (tmp_path / name).write_bytes((live.parent / name).read_bytes())
+    assert (tmp_path / "store.db-wal").stat().st_size > 0
+    with Store.open(cut) as s:  # a named path, not the data directory's
+        assert s.notice is None and s.get_setting("kept") == 1

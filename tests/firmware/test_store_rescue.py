@@ -93,9 +93,12 @@ def test_backups_are_few_and_within_their_share_of_the_disk(
     with Store.open(path) as s:
         for i in range(40):
             s.add_record("g", {"i": i, "pad": "x" * 2000})
+        stale = tmp_path / "store.db.backups" / ".000099-20260101T000000-game.db.tmp"
+        stale.parent.mkdir()
+        stale.write_bytes(b"half a backup, cut off by a power cut")
         for _ in range(10):
             s.backup("game")
-        assert len(store_backup.backups(path)) == store_backup.KEEP
+        assert len(store_backup.backups(path)) == store_backup.KEEP and not stale.exists()
         sequences = [b.sequence for b in store_backup.backups(path)]
         assert sequences == sorted(sequences, reverse=True) and sequences[0] == 10
         size = path.stat().st_size
