@@ -10,7 +10,10 @@ before the mark), or the caller vouches for the place (the data directory's own 
 `Store.open(..., ours=True)`), or backups of it lie beside it. Anything else is refused and
 left byte for byte as it was: a file that is not SQLite, another program's database, or a
 damaged SQLite file without the mark in a place that is not ours. The header is read as bytes
-and the schema through an `immutable` read-only connection, so recognising writes nothing.
+and the schema through an `immutable` read-only connection, so recognising writes nothing;
+when the main file alone shows no Twinfold schema and a write-ahead log lies beside it (a new
+store still open, or cut off by a power cut before its first checkpoint), the schema is read
+from a copy of both.
 """
 
 from __future__ import annotations
