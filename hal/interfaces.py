@@ -138,6 +138,54 @@ class NoLink(ByteLink):
         return b""
 
 
+@dataclass(frozen=True)
+class BatteryReading:
+    """One reading of the battery (P-HW-8): its charge in percent (0..100) and whether it
+    is being charged (or full on the charger)."""
+
+    percent: int
+    charging: bool
+
+
+@dataclass(frozen=True)
+class BatteryPolicy:
+    """When the firmware warns and when it saves and shuts down (device.toml `[battery]`):
+    `low` and `critical` in percent, a reading every `poll_ticks` ticks."""
+
+    low: int = 15
+    critical: int = 5
+    poll_ticks: int = 120
+
+
+class Battery(ABC):
+    """The unit's battery (P-HW-8). The firmware reads it every `policy.poll_ticks` ticks and
+    judges the readings itself (a gauge can vanish, jump or report nonsense)."""
+
+    policy = BatteryPolicy()
+
+    @property
+    def present(self) -> bool:
+        """False: this unit has no battery at all (never read, nothing drawn)."""
+        return True
+
+    @abstractmethod
+    def read(self) -> BatteryReading | None:
+        """The current reading, or None when there is none that makes sense now (no battery
+        found, unreadable, out of range); never raises, never blocks."""
+
+
+class NoBattery(Battery):
+    """The headless backend and the emulator: mains power, no battery shown (determinism:
+    nothing is read and nothing drawn, so movies and screenshots do not change)."""
+
+    @property
+    def present(self) -> bool:
+        return False
+
+    def read(self) -> BatteryReading | None:
+        return None
+
+
 class Clock(ABC):
     """Monotonic seconds; simulated in tests so a slow host can be modelled exactly."""
 
@@ -159,4 +207,5 @@ class Hal:
     data_dir: Path  # where the store (SQLite) and logs live
     audio: Audio = field(default_factory=SilentAudio)
     link: ByteLink = field(default_factory=NoLink)
+    battery: Battery = field(default_factory=NoBattery)
     realtime: bool = True  # False: run ticks as fast as the CPU allows (headless)

@@ -15,6 +15,7 @@ from firmware.gfx import trace
 from firmware.headless import build_machine, movie_length
 from firmware.machine import Machine
 from firmware.movie import parse_movie
+from firmware.store_rescue import StoreNotice
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVIES = sorted((ROOT / "docs" / "movies").glob("*.txt"))
@@ -353,6 +354,26 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
 ERROR = ("regions.update", ValueError("a pattern with no regions left"))
 
 
+def store_notices() -> list[tuple[str, StoreNotice]]:
+    """The store's notices after damage, with long names (firmware/store_rescue.py)."""
+    from firmware import store_rescue
+    from firmware.store_rescue import Salvage, repaired_notice
+
+    aside = "store.db.damaged-12"
+    most = {"records": 12345, "saved": 5, "pairings": 12, "settings": 9, "scores": 5}
+    everything = set(store_rescue.TABLES[t][2] for t in store_rescue.TABLES)
+    return [
+        ("store damaged", store_rescue.damaged_notice(aside, "x")),
+        ("store repaired, all read", repaired_notice(
+            aside, "x", counts=most, found=Salvage(opened=True), from_backup=True)),
+        ("store repaired, some unreadable", repaired_notice(
+            aside, "x", counts=most, found=Salvage(failed=everything, opened=True),
+            from_backup=True)),
+        ("store repaired from a backup only", repaired_notice(
+            aside, "x", counts=most, found=Salvage(), from_backup=True)),
+    ]
+
+
 def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
     """The firmware's screens no movie opens: each game's records list when empty, the
     radio name keyboard (empty, typed, too long), the button test, the touch calibration,
@@ -361,7 +382,7 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
     from firmware.scenes.buttontest import ButtonTestScene
     from firmware.scenes.calibration import CalibrationScene
     from firmware.scenes.error import ErrorScene
-    from firmware.scenes.prompts import ConfirmScene, ResumeScene
+    from firmware.scenes.prompts import ConfirmScene, NoticeScene, ResumeScene
     from firmware.scenes.radio import RadioNameScene
     from firmware.scenes.records import RecordsScene
     from firmware.settings import RADIO_NAME_MAX
@@ -404,5 +425,9 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
             m.saved.add(game_id)
             m.to_launcher(selected=game_id)
             yield seen(f"launcher, {game_id} with a saved game")
+        for where, notice in store_notices():
+            m.push(NoticeScene(m, notice.en, ja=notice.ja))
+            yield seen(where)
+            m.pop()
     finally:
         m.store.close()

@@ -45,8 +45,11 @@ SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "SEL", "TWINFOLD", "Lv", "99of9"
 # languages.
 SAME_IN_BOTH |= {name for _role, name in UNITS} | set(NAMES)
 # Game notation and identifiers, the same in both languages: Arimaa's steps and turn labels
-# (Ed2n, 1g), Region Select's surface names (3_1_curl).
-NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
+# (Ed2n, 1g), Region Select's surface names (3_1_curl), and the file names a store notice
+# shows as they are on the disk (store.db.damaged-1).
+NOTATION = re.compile(
+    r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+|\w+\.db(?:\.damaged-\d+)?"
+)
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 # The error screen's failure: where it happened and what was raised, in the words raised.
 ERROR_WORDS = set(WORD.findall(f"{ERROR[0]} {type(ERROR[1]).__name__} {ERROR[1]}"))
@@ -72,6 +75,7 @@ def test_english_words_finds_prose_but_not_notation():
     assert english_words("Arimaa  1g") == ["Arimaa"]
     assert english_words("99of9 OK: START") == []
     assert english_words("ＣＰＵ ｉｎｔｅｒｍｅｄｉａｔｅ") == ["intermediate"]
+    assert english_words("store.db.damaged-12 として のこし、") == []
 
 
 def _every_choice(cart: Cartridge) -> list[dict[str, str]]:
