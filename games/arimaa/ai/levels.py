@@ -8,12 +8,14 @@ from ..rules.game import Game
 from .search import Limits, Searcher
 
 #: level -> limits. Level 1 is the weakest; DEFAULT_LEVEL is what the handheld offers first.
+#: From level 3 up the whole own turn is always searched (every turn weighed against the
+#: opponent's captures and goals next turn); their node limits count the deeper search.
 LEVELS: dict[int, Limits] = {
     1: Limits(depth=4, nodes=300),
     2: Limits(depth=4, nodes=3_000),
-    3: Limits(depth=5, nodes=10_000),
-    4: Limits(depth=6, nodes=20_000),
-    5: Limits(depth=8, nodes=30_000),
+    3: Limits(depth=5, nodes=10_000, full_turn=True),
+    4: Limits(depth=6, nodes=20_000, full_turn=True),
+    5: Limits(depth=8, nodes=30_000, full_turn=True),
 }
 DEFAULT_LEVEL = 3
 TOP_LEVEL = max(LEVELS)

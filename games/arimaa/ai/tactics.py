@@ -20,16 +20,17 @@ empty, undefended trap pushed twice. Each defender is counted separately, so two
 that one attacker cannot both reach may be reported capturable when they are not; the tests
 check the patterns against brute-force enumeration by the `aei` package's reference board.
 
-Goals: `goal_steps` is a breadth-first search for each rabbit alone over empty squares (never
-backwards, never through a square where it would be frozen or an unguarded trap) plus one step
-for each friendly piece standing in its way; it ignores pushes and pulls that could clear
-the way, so it is an estimate. The exact answer for this turn is `goal.find_goal`.
+Goals: `goal_steps` floods forward from all the side's rabbits at once over bitboards: each
+rabbit alone over empty squares (never backwards, never on past a square where it would be
+frozen, never onto an unguarded trap), one step more for a friendly piece standing in its
+way. It ignores pushes and pulls that could clear the way and the enemy's replies, so it is
+an estimate; the exact answer for this turn is `goal.find_goal`.
 """
 
 from __future__ import annotations
 
 from ..rules.board import GOAL_RANK, GOLD, NEIGHBOURS, RABBIT_NEIGHBOURS, TRAP_SQUARES, TRAPS
-from ..rules.steps import Boards, expand, occupancy
+from ..rules.steps import Boards, occupancy
 
 #: (victim square, victim's bitboard index, trap, steps the attacker needs)
 Threat = tuple[int, int, int, int]
@@ -56,7 +57,7 @@ WITHIN: tuple[tuple[int, ...], ...] = tuple(_within(r) for r in range(6))
 class _Board:
     """The facts about one position the capture patterns ask for, computed once."""
 
-    __slots__ = ("boards", "side", "mine", "theirs", "empty", "stronger_theirs", "kinds")
+    __slots__ = ("boards", "empty", "kinds", "mine", "side", "stronger_theirs", "theirs")
 
     def __init__(self, boards: Boards, side: int) -> None:
         self.boards = boards
@@ -229,7 +230,6 @@ def _two_squares_away(b: _Board, trap: int) -> list[Threat]:
     steps) and then onto it (the patterns above, two steps)."""
     out: list[Threat] = []
     side = b.side
-    base = 6 * side
     tbit = 1 << trap
     if not b.theirs & WITHIN[2][trap] or not (b.empty | b.mine) & tbit:
         return out
@@ -303,53 +303,56 @@ def _squares(mask: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------- goals
+_FILE_A = 0x0101010101010101
+_FILE_H = _FILE_A << 7
+
+
+#: _WITHIN_RANKS[side][n]: the squares at most n ranks from that side's goal rank.
+_WITHIN_RANKS = (
+    tuple(_FULL & ~((1 << (8 * (7 - n))) - 1) for n in range(8)),
+    tuple((1 << (8 * (n + 1))) - 1 for n in range(8)),
+)
+
+
+def around(mask: int) -> int:
+    """The squares next to any square of `mask`."""
+    return (
+        (mask << 8 | mask >> 8 | (mask & ~_FILE_H) << 1 | (mask & ~_FILE_A) >> 1) & _FULL
+    )
+
+
 def goal_steps(boards: Boards, side: int, limit: int = 8) -> int:
     """Fewest of `side`'s own steps for one of its rabbits to reach its goal rank, moving
-    alone (see the module's note), or NONE beyond `limit`."""
+    alone (see the module's note), or NONE beyond `limit`. All rabbits at once: a
+    breadth-first flood over bitboards, a friend in the way costing one step more."""
     rabbits = boards[6 * side]
     goal = GOAL_RANK[side]
     if rabbits & goal:
         return 0
+    if not rabbits & _WITHIN_RANKS[side][min(limit, 7)]:
+        return NONE
     gold, silver = occupancy(boards)
     mine, theirs = (gold, silver) if side == GOLD else (silver, gold)
-    freezers = theirs & ~boards[6 - 6 * side]  # any enemy non-rabbit freezes a rabbit
-    forward = RABBIT_NEIGHBOURS[side]
-    best = NONE
-    for start in _squares(rabbits):
-        others = mine ^ (1 << start)
-        n = NEIGHBOURS[start]
-        if not n & others and n & freezers:
-            continue
-        # 0-1 breadth-first: an empty square costs 1, a friend in the way 2 (it steps aside)
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt: list[int] = []
-            for sq in frontier:
-                d = dist[sq]
-                for to in _squares(forward[sq] & ~theirs):
-                    cost = d + (2 if others >> to & 1 else 1)
-                    if cost > limit or cost >= dist.get(to, NONE):
-                        continue
-                    tb = 1 << to
-                    if to in TRAP_SQUARES and not NEIGHBOURS[to] & others:
-                        continue  # captured on the trap
-                    if goal & tb:
-                        best = min(best, cost)
-                        continue
-                    tn = NEIGHBOURS[to]
-                    if not tn & others and tn & freezers:
-                        continue  # frozen there: it stops
-                    dist[to] = cost
-                    nxt.append(to)
-            frontier = nxt
-    return best if best <= limit else NONE
-
-
-def trap_squares_near(sq: int) -> int:
-    """Bitboard of the traps at most two squares from `sq` (move ordering's trap area)."""
-    near = NEIGHBOURS[sq] | (1 << sq)
-    area = near
-    for s in _squares(near):
-        area |= NEIGHBOURS[s]
-    return area & TRAPS
+    empty = ~(gold | silver) & _FULL
+    near_friend = around(mine)
+    frozen = around(theirs & ~boards[6 - 6 * side]) & ~near_friend
+    blocked = empty & TRAPS & ~near_friend  # an unguarded trap
+    layer = rabbits & ~frozen
+    visited = layer
+    delayed = 0
+    for k in range(1, limit + 1):
+        f = layer & ~frozen
+        if side == GOLD:
+            step = (f << 8 | (f & ~_FILE_H) << 1 | (f & ~_FILE_A) >> 1) & _FULL
+        else:
+            step = f >> 8 | (f & ~_FILE_H) << 1 | (f & ~_FILE_A) >> 1
+        step &= ~visited
+        arrived = (step & empty & ~blocked) | delayed
+        if arrived & goal:
+            return k
+        delayed = step & mine
+        visited |= arrived | delayed
+        layer = arrived
+        if not layer and not delayed:
+            break
+    return NONE
