@@ -21,6 +21,8 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
+from firmware.match.pool import close_all as close_pools
+
 log = logging.getLogger("twinfold.match")
 
 SLICE_UNITS = 20_000  # about 20 ms of search between looks at the pipe for a cancel
@@ -104,11 +106,12 @@ class SearchWorker:
 
 
 def close_all() -> int:
-    """Stop every live worker (quit, crash, game end); returns how many were stopped."""
+    """Stop every live worker and search pool (quit, crash, game end); returns how many
+    were stopped."""
     workers = list(_LIVE)
     for worker in workers:
         worker.close()
-    return len(workers)
+    return len(workers) + close_pools()
 
 
 atexit.register(close_all)

@@ -25,15 +25,22 @@ def searcher_for(
     game: Game,
     level: int = DEFAULT_LEVEL,
     on_iteration: Callable[[Searcher], None] | None = None,
+    part: tuple[int, int] = (0, 1),
 ) -> Searcher:
     """A Searcher for the side to move in `game` (the repetition rule applied at the root);
-    `on_iteration` hears of each finished iteration (the AEI engine's progress)."""
+    `on_iteration` hears of each finished iteration (the AEI engine's progress); `part`:
+    one share of a split search (ai/split.py)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}")
     pos = game.position
     forbidden = {b for (b, side), n in game.repetitions.items() if side != pos.side and n >= 2}
     return Searcher(
-        pos.boards, pos.side, LEVELS[level], frozenset(forbidden), on_iteration=on_iteration
+        pos.boards,
+        pos.side,
+        LEVELS[level],
+        frozenset(forbidden),
+        on_iteration=on_iteration,
+        part=part,
     )
 
 

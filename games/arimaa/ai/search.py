@@ -97,8 +97,14 @@ class Searcher:
         forbidden: frozenset[Boards] | set[Boards] = frozenset(),
         should_stop: Callable[[], bool] | None = None,
         on_iteration: Callable[[Searcher], None] | None = None,
+        part: tuple[int, int] = (0, 1),
     ) -> None:
+        """`part` = (i, n): score only the root turn's results whose Zobrist hash is i
+        modulo n (a share of the turn for one of n processes; `split.py` joins them)."""
         self.boards = boards
+        self.part, self.parts = part
+        #: (depth, score, steps) of every finished iteration (steps None: no result here)
+        self.iterations: list[tuple[int, int, list[tuple[int, int]] | None]] = []
         self.side = side
         self.limits = limits
         self.forbidden = forbidden
@@ -121,7 +127,7 @@ class Searcher:
         self._start_captures: dict[tuple[Boards, int], int] = {}
         self._pause_at = 0
         # the node count that ends the search (0: none yet; see Limits.full_turn)
-        self._node_cap = 0 if limits.full_turn else limits.nodes
+        self._node_cap = 0 if limits.full_turn else limits.nodes // part[1]
         self._goal_work = [0]  # states expanded by goal checks, for slicing only
         self._gen = self._run()
 
@@ -179,6 +185,7 @@ class Searcher:
         )
         if goal:
             self.best_steps, self.score, self.depth_done = goal, WIN, 4
+            self.iterations.append((4, WIN, goal))
             return
         h0 = zobrist(self.boards)
         try:
@@ -204,17 +211,22 @@ class Searcher:
                     self.boards,
                 )
                 if self._pv.get(0) is None:
-                    break  # no legal turn at all
+                    # no legal turn at all (or none in this part, at any depth)
+                    self.iterations.extend(
+                        (d, -INF, None) for d in range(depth, self.limits.depth + 1)
+                    )
+                    break
                 steps = list(self._pv[0])
+                self.iterations.append((depth, score, steps))
                 if self._keeps_safe_turn(depth, steps, score):
                     continue  # a deeper look that would hang a piece: keep the safe turn
                 self.best_steps, self.score, self.depth_done = steps, score, depth
                 if self.on_iteration is not None:
                     self.on_iteration(self)
-                if abs(score) >= WIN - 100:
-                    break
+                if score >= WIN - 100 or (self.parts == 1 and score <= -(WIN - 100)):
+                    break  # (a part's lost turns may not be the whole turn's)
                 if depth >= 4 and not self._node_cap and self.limits.nodes:
-                    self._node_cap = self.nodes + self.limits.nodes
+                    self._node_cap = self.nodes + self.limits.nodes // self.parts
         except _Abort:
             pass
         self._adopt_partial()
@@ -384,6 +396,8 @@ class Searcher:
             if ends:
                 if root_turn:
                     if new == self.boards or new in self.forbidden or new in self._root_done:
+                        continue
+                    if self.parts > 1 and nh % self.parts != self.part:
                         continue
                     self._root_done.add(new)
                 if new[6 * side] & GOAL_RANK[side]:

@@ -1,0 +1,112 @@
+"""The search pool (issue 36): a split Arimaa turn search gives the same turn and value on
+one process, on a pool, and (at a fixed depth) as the unsplit search; a pool process killed
+mid-search costs its part one retry, never a hang; the landing tick's makespan."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+
+from firmware.match.pool import SearchPool
+from firmware.match.seats import makespan
+from games.arimaa.ai.goal import find_goal
+from games.arimaa.ai.levels import searcher_for
+from games.arimaa.ai.search import Limits, Searcher
+from games.arimaa.ai.split import join, run_parts
+from games.arimaa.match import SPLIT_PARTS, ArimaaComputer, ArimaaRules
+from games.arimaa.rules.game import Game
+from games.arimaa.rules.position import Position
+from games.arimaa.rules.randomplay import sparse_boards
+
+
+def _game(seed: int, pieces: int = 9) -> Game:
+    """A position with few pieces (a whole turn is quick to search), no goal this turn."""
+    rng = random.Random(seed)
+    while True:
+        game = Game(start=Position(sparse_boards(rng, pieces), rng.randrange(2)))
+        pos = game.position
+        if find_goal(pos.boards, pos.side) is None and len(game.legal_turns()) > 30:
+            return game
+
+
+def _rules(seed: int) -> ArimaaRules:
+    rules = ArimaaRules.new(None)
+    rules.game = _game(seed)
+    return rules
+
+
+def test_split_search_agrees_with_the_whole_search_at_a_fixed_depth() -> None:
+    """A whole turn (depth 4) split three ways: the same best value as in one search (and
+    the same depth: both stop early on a win)."""
+    for seed in (11, 12, 13):
+        pos = _game(seed).position
+        whole = Searcher(pos.boards, pos.side, Limits(depth=4, full_turn=True))
+        whole.run()
+        parts = [
+            Searcher(pos.boards, pos.side, Limits(depth=4, full_turn=True), part=(i, 3))
+            for i in range(3)
+        ]
+        _, score, depth = run_parts(parts)
+        assert (score, depth) == (whole.score, whole.depth_done)
+
+
+def test_pool_and_one_process_choose_the_same_turn() -> None:
+    rules = _rules(13)
+    player = ArimaaComputer(3, 1)
+    parts = player.split(rules, rules.to_move())
+    assert parts is not None and len(parts) == SPLIT_PARTS
+    alone = [p.start(rules, rules.to_move()) for p in parts]
+    results = []
+    for thinker in alone:
+        while (done := thinker.think(50_000)) is None:
+            pass
+        results.append(done)
+    pool = SearchPool(2)
+    try:
+        pool.submit(parts, rules, rules.to_move())
+        answer = pool.poll(wait_for=True)
+    finally:
+        pool.close()
+    assert answer is not None
+    assert player.join(rules, rules.to_move(), answer[0]) == player.join(
+        rules, rules.to_move(), results
+    )
+    pos = rules.game.position
+    assert join(pos.boards, pos.side, answer[0]) == join(pos.boards, pos.side, results)
+
+
+def test_a_killed_pool_process_costs_one_retried_part_never_a_hang() -> None:
+    rules = _rules(14)
+    player = ArimaaComputer(3, 2)
+    parts = player.split(rules, rules.to_move())
+    assert parts is not None
+    pool = SearchPool(2)
+    try:
+        pool.submit(parts, rules, rules.to_move())
+        os.kill(pool.pids[0], signal.SIGKILL)
+        answer = pool.poll(wait_for=True)
+        assert answer is not None and pool.retried == 1
+        again = SearchPool(1)
+        try:
+            again.submit(parts, rules, rules.to_move())
+            reference = again.poll(wait_for=True)
+        finally:
+            again.close()
+        assert reference is not None and answer[0] == reference[0]
+    finally:
+        pool.close()
+
+
+def test_makespan_gives_each_part_to_the_first_free_process() -> None:
+    assert makespan([5, 3, 4], 3) == 5
+    assert makespan([5, 3, 4], 2) == 7  # 5 | 3 then 4
+    assert makespan([5, 3, 4], 1) == 12
+    assert makespan([], 3) == 0
+
+
+def test_the_whole_search_of_a_level_is_unchanged_by_the_part_argument() -> None:
+    game = _game(15)
+    a = searcher_for(game, 2)
+    b = searcher_for(game, 2, part=(0, 1))
+    assert a.run() == b.run() and a.nodes == b.nodes
