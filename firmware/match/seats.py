@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 from firmware.match.driver import Match, Seat
 from firmware.match.pacing import PENDING, Pacing
-from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
 from firmware.match.pool import SearchPool
+from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
 from firmware.match.worker import SearchWorker
 
 __all__ = [

@@ -39,9 +39,13 @@ def join(boards: Boards, side: int, parts: list[Iterations]) -> tuple[Steps, int
         if best is None:
             continue
         score, steps = best
-        if chosen is not None and _hangs(boards, side, steps) and score < WIN - 100:
-            if not _hangs(boards, side, chosen[0]):
-                continue  # the safe whole turn stays (Searcher._keeps_safe_turn)
+        if (
+            chosen is not None
+            and score < WIN - 100
+            and _hangs(boards, side, steps)
+            and not _hangs(boards, side, chosen[0])
+        ):
+            continue  # the safe whole turn stays (Searcher._keeps_safe_turn)
         chosen = (steps, score, depth)
         if abs(score) >= WIN - 100:
             break

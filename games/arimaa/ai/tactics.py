@@ -128,8 +128,15 @@ def _move_cost(
 
 
 def _approach(
-    b: _Board, start: int, kind: int, others: int, victim: int, dests: int, push_to: int,
-    trap: int, limit: int,
+    b: _Board,
+    start: int,
+    kind: int,
+    others: int,
+    victim: int,
+    dests: int,
+    push_to: int,
+    trap: int,
+    limit: int,
 ) -> int:
     """Steps for the piece on `start` to stand next to `victim` where it can then push it onto
     `dests` (or pull it there: it came from an empty square it can step back to)."""
@@ -316,9 +323,7 @@ _WITHIN_RANKS = (
 
 def around(mask: int) -> int:
     """The squares next to any square of `mask`."""
-    return (
-        (mask << 8 | mask >> 8 | (mask & ~_FILE_H) << 1 | (mask & ~_FILE_A) >> 1) & _FULL
-    )
+    return (mask << 8 | mask >> 8 | (mask & ~_FILE_H) << 1 | (mask & ~_FILE_A) >> 1) & _FULL
 
 
 def goal_steps(boards: Boards, side: int, limit: int = 8) -> int:
