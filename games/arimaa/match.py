@@ -281,8 +281,10 @@ class ArimaaRules:
 
 # ---------------------------------------------------------------------------- computer
 #: Work units (about a microsecond of the development machine each, issue 18) per search
-#: work unit (a node, or four goal-check states): measured about 20 us (bench/arimaa_scene.py).
-SEARCH_UNIT_COST = 20
+#: work unit (a node, or four goal-check states): measured about 20 us (bench/arimaa_scene.py),
+#: 35% more since leaves weigh captures and goal threats (issue 36: 74 against 55 us CPU per
+#: unit side by side on the loaded machine, bench/arimaa_parallel.py --part levels).
+SEARCH_UNIT_COST = 27
 #: About 2 ms of search per in-loop tick on the development machine (a tick's other work and
 #: the collector's passes stay within the 8 ms bar).
 UNITS_PER_TICK = 2_000
