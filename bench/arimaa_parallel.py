@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.arimaa import fixed_positions
+from arimaa import fixed_positions
+
 from firmware.match.pool import SearchPool
 from games.arimaa.ai.levels import LEVELS, searcher_for
 from games.arimaa.ai.split import join
@@ -63,7 +64,9 @@ def parallel(count: int, procs: int) -> None:
     warm.game = games[0]
     # start the processes and warm them up (imports) on one decision, as a game's first
     # move would
-    pool.submit([ArimaaPart(3, i) for i in range(SPLIT_PARTS)], warm, warm.to_move())
+    first = warm.to_move()
+    assert first is not None
+    pool.submit([ArimaaPart(3, i) for i in range(SPLIT_PARTS)], warm, first)
     pool.poll(wait_for=True)
     print("level | whole s | parts in one process s | parts on the pool s | speed-up vs whole")
     try:
@@ -74,6 +77,7 @@ def parallel(count: int, procs: int) -> None:
                 rules = ArimaaRules.new(None)
                 rules.game = game
                 seat = rules.to_move()
+                assert seat is not None
                 t = time.perf_counter()
                 searcher_for(game, level).run()
                 whole_t.append(time.perf_counter() - t)
