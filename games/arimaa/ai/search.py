@@ -190,6 +190,8 @@ class Searcher:
         h0 = zobrist(self.boards)
         try:
             for depth in range(1, max(1, self.limits.depth) + 1):
+                if depth == 3 and self.limits.full_turn and self.limits.depth >= 4:
+                    continue  # a fifth of the whole turn's cost; depth 2 orders it as well
                 self._root_seen = set()
                 self._root_done = set()
                 self._pv = {}
