@@ -8,13 +8,14 @@ import os
 import random
 import signal
 
+from firmware.match.driver import Match, Seat
 from firmware.match.pool import SearchPool
-from firmware.match.seats import makespan
+from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat, LocalSeat, makespan
 from games.arimaa.ai.goal import find_goal
 from games.arimaa.ai.levels import searcher_for
 from games.arimaa.ai.search import Limits, Searcher
 from games.arimaa.ai.split import join, run_parts
-from games.arimaa.match import SPLIT_PARTS, ArimaaComputer, ArimaaRules
+from games.arimaa.match import SPLIT_PARTS, ArimaaAction, ArimaaComputer, ArimaaRules
 from games.arimaa.rules.game import Game
 from games.arimaa.rules.position import Position
 from games.arimaa.rules.randomplay import sparse_boards
@@ -110,3 +111,37 @@ def test_the_whole_search_of_a_level_is_unchanged_by_the_part_argument() -> None
     a = searcher_for(game, 2)
     b = searcher_for(game, 2, part=(0, 1))
     assert a.run() == b.run() and a.nodes == b.nodes
+
+
+def test_a_seat_with_cores_plays_the_split_decision_at_the_makespans_tick() -> None:
+    """Through the match layer: a computer seat given two cores runs the three parts on its
+    pool and plays the joined turn at the poll its makespan on two processes fixes."""
+    rules = _rules(16)
+    me = rules.to_move()
+    player = ArimaaComputer(3, 3)
+    parts = player.split(rules, me)
+    assert parts is not None
+    results, units = [], []
+    for part in parts:
+        thinker = part.start(rules, me)
+        while (done := thinker.think(1 << 30)) is None:
+            pass
+        results.append(done)
+        units.append(thinker.units)
+    expected = player.join(rules, me, results)
+    budget = 5_000
+    due = max(MIN_THINK_TICKS, -(-makespan(units, 2) // budget))
+    seats: list[Seat[ArimaaAction]] = [LocalSeat(), LocalSeat()]
+    computer = ComputerSeat(player, budget, worker=True, cores=2)
+    seats[me] = computer
+    match = Match(rules, seats)
+    try:
+        polls = 0
+        while len(match.history) == 0:
+            match.step()
+            polls += 1
+            assert polls <= due
+        assert polls == due and computer._pool is not None
+        assert match.history[0].data == rules.encode(expected)
+    finally:
+        computer.close()
