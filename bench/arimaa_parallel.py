@@ -9,7 +9,10 @@ from seeded random games (`bench/arimaa.py`'s fixed positions). `parallel`: wall
 time of a decision at levels 3 and 5 three ways: the whole search in this process, the
 three parts one after another in this process (what splitting costs), and the three parts
 on a `SearchPool` of `--procs` processes (the pool's processes are started and warmed up
-before the clock starts: a game reuses them for every move).
+before the clock starts: a game reuses them for every move); and the same in search work
+units, which no other load on the machine changes: the parts' total against the whole
+search's, and the whole search's work over the parts' makespan on 2 and 3 processes (the
+speed-up free cores give).
 """
 
 from __future__ import annotations
@@ -25,9 +28,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arimaa import fixed_positions
 
 from firmware.match.pool import SearchPool
+from firmware.match.seats import makespan
 from games.arimaa.ai.levels import LEVELS, searcher_for
 from games.arimaa.ai.split import join
-from games.arimaa.match import SPLIT_PARTS, ArimaaComputer, ArimaaPart, ArimaaRules
+from games.arimaa.match import (
+    SEARCH_UNIT_COST,
+    SPLIT_PARTS,
+    ArimaaComputer,
+    ArimaaPart,
+    ArimaaRules,
+)
 from games.arimaa.rules.game import Game
 from games.arimaa.rules.position import Position
 
@@ -68,10 +78,14 @@ def parallel(count: int, procs: int) -> None:
     assert first is not None
     pool.submit([ArimaaPart(3, i) for i in range(SPLIT_PARTS)], warm, first)
     pool.poll(wait_for=True)
-    print("level | whole s | parts in one process s | parts on the pool s | speed-up vs whole")
+    print(
+        "level | whole s | parts in one process s | parts on the pool s | speed-up vs whole"
+        " | work: parts / whole | work speed-up on 2 / 3 processes"
+    )
     try:
         for level in (3, 5):
             whole_t, seq_t, pool_t = [], [], []
+            whole_w, parts_w, span2, span3 = 0, 0, 0, 0
             player = ArimaaComputer(level, 0)
             for game in games:
                 rules = ArimaaRules.new(None)
@@ -79,18 +93,24 @@ def parallel(count: int, procs: int) -> None:
                 seat = rules.to_move()
                 assert seat is not None
                 t = time.perf_counter()
-                searcher_for(game, level).run()
+                whole = searcher_for(game, level)
+                whole.run()
                 whole_t.append(time.perf_counter() - t)
+                whole_w += whole.work
                 parts = player.split(rules, seat)
                 assert parts is not None
                 t = time.perf_counter()
-                results = []
+                results, units = [], []
                 for part in parts:
                     thinker = part.start(rules, seat)
                     while (done := thinker.think(1 << 30)) is None:
                         pass
                     results.append(done)
+                    units.append(thinker.units // SEARCH_UNIT_COST)
                 seq_t.append(time.perf_counter() - t)
+                parts_w += sum(units)
+                span2 += makespan(units, 2)
+                span3 += makespan(units, 3)
                 t = time.perf_counter()
                 pool.submit(parts, rules, seat)
                 answer = pool.poll(wait_for=True)
@@ -99,7 +119,11 @@ def parallel(count: int, procs: int) -> None:
                 pos = game.position
                 assert join(pos.boards, pos.side, answer[0]) == join(pos.boards, pos.side, results)
             w, s, p = (sum(x) for x in (whole_t, seq_t, pool_t))
-            print(f"{level} | {w:.1f} | {s:.1f} | {p:.1f} | {w / p:.2f}x", flush=True)
+            print(
+                f"{level} | {w:.1f} | {s:.1f} | {p:.1f} | {w / p:.2f}x | "
+                f"{parts_w / whole_w:.2f} | {whole_w / span2:.2f}x / {whole_w / span3:.2f}x",
+                flush=True,
+            )
     finally:
         pool.close()
 
