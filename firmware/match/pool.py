@@ -33,9 +33,22 @@ class PartFailed(RuntimeError):
     """A part killed its process MAX_TRIES times."""
 
 
-def _rules_class(path: str) -> Any:
+def rules_class(path: str) -> Any:
+    """The rules class named `module:Class` (a job names its game's rules this way)."""
     module, name = path.split(":")
     return getattr(importlib.import_module(module), name)
+
+
+def think_until_done(conn: Connection, thinker: Any) -> tuple[Any, Any]:
+    """Run `thinker` in slices of SLICE_UNITS until it answers or a newer message arrives:
+    (its answer or None, the newer message or None). A process's loop, shared by the
+    seat's worker and the pool's processes."""
+    while True:
+        result = thinker.think(SLICE_UNITS)
+        if result is not None:
+            return result, None
+        if conn.poll():
+            return None, conn.recv()
 
 
 def _serve(conn: Connection) -> None:
@@ -43,20 +56,12 @@ def _serve(conn: Connection) -> None:
     pending: Any = None
     while True:
         job = pending if pending is not None else conn.recv()
-        pending = None
         if job is None:
             return
         job_id, index, part, rules_path, rules_json, seat = job
-        rules = _rules_class(rules_path).from_json(rules_json)
+        rules = rules_class(rules_path).from_json(rules_json)
         thinker = part.start(rules, seat)
-        result = None
-        while result is None:
-            result = thinker.think(SLICE_UNITS)
-            if result is None and conn.poll():
-                pending = conn.recv()
-                if pending is None:
-                    return
-                break
+        result, pending = think_until_done(conn, thinker)
         if result is not None:
             conn.send((job_id, index, result, int(getattr(thinker, "units", 0))))
 

@@ -8,13 +8,12 @@ reproducible.
 One process per seat, started on first use with the `spawn` method (the firmware's SDL state
 never crosses into it), reused for every move of the game, and stopped when the seat is
 closed: on quit, restart, game end or a crash (`close_all`, called by the machine, and at
-interpreter exit). A search is cancelled cooperatively between slices of `SLICE_UNITS`.
+interpreter exit). A search is cancelled cooperatively between slices of `pool.SLICE_UNITS`.
 """
 
 from __future__ import annotations
 
 import atexit
-import importlib
 import logging
 import multiprocessing
 import weakref
@@ -22,16 +21,11 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from firmware.match.pool import close_all as close_pools
+from firmware.match.pool import rules_class, think_until_done
 
 log = logging.getLogger("twinfold.match")
 
-SLICE_UNITS = 20_000  # about 20 ms of search between looks at the pipe for a cancel
 _LIVE: weakref.WeakSet[SearchWorker] = weakref.WeakSet()
-
-
-def _rules_class(path: str) -> Any:
-    module, name = path.split(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def _serve(conn: Connection) -> None:
@@ -39,20 +33,12 @@ def _serve(conn: Connection) -> None:
     pending: Any = None
     while True:
         job = pending if pending is not None else conn.recv()
-        pending = None
         if job is None:
             return
         job_id, player, rules_path, rules_json, seat = job
-        rules = _rules_class(rules_path).from_json(rules_json)
+        rules = rules_class(rules_path).from_json(rules_json)
         thinker = player.start(rules, seat)
-        action = None
-        while action is None:
-            action = thinker.think(SLICE_UNITS)
-            if action is None and conn.poll():
-                pending = conn.recv()  # cancelled by a newer job (or None: stop)
-                if pending is None:
-                    return
-                break
+        action, pending = think_until_done(conn, thinker)
         if action is not None:
             conn.send((job_id, rules.encode(action), int(getattr(thinker, "units", 0))))
 

@@ -319,17 +319,10 @@ class _TurnThinker:
         return turn_action(self.searcher.best_steps or [])
 
 
-class _PartThinker:
+class _PartThinker(_TurnThinker):
     """One part of a split turn search (ai/split.py), in a pool process: its iterations."""
 
-    def __init__(self, searcher: Searcher) -> None:
-        self.searcher = searcher
-
-    @property
-    def units(self) -> int:
-        return self.searcher.work * SEARCH_UNIT_COST
-
-    def think(self, budget: int) -> Iterations | None:
+    def think(self, budget: int) -> Iterations | None:  # type: ignore[override]
         if not self.searcher.think(-(-budget // SEARCH_UNIT_COST)):
             return None
         return self.searcher.iterations

@@ -14,8 +14,14 @@ from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat, LocalSeat, makes
 from games.arimaa.ai.goal import find_goal
 from games.arimaa.ai.levels import searcher_for
 from games.arimaa.ai.search import Limits, Searcher
-from games.arimaa.ai.split import join, run_parts
-from games.arimaa.match import SPLIT_PARTS, ArimaaAction, ArimaaComputer, ArimaaRules
+from games.arimaa.ai.split import Iterations, join, run_parts
+from games.arimaa.match import (
+    SPLIT_PARTS,
+    ArimaaAction,
+    ArimaaComputer,
+    ArimaaPart,
+    ArimaaRules,
+)
 from games.arimaa.rules.game import Game
 from games.arimaa.rules.position import Position
 from games.arimaa.rules.randomplay import sparse_boards
@@ -29,6 +35,20 @@ def _game(seed: int, pieces: int = 9) -> Game:
         pos = game.position
         if find_goal(pos.boards, pos.side) is None and len(game.legal_turns()) > 30:
             return game
+
+
+def _in_one_process(
+    parts: list[ArimaaPart], rules: ArimaaRules, seat: int
+) -> tuple[list[Iterations], list[int]]:
+    """Each part's result and units, one after another in this process."""
+    results, units = [], []
+    for part in parts:
+        thinker = part.start(rules, seat)
+        while (done := thinker.think(50_000)) is None:
+            pass
+        results.append(done)
+        units.append(thinker.units)
+    return results, units
 
 
 def _rules(seed: int) -> ArimaaRules:
@@ -57,12 +77,7 @@ def test_pool_and_one_process_choose_the_same_turn() -> None:
     player = ArimaaComputer(3, 1)
     parts = player.split(rules, rules.to_move())
     assert parts is not None and len(parts) == SPLIT_PARTS
-    alone = [p.start(rules, rules.to_move()) for p in parts]
-    results = []
-    for thinker in alone:
-        while (done := thinker.think(50_000)) is None:
-            pass
-        results.append(done)
+    results, _ = _in_one_process(parts, rules, rules.to_move())
     pool = SearchPool(2)
     try:
         pool.submit(parts, rules, rules.to_move())
@@ -121,13 +136,7 @@ def test_a_seat_with_cores_plays_the_split_decision_at_the_makespans_tick() -> N
     player = ArimaaComputer(3, 3)
     parts = player.split(rules, me)
     assert parts is not None
-    results, units = [], []
-    for part in parts:
-        thinker = part.start(rules, me)
-        while (done := thinker.think(1 << 30)) is None:
-            pass
-        results.append(done)
-        units.append(thinker.units)
+    results, units = _in_one_process(parts, rules, me)
     expected = player.join(rules, me, results)
     budget = 5_000
     due = max(MIN_THINK_TICKS, -(-makespan(units, 2) // budget))

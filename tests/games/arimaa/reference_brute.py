@@ -19,7 +19,16 @@ def boards_of(text: str) -> Boards:
     return tuple(boards)
 
 
-def reference(boards: Boards, side: int, steps_left: int = 4) -> pb.Position:
+def to_reference(
+    boards: Boards,
+    side: int,
+    steps_left: int = 4,
+    push_sq: int = -1,
+    push_kind: int = 0,
+    pull_sq: int = -1,
+    pull_kind: int = 0,
+) -> pb.Position:
+    """Our in-turn state as a pyrimaa Position."""
     bitboards: list[int | None] = [0] * 15
     bitboards[7] = bitboards[8] = None
     for index, board in enumerate(boards):
@@ -27,6 +36,14 @@ def reference(boards: Boards, side: int, steps_left: int = 4) -> pb.Position:
         bitboards[kind + 1 + 8 * s] = board
     gold, silver = occupancy(boards)
     bitboards[0] = ~(gold | silver) & ((1 << 64) - 1)
+    if push_sq >= 0:
+        return pb.Position(
+            side, steps_left, bitboards, True, (push_kind + 1) | (8 * (1 - side)), push_sq
+        )
+    if pull_sq >= 0:
+        return pb.Position(
+            side, steps_left, bitboards, False, (pull_kind + 1) | (8 * side), pull_sq
+        )
     return pb.Position(side, steps_left, bitboards)
 
 
@@ -50,7 +67,7 @@ def _states(start: pb.Position, side: int, steps: int):  # type: ignore[no-untyp
 def captures(boards: Boards, side: int, steps: int = 4) -> dict[int, int]:
     """{enemy bitboard index: fewest of `side`'s steps (no push left half-done) after which
     a piece of that bitboard has been captured}."""
-    start = reference(boards, side)
+    start = to_reference(boards, side)
     enemy = 1 - side
     before = [start.bitBoards[k + 1 + 8 * enemy].bit_count() for k in range(6)]
     best: dict[int, int] = {}
@@ -66,7 +83,7 @@ def captures(boards: Boards, side: int, steps: int = 4) -> dict[int, int]:
 def goal_in(boards: Boards, side: int, steps: int = 4) -> int | None:
     """Fewest steps after which a rabbit of `side` stands on its goal (no push pending)."""
     rank = GOAL_RANK[side]
-    for taken, pos in _states(reference(boards, side), side, steps):
+    for taken, pos in _states(to_reference(boards, side), side, steps):
         if not pos.inpush and pos.bitBoards[1 + 8 * side] & rank:
             return taken
     return None
@@ -75,7 +92,7 @@ def goal_in(boards: Boards, side: int, steps: int = 4) -> int | None:
 def goal_next_turn(boards: Boards, side: int) -> bool:
     """Some whole turn of `side` leaves it a goal in its next turn if the other side stood
     still (the reference's whole-turn generator, then its steps again)."""
-    for pos in reference(boards, side).get_moves():
+    for pos in to_reference(boards, side).get_moves():
         again = tuple(pos.bitBoards[i] for i in range(1, 7)) + tuple(
             pos.bitBoards[i] for i in range(9, 15)
         )
