@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from firmware.match.driver import Match, Seat
 from firmware.match.pacing import PENDING, Pacing
 from firmware.match.pool import SearchPool
-from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
+from firmware.match.protocol import ActionError, ComputerPlayer, SplitPlayer, Thinker
 from firmware.match.worker import SearchWorker
 
 __all__ = [
@@ -87,7 +87,7 @@ class ComputerSeat(Seat[A]):
     number of polls.
 
     With `cores` > 1 (a worker profile that gives the computer several cores) a player that
-    can split its decision (`split`, `join`: issue 36) runs its parts on a `SearchPool` of
+    can split its decision (`SplitPlayer`: issue 36) runs its parts on a `SearchPool` of
     that many processes; the units that fix the landing tick are then the parts' makespan
     on `cores` processes (each part to the first free one, in order): a function of the
     parts' work alone, so still the same frames in headless runs and replays.
@@ -140,8 +140,9 @@ class ComputerSeat(Seat[A]):
     def begin(self, match: Match[A], seat: int) -> None:
         self.cancel()
         self.thinking = True
-        split = getattr(self.player, "split", None)
-        parts = split(match.rules, seat) if self.use_worker and self.cores > 1 and split else None
+        parts = None
+        if self.use_worker and self.cores > 1 and isinstance(self.player, SplitPlayer):
+            parts = self.player.split(match.rules, seat)
         if parts:
             if self.pacing is not None:
                 self.request = self.pacing.now()
@@ -168,7 +169,8 @@ class ComputerSeat(Seat[A]):
             done = self._pool.poll(wait_for=block and self.calls >= self.min_ticks)
             if done is not None:
                 results, units = done
-                self.decided = self.player.join(match.rules, seat, results)  # type: ignore[attr-defined]
+                assert isinstance(self.player, SplitPlayer)
+                self.decided = self.player.join(match.rules, seat, results)
                 self.units = makespan(units, self.cores)
             return
         if self._worker is not None and self.use_worker:
