@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..rules.board import NEIGHBOURS, TRAP_SQUARES
 from ..rules.steps import Boards, occupancy
-from .tactics import around, capture_threats, goal_steps
+from .tactics import capture_threats, goal_steps
 
 #: Value of a non-rabbit piece by how many enemy pieces are stronger than it: a piece with
 #: nothing stronger on the other side does the elephant's job whatever its kind.
@@ -21,6 +21,9 @@ TRAP_CONTROL = 45  # two or more pieces next to a trap
 TRAP_STRONGEST = 25  # the strongest piece next to a trap
 _TRAP_NEIGHBOURS = tuple(NEIGHBOURS[t] for t in TRAP_SQUARES)
 WIN = 1_000_000
+_FULL = (1 << 64) - 1
+_NOT_A = _FULL ^ 0x0101010101010101  # not on file a
+_NOT_H = _FULL ^ (0x0101010101010101 << 7)  # not on file h
 
 
 def evaluate(boards: Boards) -> int:
@@ -35,7 +38,8 @@ def evaluate(boards: Boards) -> int:
         enemy = counts[1 - side]
         own = counts[side]
         value = RABBIT_TOTAL[min(own[0], 8)]
-        near_friend = around(occ[side])
+        m = occ[side]
+        near_friend = (m << 8 | m >> 8 | (m & _NOT_H) << 1 | (m & _NOT_A) >> 1) & _FULL
         stronger = 0
         stronger_mask = 0
         for kind in range(5, -1, -1):
@@ -44,7 +48,9 @@ def evaluate(boards: Boards) -> int:
                 value += pv * own[kind]
             if stronger_mask:
                 # frozen: next to a stronger enemy piece and to no friend
-                f = boards[base + kind] & ~near_friend & around(stronger_mask)
+                m = stronger_mask  # next to it (tactics.around, inlined: every leaf)
+                near = (m << 8 | m >> 8 | (m & _NOT_H) << 1 | (m & _NOT_A) >> 1) & _FULL
+                f = boards[base + kind] & ~near_friend & near
                 if f:
                     value -= f.bit_count() * pv // FROZEN_FRACTION
             stronger += enemy[kind]

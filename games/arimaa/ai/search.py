@@ -369,7 +369,8 @@ class Searcher:
                 s -= 50_000  # around a capture either side can make
             return s
 
-        children.sort(key=order)
+        if not (root_turn and depth <= 1):  # the root turn's last step: no cut to gain
+            children.sort(key=order)
         opp = 1 - side
         # passing (ending the turn early) comes first when it is the TT move, else last
         can_pass = steps_left < 4 and ps < 0 and boards != turn_start
