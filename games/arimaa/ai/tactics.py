@@ -94,7 +94,7 @@ def _frozen_at(b: _Board, sq: int, kind: int, friends: int) -> bool:
 
 
 def _move_cost(
-    b: _Board, victim: int, vkind: int, dests: int, budget: int, trap: int, busy: int = 0
+    b: _Board, victim: int, vkind: int, dests: int, budget: int, busy: int = 0
 ) -> tuple[int, int]:
     """Fewest of the attacker's steps to move the enemy piece on `victim` (of kind `vkind`)
     one square onto a square of `dests`: a stronger unfrozen piece (not one of `busy`, the
@@ -121,7 +121,7 @@ def _move_cost(
                 if push_to or (dests >> a & 1 and NEIGHBOURS[a] & b.empty):
                     return 2, a
                 continue
-            cost = _approach(b, a, k, others, victim, dests, push_to, trap, budget - 2)
+            cost = _approach(b, a, k, others, victim, dests, push_to, budget - 2)
             if cost + 2 < best:
                 best, who = cost + 2, a
     return (best, who) if best <= budget else (NONE, -1)
@@ -135,7 +135,6 @@ def _approach(
     victim: int,
     dests: int,
     push_to: int,
-    trap: int,
     limit: int,
 ) -> int:
     """Steps for the piece on `start` to stand next to `victim` where it can then push it onto
@@ -224,7 +223,7 @@ def _remove(b: _Board, defenders: int, trap: int, budget: int) -> tuple[int, int
     busy = 0
     not_trap = _FULL ^ (1 << trap)
     for d in _squares(defenders):
-        cost, who = _move_cost(b, d, b.index_at(d) % 6, not_trap, budget - total, trap, busy)
+        cost, who = _move_cost(b, d, b.index_at(d) % 6, not_trap, budget - total, busy)
         total += cost
         if total > budget:
             return NONE, busy
@@ -278,7 +277,7 @@ def _onto_trap(b: _Board, v: int, trap: int, budget: int, busy: int = 0) -> int:
     tbit = 1 << trap
     vkind = b.index_at(v) % 6
     if b.empty & tbit:
-        return _move_cost(b, v, vkind, tbit, budget, trap, busy)[0]
+        return _move_cost(b, v, vkind, tbit, budget, busy)[0]
     ai = b.index_at(trap)
     if budget < 2 or ai // 6 != b.side:
         return NONE
@@ -295,7 +294,7 @@ def _onto_trap(b: _Board, v: int, trap: int, budget: int, busy: int = 0) -> int:
         new = list(b.boards)
         new[ai] ^= tbit | (1 << y)
         nb = _Board(tuple(new), b.side)
-        cost = _move_cost(nb, v, vkind, tbit, budget - 1, trap, busy | (1 << y))[0]
+        cost = _move_cost(nb, v, vkind, tbit, budget - 1, busy | (1 << y))[0]
         best = min(best, cost + 1)
     return best if best <= budget else NONE
 
