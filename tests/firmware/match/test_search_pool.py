@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+from typing import Any
 
 from firmware.match.driver import Match, Seat
 from firmware.match.pool import SearchPool
@@ -14,17 +15,21 @@ from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat, LocalSeat, makes
 from games.arimaa.ai.goal import find_goal
 from games.arimaa.ai.levels import searcher_for
 from games.arimaa.ai.search import Limits, Searcher
-from games.arimaa.ai.split import Iterations, join, run_parts
+from games.arimaa.ai.split import join, run_parts
 from games.arimaa.match import (
     SPLIT_PARTS,
     ArimaaAction,
     ArimaaComputer,
-    ArimaaPart,
     ArimaaRules,
 )
 from games.arimaa.rules.game import Game
 from games.arimaa.rules.position import Position
 from games.arimaa.rules.randomplay import sparse_boards
+from games.reversi.ai.players import STRONGEST, join_parts, split_root
+from games.reversi.ai.search import Search
+from games.reversi.ai.search import Thinker as ReversiThinker
+from games.reversi.match import ReversiComputer, ReversiRules
+from games.reversi.rules import Game as ReversiGame
 
 
 def _game(seed: int, pieces: int = 9) -> Game:
@@ -37,9 +42,7 @@ def _game(seed: int, pieces: int = 9) -> Game:
             return game
 
 
-def _in_one_process(
-    parts: list[ArimaaPart], rules: ArimaaRules, seat: int
-) -> tuple[list[Iterations], list[int]]:
+def _in_one_process(parts: list[Any], rules: Any, seat: int) -> tuple[list[Any], list[int]]:
     """Each part's result and units, one after another in this process."""
     results, units = [], []
     for part in parts:
@@ -154,3 +157,54 @@ def test_a_seat_with_cores_plays_the_split_decision_at_the_makespans_tick() -> N
         assert match.history[0].data == rules.encode(expected)
     finally:
         computer.close()
+
+
+
+def _reversi(empties: int, seed: int) -> ReversiRules:
+    rng = random.Random(seed)
+    while True:
+        game = ReversiGame()
+        while not game.over and 64 - sum(game.score().values()) > empties:
+            game.play(rng.choice(sorted(game.legal())))
+        if not game.over and len(game.legal()) >= 6:
+            return ReversiRules(ReversiGame(game.position))
+
+
+def test_reversi_split_search_agrees_with_the_whole_search_at_a_fixed_depth() -> None:
+    """Root moves dealt to three searches: at a fixed depth the best of their values is the
+    whole search's value, and the joined move is one with that value."""
+    for seed in (1, 2):
+        pos = _reversi(40, seed).game.position
+        p, o = pos.player, pos.opponent
+        whole = ReversiThinker(Search(p, o, max_depth=4, node_limit=10**9)).finish()
+        masks = split_root(pos, STRONGEST, 3)
+        assert masks is not None and sum(m.bit_count() for m in masks) == len(
+            ReversiGame(pos).legal()
+        )
+        results = []
+        for mask in masks:
+            search = Search(p, o, max_depth=4, node_limit=10**9, root_moves=mask)
+            final = ReversiThinker(search).finish()
+            results.append((search.iterations, final.depth))
+        best = max(it[-1][1] for it, _ in results)
+        assert best == whole.score
+        chosen = join_parts(results)
+        assert any(it[-1][2] == chosen and it[-1][1] == best for it, _ in results)
+
+
+def test_reversi_pool_and_one_process_choose_the_same_move() -> None:
+    rules = _reversi(40, 3)
+    me = rules.to_move()
+    assert me is not None
+    player = ReversiComputer(STRONGEST, 1, tick_budget=2_000)
+    parts = player.split(rules, me)
+    assert parts is not None and len(parts) == 3
+    results, _ = _in_one_process(parts, rules, me)
+    pool = SearchPool(2)
+    try:
+        pool.submit(parts, rules, me)
+        answer = pool.poll(wait_for=True)
+    finally:
+        pool.close()
+    assert answer is not None and answer[0] == results
+    assert player.join(rules, me, answer[0]) == player.join(rules, me, results)
