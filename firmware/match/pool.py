@@ -19,6 +19,7 @@ import importlib
 import logging
 import multiprocessing
 import weakref
+from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -51,19 +52,29 @@ def think_until_done(conn: Connection, thinker: Any) -> tuple[Any, Any]:
             return None, conn.recv()
 
 
-def _serve(conn: Connection) -> None:
-    """One pool process: a part at a time; a newer message cancels the current part."""
+def serve(conn: Connection, start: Callable[[Any], tuple[Any, Callable[[Any, int], Any]]]) -> None:
+    """A search process's loop: one job at a time, `start(job)` giving its thinker and how
+    to word the answer; a newer message cancels the current job (None stops the process)."""
     pending: Any = None
     while True:
         job = pending if pending is not None else conn.recv()
         if job is None:
             return
-        job_id, index, part, rules_path, rules_json, seat = job
-        rules = rules_class(rules_path).from_json(rules_json)
-        thinker = part.start(rules, seat)
+        thinker, reply = start(job)
         result, pending = think_until_done(conn, thinker)
         if result is not None:
-            conn.send((job_id, index, result, int(getattr(thinker, "units", 0))))
+            conn.send(reply(result, int(getattr(thinker, "units", 0))))
+
+
+def _start_part(job: Any) -> tuple[Any, Callable[[Any, int], Any]]:
+    job_id, index, part, rules_path, rules_json, seat = job
+    rules = rules_class(rules_path).from_json(rules_json)
+    return part.start(rules, seat), lambda result, units: (job_id, index, result, units)
+
+
+def _serve(conn: Connection) -> None:
+    """One pool process: a part at a time."""
+    serve(conn, _start_part)
 
 
 class _Process:

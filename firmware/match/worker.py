@@ -17,30 +17,27 @@ import atexit
 import logging
 import multiprocessing
 import weakref
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
 from firmware.match.pool import close_all as close_pools
-from firmware.match.pool import rules_class, think_until_done
+from firmware.match.pool import rules_class, serve
 
 log = logging.getLogger("twinfold.match")
 
 _LIVE: weakref.WeakSet[SearchWorker] = weakref.WeakSet()
 
 
+def _start_job(job: Any) -> tuple[Any, Callable[[Any, int], Any]]:
+    job_id, player, rules_path, rules_json, seat = job
+    rules = rules_class(rules_path).from_json(rules_json)
+    return player.start(rules, seat), lambda action, units: (job_id, rules.encode(action), units)
+
+
 def _serve(conn: Connection) -> None:
     """The worker's loop: one job at a time; a newer message cancels the current job."""
-    pending: Any = None
-    while True:
-        job = pending if pending is not None else conn.recv()
-        if job is None:
-            return
-        job_id, player, rules_path, rules_json, seat = job
-        rules = rules_class(rules_path).from_json(rules_json)
-        thinker = player.start(rules, seat)
-        action, pending = think_until_done(conn, thinker)
-        if action is not None:
-            conn.send((job_id, rules.encode(action), int(getattr(thinker, "units", 0))))
+    serve(conn, _start_job)
 
 
 class SearchWorker:

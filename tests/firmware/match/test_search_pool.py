@@ -54,6 +54,18 @@ def _in_one_process(parts: list[Any], rules: Any, seat: int) -> tuple[list[Any],
     return results, units
 
 
+def _on_a_pool(parts: list[Any], rules: Any, seat: Any, size: int) -> tuple[list[Any], list[int]]:
+    """The parts' results and units from a fresh pool of `size` processes."""
+    pool = SearchPool(size)
+    try:
+        pool.submit(parts, rules, seat)
+        answer = pool.poll(wait_for=True)
+    finally:
+        pool.close()
+    assert answer is not None
+    return answer
+
+
 def _rules(seed: int) -> ArimaaRules:
     rules = ArimaaRules.new(None)
     rules.game = _game(seed)
@@ -81,13 +93,7 @@ def test_pool_and_one_process_choose_the_same_turn() -> None:
     parts = player.split(rules, rules.to_move())
     assert parts is not None and len(parts) == SPLIT_PARTS
     results, _ = _in_one_process(parts, rules, rules.to_move())
-    pool = SearchPool(2)
-    try:
-        pool.submit(parts, rules, rules.to_move())
-        answer = pool.poll(wait_for=True)
-    finally:
-        pool.close()
-    assert answer is not None
+    answer = _on_a_pool(parts, rules, rules.to_move(), 2)
     assert player.join(rules, rules.to_move(), answer[0]) == player.join(
         rules, rules.to_move(), results
     )
@@ -106,13 +112,8 @@ def test_a_killed_pool_process_costs_one_retried_part_never_a_hang() -> None:
         os.kill(pool.pids[0], signal.SIGKILL)
         answer = pool.poll(wait_for=True)
         assert answer is not None and pool.retried == 1
-        again = SearchPool(1)
-        try:
-            again.submit(parts, rules, rules.to_move())
-            reference = again.poll(wait_for=True)
-        finally:
-            again.close()
-        assert reference is not None and answer[0] == reference[0]
+        reference = _on_a_pool(parts, rules, rules.to_move(), 1)
+        assert answer[0] == reference[0]
     finally:
         pool.close()
 
@@ -159,7 +160,6 @@ def test_a_seat_with_cores_plays_the_split_decision_at_the_makespans_tick() -> N
         computer.close()
 
 
-
 def _reversi(empties: int, seed: int) -> ReversiRules:
     rng = random.Random(seed)
     while True:
@@ -200,11 +200,6 @@ def test_reversi_pool_and_one_process_choose_the_same_move() -> None:
     parts = player.split(rules, me)
     assert parts is not None and len(parts) == 3
     results, _ = _in_one_process(parts, rules, me)
-    pool = SearchPool(2)
-    try:
-        pool.submit(parts, rules, me)
-        answer = pool.poll(wait_for=True)
-    finally:
-        pool.close()
-    assert answer is not None and answer[0] == results
+    answer = _on_a_pool(parts, rules, me, 2)
+    assert answer[0] == results
     assert player.join(rules, me, answer[0]) == player.join(rules, me, results)
