@@ -7,7 +7,10 @@ turn where the depth runs out (finishing a pending push first), so every iterati
 complete legal turn and orders the next one. The
 root side's own turn is searched without transposition cut-offs (a visited set drops repeated
 in-turn states instead) so the principal variation is always a whole turn. At every later
-turn start the side to move is first checked for a goal in that turn (exact search).
+turn start the side to move is first checked for a goal in that turn (exact search); at
+every leaf the side to move is credited with the captures and goal threats the static
+tactics see (issue 36). `Limits.full_turn` makes the whole own turn a floor no node limit
+cuts, and `part` lets several processes share one turn (ai/split.py).
 
 Usage::
 
