@@ -230,6 +230,7 @@ class GameContext:
             worker=profile.mode == "worker",
             block=not self._machine.hal.realtime,
             pacing=self._machine.pacing,
+            cores=profile.cores,
         )
 
     def finish(self, result: GameResult) -> None:
