@@ -98,7 +98,9 @@ class Counters:
     received: int = 0
     retransmitted: int = 0
     rejected: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(("crc", "auth", "replay", "unpaired", "illegal"), 0)
+        default_factory=lambda: dict.fromkeys(
+            ("crc", "auth", "replay", "unpaired", "illegal", "spoof"), 0
+        )
     )
 
 
@@ -134,6 +136,7 @@ class Radio:
         self.keyring = keyring
         self.name = name
         self.id, self.epoch = keyring.start()
+        self.tag_bytes = packet.tag_length(link.kind())  # the transport's (packet.py)
         self.rng = rng or random.Random(self.id)
         self.count = 0
         self.decoder = FrameDecoder()
@@ -141,6 +144,9 @@ class Radio:
         self.peers: dict[bytes, Peer] = {}
         self.nearby: dict[bytes, tuple[Beacon, int]] = {}
         self.beacon: Beacon | None = None  # what this unit announces (None: stays quiet)
+        # Units in a match with this one (the session says): they announce nothing, so a
+        # beacon with one of their ids is someone else's (refused as "spoof").
+        self.silent: set[bytes] = set()
         self.accept_pairing = False  # a host accepts pairing requests while it waits
         self.pairing: Pairing | None = None
         self._pair_rel: Reliable | None = None
@@ -244,7 +250,9 @@ class Radio:
             self._last_rx = tick
             for body in self.decoder.feed(data):
                 self._on_body(body)
-        self.counters.rejected["crc"] = self.decoder.crc_errors + self.decoder.overlong
+        self.counters.rejected["crc"] = (
+            self.decoder.crc_errors + self.decoder.overlong + self.link.noise()
+        )
         for peer_id, (_, seen) in list(self.nearby.items()):
             if tick - seen > NEARBY_TICKS:
                 del self.nearby[peer_id]
@@ -291,11 +299,24 @@ class Radio:
         )
 
     def _data(self, peer: Peer, peer_id: bytes, segment: bytes) -> bytes:
-        self.count = min(self.count + 1, MAX_COUNT)
+        if self.count >= MAX_COUNT:
+            # A count is never used twice in an epoch (it is half of the frame's nonce): at
+            # the top (hours of play at the fastest pace) the unit takes a new epoch, which
+            # its peers see as a restart of the channel.
+            _, self.epoch = self.keyring.start()
+            self.count = 0
+        self.count += 1
         seen = packet.UNKNOWN_CHAN if peer.peer_inc is None else peer.peer_inc
         chan = (peer.my_inc << 4) | seen
         return packet.data_body(
-            peer.record.key, self.id, peer_id, self.epoch, self.count, segment, chan
+            peer.record.key,
+            self.id,
+            peer_id,
+            self.epoch,
+            self.count,
+            segment,
+            chan,
+            self.tag_bytes,
         )
 
     def _flush_pairing(self) -> None:
@@ -338,7 +359,9 @@ class Radio:
         try:
             if kind == packet.BEACON:
                 beacon = Beacon.decode(body)
-                if beacon.src != self.id:
+                if beacon.src in self.silent:
+                    self.reject("spoof", f"a beacon with the id of {beacon.src.hex()}, in play")
+                elif beacon.src != self.id:
                     self.nearby[beacon.src] = (beacon, self.tick_no)
                 elif self.id_clash != beacon.name:
                     # No radio hears itself: another unit announces with our id (a copied
@@ -365,6 +388,9 @@ class Radio:
         _, src, dst, segment = packet.parse_addressed(body)
         if dst != self.id:
             return
+        if src == self.id:  # a copy of this unit: one key, one nonce space for both
+            self.reject("spoof", "pairing traffic from a unit with this unit's id")
+            return
         over = self.pairing is None or (self.pairing.done and self._pair_rel is None)
         if over or (self.pairing is not None and self.pairing.done and self.pairing.peer != src):
             # a new exchange (also a second try from a unit whose first one ended)
@@ -387,7 +413,7 @@ class Radio:
             pairing.receive(msg)
 
     def _on_data(self, body: bytes) -> None:
-        frame = packet.parse_data(body)
+        frame = packet.parse_data(body, self.tag_bytes)
         if frame.dst != self.id:
             return  # between two other units
         peer = self.peer(frame.src)
@@ -402,6 +428,7 @@ class Radio:
             return
         if peer.window.accept(frame.epoch, frame.count):
             self.keyring.seen_epoch(frame.src, frame.epoch)
+        segment = packet.unseal(peer.record.key, frame)
         their, seen = frame.chan >> 4, frame.chan & 0x0F
         rebooted = peer.rel_epoch is not None and peer.rel_epoch != frame.epoch
         renewed = peer.peer_inc is not None and peer.peer_inc != their
@@ -423,8 +450,8 @@ class Radio:
                 self._hellos.add(frame.src)
             return
         self.counters.received += 1
-        if len(frame.segment) > HEADER.size:  # a message: answer it (acks) from now on
+        if len(segment) > HEADER.size:  # a message: answer it (acks) from now on
             peer.active, peer.closing = True, None
         peer.rel.tick = self.tick_no
-        for msg in peer.rel.receive(frame.segment) or []:
+        for msg in peer.rel.receive(segment) or []:
             self._messages.append((frame.src, msg))
