@@ -1,0 +1,85 @@
+"""`twinfold headless` with a player at the controls, for the network tests: run as
+
+    python tests/firmware/link/lan_player.py SEED PLAYERS -- headless --link lan://... --versus ...
+
+It runs the real command (`firmware.cli.main`) with one addition: after every machine tick
+the unit's player acts as a person would at the controls: a hosting player presses Start in
+the lobby once PLAYERS units are in (a full table starts by itself), and in the game each
+player acts once it is this unit's turn. A timed movie cannot play a card game whose turns
+come when the network brings them; Reversi plays the shortest complete game (the nine plies
+of the air:// tests), Killing Sevens a random legal card (or a pass) of its own seat
+(seeded by SEED).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from firmware.machine import Machine
+
+GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]  # test_cross_process.GAME
+
+
+def act_reversi(scene: Any, rng: random.Random) -> None:
+    from games.reversi.scene.controls import tap_square
+
+    moves = scene.game.moves
+    if scene.anim is None and scene.human_to_move() and len(moves) < len(GAME):
+        square = GAME[len(moves)]
+        tap_square(scene, square)
+        if scene.preview == square:  # hints on: the first tap previews
+            tap_square(scene, square)
+
+
+def act_sevens(scene: Any, rng: random.Random) -> None:
+    """A random legal card of this unit's seat; the player skips every animation and
+    computer's line at once (A, or the skip button), as an impatient player does."""
+    if scene.anim is not None:
+        scene.anim = None
+    if scene.talk.busy:
+        scene.talk.skip()
+    match = scene.match
+    seat = None if match is None else match.to_move
+    if seat is None or match.seats[seat].kind != "local" or scene.sending:
+        return
+    actions = list(match.rules.legal_actions() or [])
+    if actions:
+        scene._offer(rng.choice(actions))
+
+
+ACTORS = {"reversi": act_reversi, "sevens": act_sevens}
+
+
+def main(argv: list[str]) -> int:
+    seed, players, rest = argv[0], int(argv[1]), argv[argv.index("--") + 1 :]
+    rng = random.Random(seed)
+    step = Machine.step
+
+    def step_and_play(machine: Machine) -> None:
+        step(machine)
+        session = machine.link.session if machine.link is not None else None
+        if (
+            session is not None
+            and session.role == "host"
+            and 1 + len(session.guests) >= players
+            and session.can_start_now()
+        ):
+            session.start_now()  # the lobby's Start button
+        running = machine.game_scene()
+        actor = ACTORS.get(running.cartridge.id) if running is not None else None
+        if running is not None and actor is not None:
+            actor(running.game, rng)
+
+    Machine.step = step_and_play  # type: ignore[method-assign]
+    from firmware.cli import main as cli
+
+    return cli(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
