@@ -18,7 +18,7 @@ from typing import Protocol
 from firmware.link import packet
 from firmware.link.framing import FrameDecoder, encode_frame
 from firmware.link.packet import Beacon, PacketError, ReplayWindow
-from firmware.link.pairing import Pairing, Step
+from firmware.link.pairing import REQ, Pairing, Step
 from firmware.link.reliable import HEADER, Reliable
 from hal.interfaces import ByteLink
 
@@ -396,6 +396,11 @@ class Radio:
             # a new exchange (also a second try from a unit whose first one ended)
             if src in self.keyring.pairings() and not self.accept_pairing:
                 return  # a late retransmission of the exchange that paired us
+            if len(segment) <= HEADER.size or segment[HEADER.size] != REQ:
+                # Only a request opens an exchange: anything else is a late retransmission
+                # or ack of one that ended. Taken as a new one, it would stand (asking for
+                # a request that never comes) in the way of the next unit's pairing.
+                return
             if not self.accept_pairing:
                 self.reject("unpaired", "a pairing request while not accepting any")
                 return

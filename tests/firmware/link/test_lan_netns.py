@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,8 +42,11 @@ def env() -> dict[str, str]:
     return {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
 
-def start_match(seg: Segment, tmp: Path, game: str, units: int, url: str = "lan://") -> None:
+def start_match(
+    seg: Segment, tmp: Path, game: str, units: int, url: str = "lan://"
+) -> list[subprocess.Popen[bytes]]:
     """Unit 0 hosts `game`, the others join; each has its own store and dump in tmp/NAME."""
+    procs = []
     for i in range(units):
         name = NAMES[i]
         folder = tmp / name
@@ -52,16 +56,17 @@ def start_match(seg: Segment, tmp: Path, game: str, units: int, url: str = "lan:
         cmd += ["--versus", "host" if i == 0 else "join", "--until-over"]
         cmd += ["--frames", str(MAX_FRAMES), "--store", str(folder / "store.db")]
         cmd += ["--dump", str(folder / "dump.json")]
-        seg.popen(i, cmd, folder / "log.txt", env())
+        procs.append(seg.popen(i, cmd, folder / "log.txt", env()))
+    return procs
 
 
-def finish(seg: Segment, tmp: Path, units: int) -> list[dict[str, Any]]:
+def finish(procs: list[subprocess.Popen[bytes]], tmp: Path, units: int) -> list[dict[str, Any]]:
     """Wait for the units (each stops once its match is over); their dumps."""
     deadline = time.monotonic() + TIMEOUT
-    for proc in seg.procs[:units]:
+    for proc in procs:
         proc.wait(timeout=max(1.0, deadline - time.monotonic()))
     logs = {n: (tmp / n / "log.txt").read_text(errors="replace") for n in NAMES[:units]}
-    assert [p.returncode for p in seg.procs[:units]] == [0] * units, logs
+    assert [p.returncode for p in procs] == [0] * units, logs
     dumps = [json.loads((tmp / n / "dump.json").read_text()) for n in NAMES[:units]]
     where = [(u["link"]["name"], u["frame"], u["scene"], u["link"]) for u in dumps]
     assert all(u["link"]["state"] == "over" for u in dumps), where
@@ -84,11 +89,13 @@ def check_sevens(dumps: list[dict[str, Any]]) -> None:
     assert sorted(u["game"]["seat"] for u in dumps) == list(range(len(dumps)))
 
 
-def check_link(dumps: list[dict[str, Any]]) -> None:
+def check_link(dumps: list[dict[str, Any]], hostile: bool = False) -> None:
+    """Every unit's match is over and agreed; nothing forged arrived without `hostile`."""
     for unit in dumps:
         link = unit["link"]
         assert link["state"] == "over", link
-        assert link["rejected"]["auth"] == link["rejected"]["illegal"] == 0, link
+        assert link["rejected"]["illegal"] == 0, link
+        assert hostile or link["rejected"]["auth"] == link["rejected"]["spoof"] == 0, link
 
 
 @pytest.mark.parametrize(("game", "units"), [("reversi", 2), ("sevens", 3), ("sevens", 4)])
@@ -97,11 +104,11 @@ def test_units_find_each_other_pair_and_play_clean_and_lossy(
 ) -> None:
     with Segment(units) as clean, Segment(units, LOSSY) as lossy:
         print(f"impaired by {lossy.impairment}")
-        start_match(clean, tmp_path / "clean", game, units)
-        start_match(lossy, tmp_path / "lossy", game, units)
+        clean_units = start_match(clean, tmp_path / "clean", game, units)
+        lossy_units = start_match(lossy, tmp_path / "lossy", game, units)
         results = [
-            finish(clean, tmp_path / "clean", units),
-            finish(lossy, tmp_path / "lossy", units),
+            finish(clean_units, tmp_path / "clean", units),
+            finish(lossy_units, tmp_path / "lossy", units),
         ]
     for dumps in results:
         (check_reversi if game == "reversi" else check_sevens)(dumps)

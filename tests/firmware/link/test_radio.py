@@ -179,3 +179,16 @@ def test_a_backlog_to_two_partners_drains_on_half_duplex_air() -> None:
             break
     assert got[g1.id] == parts and got[g2.id] == parts  # all of it, in order, within a minute
     assert air.tick < 60 * 50
+
+
+def test_only_a_request_opens_a_pairing_exchange() -> None:
+    """A late ack of a finished exchange (the network delivers those promptly, and twice)
+    must not stand in the way of the next unit's pairing as an exchange waiting forever."""
+    air = Air()
+    host = air.radio("Host")
+    host.accept_pairing = True
+    other = b"LATE"
+    host._on_body(packet.pair_body(other, host.id, b"\x00\x03\x00\x01\x00"))  # an ack
+    assert host.pairing is None
+    host._on_body(packet.pair_body(other, host.id, b"\x00\x00\xff\xff\x00\x01" + bytes(32)))
+    assert host.pairing is not None and host.pairing.peer == other  # a request does
