@@ -25,6 +25,7 @@ import random
 import socket
 import struct
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -34,7 +35,7 @@ from firmware.link.framing import FrameDecoder, encode_frame
 from hal.link.urlhandlers.protocol_lan import HEADER, MAGIC, LanOptions
 
 FLOOD = 4000  # forged frames in the flood
-ROUND = 0.03  # seconds between rounds (a wait on the socket, not a sleep for something)
+ROUND = 0.05  # seconds between rounds of attacks
 
 
 def main(stop: Path, expected: int, channel: str) -> int:
@@ -45,7 +46,9 @@ def main(stop: Path, expected: int, channel: str) -> int:
     mreq = struct.pack("=4s4si", socket.inet_aton(opts.group), bytes(4), 0)
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
     sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 0)  # not its own replays
     sock.settimeout(ROUND)
+    next_round = 0.0
     me = os.urandom(4)
     head = HEADER.pack(MAGIC, opts.tag, me)
     rng = random.Random(7)
@@ -83,8 +86,9 @@ def main(stop: Path, expected: int, channel: str) -> int:
                     captured.append(datagram)
             if len(captured) > 2000:
                 del captured[:1000]
-        if len(captured) < 20 or len(units) < expected:
-            continue  # not yet paired traffic: wait for the match
+        if len(captured) < 20 or len(units) < expected or time.monotonic() < next_round:
+            continue  # not yet paired traffic (wait for the match), or not yet time
+        next_round = time.monotonic() + ROUND
         for old in rng.sample(captured, 3):
             send(old, "replay")
         send(os.urandom(rng.randrange(1, 300)), "noise")

@@ -34,7 +34,7 @@ from tests.firmware.link.netns import Segment, skip_reason
 from tests.firmware.link.test_lan_netns import NAMES, check_link, check_sevens, finish, start_match
 
 REASON = skip_reason() or (None if shutil.which("tcpdump") else "no tcpdump on this machine")
-pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
 HERE = Path(__file__).resolve().parent
 UNITS = 3

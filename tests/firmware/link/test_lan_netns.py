@@ -27,7 +27,7 @@ import pytest
 from tests.firmware.link.netns import Segment, skip_reason
 
 REASON = skip_reason()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -115,3 +115,39 @@ def test_units_find_each_other_pair_and_play_clean_and_lossy(
         check_link(dumps)
     lossy_retransmitted = sum(u["link"]["frames"]["retransmitted"] for u in results[1])
     assert lossy_retransmitted > 0  # the impairment was there, and the link got over it
+
+
+def readme_commands(marker: str) -> list[str]:
+    """The commands of the README's first ```sh block after `marker`."""
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index(marker) :].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_readmes_two_computer_recipe_runs_verbatim(tmp_path: Path) -> None:
+    """Each command of the README's windowless recipe, as written, in its own namespace
+    (`twinfold` from this checkout's environment first on PATH): both units pair, join
+    and play, each naming the other as its partner."""
+    commands = readme_commands("Without a window, the same check")
+    assert len(commands) == 2 and all(c.startswith("twinfold ") for c in commands)
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    with Segment(2) as seg:
+        procs = [
+            seg.popen(i, ["sh", "-c", command], tmp_path / f"unit{i}.txt", {**env(), "PATH": path})
+            for i, command in enumerate(commands)
+        ]
+        for proc in procs:
+            proc.wait(timeout=TIMEOUT)
+    outputs = [(tmp_path / f"unit{i}.txt").read_text() for i in range(2)]
+    assert [p.returncode for p in procs] == [0, 0], outputs
+    dumps = [json.loads(out[out.index("{") :]) for out in outputs]
+    names = {d["link"]["name"] for d in dumps}
+    playing = [d for d in dumps if d["link"]["state"] == "playing"]
+    left = [d for d in dumps if d["link"]["state"] != "playing"]
+    assert playing, dumps  # the first to stop was still playing
+    for unit in playing:
+        assert unit["scene"] == "reversi" and unit["link"]["partner"] in names - {
+            unit["link"]["name"]
+        }
+    for unit in left:  # it saw the first one stop: its partner's goodbye came through
+        assert unit["game"]["message"] == "Your partner left the game.", unit
