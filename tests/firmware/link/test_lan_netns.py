@@ -151,3 +151,19 @@ def test_the_readmes_two_computer_recipe_runs_verbatim(tmp_path: Path) -> None:
         }
     for unit in left:  # it saw the first one stop: its partner's goodbye came through
         assert unit["game"]["message"] == "Your partner left the game.", unit
+
+
+def test_the_handheld_config_chooses_the_network(tmp_path: Path) -> None:
+    """`[radio] port = "lan://"` in device.toml: the handheld's radio is the network link
+    (`hal.backends.device.radio.open_radio`), on the segment's interface."""
+    script = (
+        "from hal.backends.device.config import RadioConfig\n"
+        "from hal.backends.device.radio import open_radio\n"
+        "link = open_radio(RadioConfig(port='lan://?iface=eth0'))\n"
+        "print(link.kind(), link.describe())\n"
+    )
+    with Segment(1) as seg:
+        proc = seg.popen(0, [sys.executable, "-c", script], tmp_path / "out.txt", env())
+        proc.wait(timeout=TIMEOUT)
+    out = (tmp_path / "out.txt").read_text()
+    assert proc.returncode == 0 and out.strip().endswith("network twinfold @ eth0"), out
