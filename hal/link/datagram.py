@@ -10,12 +10,13 @@ Each transport module (`hal/link/urlhandlers/protocol_*.py`) adds only its `open
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
-from serial.serialutil import SerialBase
+from serial.serialutil import PortNotOpenError, SerialBase, SerialException
 
 
 def query_options(
@@ -37,11 +38,33 @@ def query_options(
 
 
 class DatagramPort(SerialBase):
-    """A pyserial port fed by `_pump` (datagrams into `_buf`); never blocks on write."""
+    """A pyserial port on one UDP socket, fed by `_pump` (datagrams into `_buf`); never
+    blocks on write."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._sock: socket.socket | None = None
         self._buf = bytearray()
         super().__init__(*args, **kwargs)
+
+    def _url_to_open(self) -> str:
+        """The URL `open` is to open (pyserial's checks first)."""
+        if self.is_open:
+            raise SerialException("Port is already open.")
+        if self.portstr is None:
+            raise SerialException("Port must be configured before it can be used.")
+        return str(self.portstr)
+
+    def _live(self) -> socket.socket:
+        """The open socket; PortNotOpenError once closed."""
+        if self._sock is None:
+            raise PortNotOpenError()
+        return self._sock
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        self.is_open = False
 
     def _pump(self) -> None:
         """Take in what has arrived (appending to `_buf`); raise PortNotOpenError if closed."""

@@ -43,7 +43,7 @@ def open_port(url: str, baud: int = 9600, exclusive: bool | None = None) -> seri
     # A device node is written non-blocking; pyserial's other URL handlers (loop://,
     # socket://) take a write timeout of 0 as "always late", and never block anyway.
     write_timeout = 0 if "://" not in url or url.startswith(OWN_SCHEMES) else None
-    extra = {} if exclusive is None else {"exclusive": exclusive}
+    extra: dict[str, Any] = {} if exclusive is None else {"exclusive": exclusive}
     try:
         return serial.serial_for_url(
             url, baudrate=baud, timeout=0, write_timeout=write_timeout, **extra

@@ -22,7 +22,7 @@ import zlib
 from typing import Any
 from urllib.parse import urlsplit
 
-from serial.serialutil import PortNotOpenError, SerialException
+from serial.serialutil import SerialException
 
 from hal.link.air import Burst, Impairments, Receiver, Transmitter
 from hal.link.datagram import DatagramPort
@@ -55,18 +55,13 @@ class Serial(DatagramPort):
     """A pyserial port on the simulated air."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._sock: socket.socket | None = None
         self._ports: range = range(0)
         super().__init__(*args, **kwargs)
 
     def open(self) -> None:
-        if self.is_open:
-            raise SerialException("Port is already open.")
-        url = self.portstr
-        if url is None:
-            raise SerialException("Port must be configured before it can be used.")
+        url = self._url_to_open()
         try:
-            channel, imp, baud_given = parse_url(str(url))
+            channel, imp, baud_given = parse_url(url)
         except ValueError as exc:
             raise SerialException(str(exc)) from None
         if not baud_given:
@@ -92,19 +87,12 @@ class Serial(DatagramPort):
         self._rx = Receiver(self.unit, imp, random.Random(f"{imp.seed}:{self.unit}"))
         self.is_open = True
 
-    def close(self) -> None:
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-        self.is_open = False
-
     def _pump(self) -> None:
         """Hear every datagram that has arrived, then collect what is due."""
-        if self._sock is None:
-            raise PortNotOpenError()
+        sock = self._live()
         while True:
             try:
-                packet, addr = self._sock.recvfrom(4096)
+                packet, addr = sock.recvfrom(4096)
             except (BlockingIOError, InterruptedError):
                 break
             except OSError:  # e.g. ECONNREFUSED reported for an earlier send on Linux
@@ -128,8 +116,7 @@ class Serial(DatagramPort):
         return self._tx.out_waiting(time.monotonic())
 
     def write(self, data: Any) -> int:
-        if self._sock is None:
-            raise PortNotOpenError()
+        sock = self._live()
         data = bytes(data)
         if not data:
             return 0
@@ -141,7 +128,7 @@ class Serial(DatagramPort):
                 continue
             # nobody there (refused) or the socket buffer is full: the burst is lost
             with contextlib.suppress(OSError):
-                self._sock.sendto(packet, ("127.0.0.1", port))
+                sock.sendto(packet, ("127.0.0.1", port))
         return len(data)
 
     def from_url(self, url: str) -> None:  # pyserial's hook name; parsing happens in open()

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from serial.serialutil import PortNotOpenError, SerialException
+from serial.serialutil import SerialException
 
 from hal.link.datagram import DatagramPort, query_options
 
@@ -155,7 +155,6 @@ class Serial(DatagramPort):
     link_kind = "network"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._sock: socket.socket | None = None
         self.opts = LanOptions()
         self.interface = ""
         self.noise = 0  # datagrams that were not the link's
@@ -163,13 +162,9 @@ class Serial(DatagramPort):
         super().__init__(*args, **kwargs)
 
     def open(self) -> None:
-        if self.is_open:
-            raise SerialException("Port is already open.")
-        url = self.portstr
-        if url is None:
-            raise SerialException("Port must be configured before it can be used.")
+        url = self._url_to_open()
         try:
-            opts = parse_url(str(url))
+            opts = parse_url(url)
             ifindex, name = pick_interface(opts)
         except ValueError as exc:
             raise SerialException(str(exc)) from None
@@ -193,19 +188,11 @@ class Serial(DatagramPort):
         self._me = os.urandom(4)
         self.is_open = True
 
-    def close(self) -> None:
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-        self.is_open = False
-
     def _pump(self) -> None:
-        if self._sock is None:
-            raise PortNotOpenError()
-        tag = self.opts.tag
+        sock, tag = self._live(), self.opts.tag
         for _ in range(MAX_PER_PUMP):
             try:
-                packet = self._sock.recv(2048)
+                packet = sock.recv(2048)
             except (BlockingIOError, InterruptedError):
                 return
             except OSError:
@@ -226,15 +213,14 @@ class Serial(DatagramPort):
         return 0  # handed to the kernel at once
 
     def write(self, data: Any) -> int:
-        if self._sock is None:
-            raise PortNotOpenError()
+        sock = self._live()
         data = bytes(data)
         head = HEADER.pack(MAGIC, self.opts.tag, self._me)
         for chunk in split_frames(data, MAX_PAYLOAD):
             # no network right now, or the socket's buffer is full: the datagram is lost,
             # as a radio burst would be; the link stack retransmits
             with contextlib.suppress(OSError):
-                self._sock.sendto(head + chunk, (self.opts.group, self.opts.port))
+                sock.sendto(head + chunk, (self.opts.group, self.opts.port))
         return len(data)
 
     def from_url(self, url: str) -> None:  # pyserial's hook name; parsing happens in open()

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+ROOT = Path(__file__).resolve().parents[3]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "project")]  # link_sweep's players
 
-from firmware.machine import Machine
+from firmware.machine import Machine  # noqa: E402 (the checkout on sys.path first)
 
 GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]  # test_cross_process.GAME
 
@@ -37,19 +38,16 @@ def act_reversi(scene: Any, rng: random.Random) -> None:
 
 
 def act_sevens(scene: Any, rng: random.Random) -> None:
-    """A random legal card of this unit's seat; the player skips every animation and
-    computer's line at once (A, or the skip button), as an impatient player does."""
+    """A random legal card of this unit's seat (the link sweep's player); the player skips
+    every animation and computer's line at once (A, or the skip button), as an impatient
+    player does."""
+    from link_sweep import _act_sevens
+
     if scene.anim is not None:
         scene.anim = None
     if scene.talk.busy:
         scene.talk.skip()
-    match = scene.match
-    seat = None if match is None else match.to_move
-    if seat is None or match.seats[seat].kind != "local" or scene.sending:
-        return
-    actions = list(match.rules.legal_actions() or [])
-    if actions:
-        scene._offer(rng.choice(actions))
+    _act_sevens(scene, rng)
 
 
 ACTORS = {"reversi": act_reversi, "sevens": act_sevens}
