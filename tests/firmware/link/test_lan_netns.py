@@ -6,14 +6,14 @@ a capture of a whole Killing Sevens match shows no hand.
 
 Where the kernel has no netem (this project's CI VM), the impaired segment's switch is a
 user-space one doing the same (netns.py, impair_switch.py). Every unit is `twinfold headless
---link lan:// --versus host|join --accept-pairing
---until-over` with a player at its controls (lan_player.py). Both impairment variants of a
-match run at once, on two segments, to keep the suite short (~12 s a match). Needs root,
-`ip` and `tc`: skipped with the reason otherwise.
+--link lan:// --versus host|join --accept-pairing --until-over` with a player at its
+controls (lan_player.py). All six matches run at once, each on its own segment, to keep
+the suite short. Needs root and `ip`: skipped with the reason otherwise.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -98,23 +98,30 @@ def check_link(dumps: list[dict[str, Any]], hostile: bool = False) -> None:
         assert hostile or link["rejected"]["auth"] == link["rejected"]["spoof"] == 0, link
 
 
-@pytest.mark.parametrize(("game", "units"), [("reversi", 2), ("sevens", 3), ("sevens", 4)])
-def test_units_find_each_other_pair_and_play_clean_and_lossy(
-    tmp_path: Path, game: str, units: int
-) -> None:
-    with Segment(units) as clean, Segment(units, LOSSY) as lossy:
-        print(f"impaired by {lossy.impairment}")
-        clean_units = start_match(clean, tmp_path / "clean", game, units)
-        lossy_units = start_match(lossy, tmp_path / "lossy", game, units)
+MATCHES = [("reversi", 2), ("sevens", 3), ("sevens", 4)]
+
+
+def test_units_find_each_other_pair_and_play_clean_and_lossy(tmp_path: Path) -> None:
+    """Six matches at once, each on its own segment: a two-unit Reversi game, a three- and
+    a four-unit Killing Sevens game, clean and impaired. At once, because a match is mostly
+    waiting for the real 60 Hz pace (a unit uses ~40% of a core), so the six take about as
+    long as the longest."""
+    with contextlib.ExitStack() as stack:
+        runs = []
+        for game, units in MATCHES:
+            for impair in ("", LOSSY):
+                seg = stack.enter_context(Segment(units, impair))
+                folder = tmp_path / f"{game}-{units}-{'lossy' if impair else 'clean'}"
+                runs.append((game, units, seg, folder, start_match(seg, folder, game, units)))
+        print("impaired by", {seg.impairment for *_, seg, _, _ in runs} - {""})
         results = [
-            finish(clean_units, tmp_path / "clean", units),
-            finish(lossy_units, tmp_path / "lossy", units),
+            (game, seg, finish(procs, folder, units)) for game, units, seg, folder, procs in runs
         ]
-    for dumps in results:
+    for game, seg, dumps in results:
         (check_reversi if game == "reversi" else check_sevens)(dumps)
         check_link(dumps)
-    lossy_retransmitted = sum(u["link"]["frames"]["retransmitted"] for u in results[1])
-    assert lossy_retransmitted > 0  # the impairment was there, and the link got over it
+        if seg.impairment:  # the impairment was there, and the link got over it
+            assert sum(u["link"]["frames"]["retransmitted"] for u in dumps) > 0, game
 
 
 def readme_commands(marker: str) -> list[str]:
@@ -167,3 +174,22 @@ def test_the_handheld_config_chooses_the_network(tmp_path: Path) -> None:
         proc.wait(timeout=TIMEOUT)
     out = (tmp_path / "out.txt").read_text()
     assert proc.returncode == 0 and out.strip().endswith("network twinfold @ eth0"), out
+
+
+def test_the_emulator_opens_the_network_link(tmp_path: Path) -> None:
+    """`twinfold emu --link lan://` (the README's recipe, run for a few frames) opens the
+    network and runs; a bad option is one line naming it, and nothing runs."""
+    base = [sys.executable, "-m", "firmware.cli", "emu", "--scale", "1", "--frames", "20"]
+    with Segment(1) as seg:
+        good = [*base, "--link", "lan://", "--name", "Ann", "--store", str(tmp_path / "s.db")]
+        bad = [*base, "--link", "lan://?port=80", "--store", str(tmp_path / "t.db")]
+        runs = [
+            seg.popen(0, cmd, tmp_path / f"{i}.txt", env()) for i, cmd in enumerate((good, bad))
+        ]
+        for proc in runs:
+            proc.wait(timeout=TIMEOUT)
+    outputs = [(tmp_path / f"{i}.txt").read_text() for i in range(2)]
+    assert runs[0].returncode == 0, outputs[0]
+    assert runs[1].returncode == 2 and "lan:// option port has a bad value '80'" in outputs[1]
+    assert len([line for line in outputs[1].splitlines() if "error" in line.lower()]) == 1
+    assert not (tmp_path / "t.db").exists()
