@@ -171,3 +171,14 @@ def test_pairing_traffic_with_the_units_own_id_is_refused() -> None:
     unit.accept_pairing = True
     unit._on_body(packet.pair_body(unit.id, unit.id, b"\x00\x00\xff\xff\x00\x01"))
     assert unit.pairing is None and unit.counters.rejected["spoof"] == 1
+
+
+def test_the_longest_message_fits_a_network_frame() -> None:
+    """The unit names (`N` + JSON of four 12-character names, 3 UTF-8 bytes a character)
+    behind a segment header, sealed with the network's tag, is one frame."""
+    import json
+
+    message = b"N" + json.dumps(["ひらがなカタカナ漢字ですよ"[:12]] * 4, ensure_ascii=False).encode()
+    segment = bytes(5) + message
+    body = packet.data_body(os.urandom(32), b"AAAA", b"BBBB", 1, 1, segment, 0, 16)
+    assert FrameDecoder().feed(b"\x00" + encode_frame(body)) == [body]
