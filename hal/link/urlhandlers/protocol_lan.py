@@ -197,16 +197,11 @@ class Serial(DatagramPort):
                 return
             except OSError:
                 continue
-            if len(packet) < HEADER.size:
+            frames = unwrap(packet, tag, self._me)
+            if frames is None:
                 self.noise += 1
-                continue
-            magic, channel, sender = HEADER.unpack_from(packet)
-            if magic != MAGIC:
-                self.noise += 1
-            elif channel == tag and sender != self._me:
-                # a datagram is a whole unit here: a delimiter after it keeps a torn frame
-                # in one datagram from swallowing the start of the next
-                self._buf += packet[HEADER.size :] + b"\x00"
+            else:
+                self._buf += frames
 
     @property
     def out_waiting(self) -> int:
@@ -225,6 +220,21 @@ class Serial(DatagramPort):
 
     def from_url(self, url: str) -> None:  # pyserial's hook name; parsing happens in open()
         parse_url(url)
+
+
+def unwrap(datagram: bytes, channel: bytes, me: bytes) -> bytes | None:
+    """What a received datagram brings to the byte stream: its frames and a delimiter (a
+    datagram is a whole unit here: the delimiter keeps a frame torn in one datagram from
+    swallowing the start of the next); b"" for this unit's own datagrams and another
+    channel's; None for one not of this format (noise)."""
+    if len(datagram) < HEADER.size:
+        return None
+    magic, their_channel, sender = HEADER.unpack_from(datagram)
+    if magic != MAGIC:
+        return None
+    if their_channel != channel or sender == me:
+        return b""
+    return datagram[HEADER.size :] + b"\x00"
 
 
 def split_frames(data: bytes, most: int) -> list[bytes]:

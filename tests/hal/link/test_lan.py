@@ -65,3 +65,22 @@ def test_datagrams_are_cut_only_between_frames(bodies: list[bytes], most: int) -
         assert len(piece) <= most
         decoded += FrameDecoder().feed(piece)
     assert decoded == bodies
+
+
+@given(st.binary(max_size=300))
+def test_any_datagram_is_frames_nothing_or_noise(datagram: bytes) -> None:
+    """The receiving side takes any bytes: a datagram of the format gives its frames (and a
+    delimiter), the unit's own or another channel's nothing, anything else is noise."""
+    from hal.link.urlhandlers.protocol_lan import HEADER, MAGIC, unwrap
+
+    channel, me = LanOptions("x").tag, b"ME!!"
+    got = unwrap(datagram, channel, me)
+    if len(datagram) < HEADER.size or datagram[:4] != MAGIC:
+        assert got is None
+    elif datagram[4:8] != channel or datagram[8:12] == me:
+        assert got == b""
+    else:
+        assert got == datagram[HEADER.size :] + b"\x00"
+    ours = HEADER.pack(MAGIC, channel, b"THEM") + datagram
+    assert unwrap(ours, channel, me) == datagram + b"\x00"
+    assert unwrap(HEADER.pack(MAGIC, channel, me) + datagram, channel, me) == b""
