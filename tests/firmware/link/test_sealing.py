@@ -178,7 +178,9 @@ def test_the_longest_message_fits_a_network_frame() -> None:
     behind a segment header, sealed with the network's tag, is one frame."""
     import json
 
-    message = b"N" + json.dumps(["ひらがなカタカナ漢字ですよ"[:12]] * 4, ensure_ascii=False).encode()
+    name = "ひらがなカタカナ漢字ですよ"[:12]
+    message = b"N" + json.dumps([name] * 4, ensure_ascii=False).encode()
+    assert len(message) == 1 + 2 + 4 * (2 + 36) + 3 * 2  # 161 bytes
     segment = bytes(5) + message
     body = packet.data_body(os.urandom(32), b"AAAA", b"BBBB", 1, 1, segment, 0, 16)
     assert FrameDecoder().feed(b"\x00" + encode_frame(body)) == [body]
