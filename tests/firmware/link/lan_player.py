@@ -6,9 +6,9 @@ It runs the real command (`firmware.cli.main`) with one addition: after every ma
 the unit's player acts as a person would at the controls: a hosting player presses Start in
 the lobby once PLAYERS units are in (a full table starts by itself), and in the game each
 player acts once it is this unit's turn. A timed movie cannot play a card game whose turns
-come when the network brings them; Reversi plays the shortest complete game (the nine plies
-of the air:// tests), Killing Sevens a random legal card (or a pass) of its own seat
-(seeded by SEED).
+come when the network brings them. Reversi plays the shortest complete game (nine plies,
+Black wipes White out), ply by ply as the turns come; Killing Sevens a random legal card
+(or a pass) of its own seat, seeded by SEED.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[3]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "project")]  # link_sweep's players
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the checkout first
 
 from firmware.machine import Machine  # noqa: E402 (the checkout on sys.path first)
 
-GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]  # test_cross_process.GAME
+# The shortest complete game (found by search): Black wipes White out in nine plies.
+GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]
 
 
 def act_reversi(scene: Any, rng: random.Random) -> None:
@@ -54,6 +56,7 @@ ACTORS = {"reversi": act_reversi, "sevens": act_sevens}
 
 
 def main(argv: list[str]) -> int:
+    sys.path.insert(1, str(ROOT / "tests" / "project"))  # link_sweep's players
     seed, players, rest = argv[0], int(argv[1]), argv[argv.index("--") + 1 :]
     rng = random.Random(seed)
     step = Machine.step

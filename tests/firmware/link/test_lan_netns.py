@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from tests.firmware.link.lan_player import GAME
 from tests.firmware.link.netns import Segment, skip_reason
 
 REASON = skip_reason()
@@ -32,7 +33,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=RE
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 NAMES = ("Hana", "Ken", "Mio", "Sora")
-GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]
 LOSSY = "loss 10% duplicate 2% delay 10ms 8ms"  # jitter above the gap between datagrams reorders
 MAX_FRAMES = 60 * 120  # a unit gives up after two minutes of ticks (a match takes ~10 s)
 TIMEOUT = 300  # seconds a whole match may take on a loaded machine
