@@ -122,6 +122,14 @@ class Peer:
         self.hello_at = -HELLO_TICKS - 1  # when this channel last announced itself
 
 
+def _request_key(segment: bytes) -> bytes | None:
+    """The public key of the pairing request a PAIR segment carries (the first message of
+    an exchange), or None."""
+    if len(segment) <= HEADER.size or segment[HEADER.size] != REQ:
+        return None
+    return segment[HEADER.size + 1 : HEADER.size + 33]
+
+
 class Radio:
     def __init__(
         self,
@@ -328,12 +336,13 @@ class Radio:
     def _settle_pairing(self) -> None:
         self._flush_pairing()  # what the exchange still has to say counts as pending
         p = self.pairing
-        if (
-            p is not None
-            and p.step is Step.ASKING
-            and self.tick_no - self._pair_asked > PAIR_ANSWER_TICKS
-        ):
+        if p is not None and not p.done and self.tick_no - self._pair_asked > PAIR_ANSWER_TICKS:
+            # Nothing heard from the other unit for 10 s, whatever the step (a live one
+            # keeps its channel's keep-alives coming): the exchange ends, and its channel
+            # at once (retransmitting a request nobody answered would only open a stale
+            # exchange on a host later, in the way of this unit's next try and others').
             p.give_up("no answer (is the other unit hosting, in range and switched on?)")
+            self._pair_rel = None
         if p is None or p.step is not Step.PAIRED or p.key is None:
             if p is not None and p.step is Step.FAILED and self._pair_rel is not None:
                 if self._pair_rel.pending == 0 or self.tick_no - self._pair_done > PAIR_LINGER:
@@ -350,6 +359,7 @@ class Radio:
             self._pair_rel = None
         if p.peer not in self.keyring.pairings():
             self.keyring.add(PairRecord(p.peer, p.peer_name or p.peer.hex(), p.key))
+            log.info("link: paired with %s (%s)", p.peer_name, p.peer.hex())
             self.peers.pop(p.peer, None)
             self.events.append(("paired", p.peer))
 
@@ -392,11 +402,26 @@ class Radio:
             self.reject("spoof", "pairing traffic from a unit with this unit's id")
             return
         over = self.pairing is None or (self.pairing.done and self._pair_rel is None)
-        if over or (self.pairing is not None and self.pairing.done and self.pairing.peer != src):
+        request = _request_key(segment)
+        # The unit of the running exchange asks again with a new key: it gave up on that
+        # one and started afresh (its messages are numbered from 0 again), so must we.
+        again = (
+            self.pairing is not None
+            and not self.pairing.done
+            and not self.pairing.joiner
+            and self.pairing.peer == src
+            and request is not None
+            and request != self.pairing.peer_key
+        )
+        if (
+            over
+            or again
+            or (self.pairing is not None and self.pairing.done and self.pairing.peer != src)
+        ):
             # a new exchange (also a second try from a unit whose first one ended)
             if src in self.keyring.pairings() and not self.accept_pairing:
                 return  # a late retransmission of the exchange that paired us
-            if len(segment) <= HEADER.size or segment[HEADER.size] != REQ:
+            if request is None:
                 # Only a request opens an exchange: anything else is a late retransmission
                 # or ack of one that ended. Taken as a new one, it would stand (asking for
                 # a request that never comes) in the way of the next unit's pairing.
@@ -406,6 +431,7 @@ class Radio:
                 return
             self.pairing = Pairing(False, self.name, src)
             self._pair_rel = Reliable(rng=self.rng, leader=self.id < src)
+            log.info("link: unit %s asks to pair", src.hex())
         pairing = self.pairing
         if pairing is None or pairing.peer != src:
             self.reject("unpaired", "pairing traffic from a third unit")

@@ -192,3 +192,40 @@ def test_only_a_request_opens_a_pairing_exchange() -> None:
     assert host.pairing is None
     host._on_body(packet.pair_body(other, host.id, b"\x00\x00\xff\xff\x00\x01" + bytes(32)))
     assert host.pairing is not None and host.pairing.peer == other  # a request does
+
+
+def _request(pk: bytes) -> bytes:
+    """A pairing request (seq 0 of a fresh exchange) with public key `pk`."""
+    return b"\x00\x00\xff\xff\x00\x01" + pk + b"Guest"
+
+
+def test_a_unit_that_asks_again_with_a_new_key_restarts_the_exchange() -> None:
+    """A guest that gave up and asks afresh (a new key, its messages numbered from 0 again)
+    gets a new exchange; the same request again (a retransmission) changes nothing."""
+    air = Air()
+    host = air.radio("Host")
+    host.accept_pairing = True
+    guest = b"GST1"
+    host._on_body(packet.pair_body(guest, host.id, _request(b"\x11" * 32)))
+    first = host.pairing
+    assert first is not None and first.peer_key == b"\x11" * 32
+    host._on_body(packet.pair_body(guest, host.id, _request(b"\x11" * 32)))
+    assert host.pairing is first
+    host._on_body(packet.pair_body(guest, host.id, _request(b"\x22" * 32)))
+    assert host.pairing is not first and host.pairing.peer_key == b"\x22" * 32
+
+
+def test_an_exchange_whose_partner_went_silent_ends_and_frees_the_host() -> None:
+    """Whatever its step, an exchange that hears nothing for PAIR_ANSWER_TICKS ends, its
+    channel with it, and the next unit's request is taken."""
+    from firmware.link.radio import PAIR_ANSWER_TICKS
+
+    air = Air()
+    host = air.radio("Host")
+    host.accept_pairing = True
+    host._on_body(packet.pair_body(b"GST1", host.id, _request(b"\x11" * 32)))
+    assert host.pairing is not None and host.pairing.step is Step.ASKING
+    air.run(PAIR_ANSWER_TICKS + 2)
+    assert host.pairing.step is Step.FAILED and host._pair_rel is None
+    host._on_body(packet.pair_body(b"GST2", host.id, _request(b"\x22" * 32)))
+    assert host.pairing.peer == b"GST2" and not host.pairing.done
