@@ -157,6 +157,7 @@ class Radio:
         self.silent: set[bytes] = set()
         self.accept_pairing = False  # a host accepts pairing requests while it waits
         self.pairing: Pairing | None = None
+        self._kept: Pairing | None = None  # the exchange whose key was stored last
         self._pair_rel: Reliable | None = None
         self._pair_done = 0
         self._pair_asked = 0  # tick of the last pairing request or answer heard
@@ -357,7 +358,14 @@ class Radio:
             or self.tick_no - self._pair_done > PAIR_LINGER
         ):
             self._pair_rel = None
-        if p.peer not in self.keyring.pairings():
+        self._keep(p)
+
+    def _keep(self, p: Pairing) -> None:
+        """Store the key of an exchange that has just paired, once: at once when its last
+        message arrives (in the same tick another unit's request may take the exchange's
+        place), and a pairing again with a known unit replaces the old key."""
+        if p.step is Step.PAIRED and p.key is not None and p is not self._kept:
+            self._kept = p
             self.keyring.add(PairRecord(p.peer, p.peer_name or p.peer.hex(), p.key))
             log.info("link: paired with %s (%s)", p.peer_name, p.peer.hex())
             self.peers.pop(p.peer, None)
@@ -413,10 +421,18 @@ class Radio:
             and request is not None
             and request != self.pairing.peer_key
         )
+        # Another unit's request takes the place of an exchange that ended once that
+        # exchange's last messages (its confirmation) got through.
+        flushed = self._pair_rel is None or self._pair_rel.pending == 0
         if (
             over
             or again
-            or (self.pairing is not None and self.pairing.done and self.pairing.peer != src)
+            or (
+                self.pairing is not None
+                and self.pairing.done
+                and self.pairing.peer != src
+                and flushed
+            )
         ):
             # a new exchange (also a second try from a unit whose first one ended)
             if src in self.keyring.pairings() and not self.accept_pairing:
@@ -442,6 +458,7 @@ class Radio:
         self._pair_asked = self.tick_no
         for msg in self._pair_rel.receive(segment) or []:
             pairing.receive(msg)
+        self._keep(pairing)
 
     def _on_data(self, body: bytes) -> None:
         frame = packet.parse_data(body, self.tag_bytes)

@@ -229,3 +229,41 @@ def test_an_exchange_whose_partner_went_silent_ends_and_frees_the_host() -> None
     assert host.pairing.step is Step.FAILED and host._pair_rel is None
     host._on_body(packet.pair_body(b"GST2", host.id, _request(b"\x22" * 32)))
     assert host.pairing.peer == b"GST2" and not host.pairing.done
+
+
+def test_a_request_in_the_tick_an_exchange_pairs_does_not_lose_its_key() -> None:
+    """On a network every frame of a tick arrives at once: the guest's confirmation that
+    pairs the exchange, and another guest's request that then takes its place. The key of
+    the exchange is kept at the moment it pairs (it was kept a tick later, by which time
+    the exchange was gone: the guest paired, the host never)."""
+    from firmware.link.framing import FrameDecoder
+    from firmware.link.pairing import CONFIRM
+    from firmware.link.radio import MemoryKeyring, Radio
+    from hal.link.memory import PipeLink
+
+    to_guest, to_host = PipeLink.pair()
+    host = Radio(to_host, MemoryKeyring(b"HOST"), "Host")
+    guest = Radio(to_guest, MemoryKeyring(b"GSTA"), "A")
+    host.accept_pairing = True
+    guest.start_pairing(b"HOST")
+    injected = False
+    for tick in range(1, 600):
+        guest.tick(tick)
+        for r in (host, guest):
+            if r.pairing is not None and r.pairing.code and not r.pairing.local_yes:
+                r.pairing.confirm(True)
+        for body in FrameDecoder().feed(bytes(to_host.inbox)):
+            if body[0] == packet.PAIR and body[9 + 5 : 9 + 6] == bytes([CONFIRM]):
+                to_host.inbox += b"\x00" + encode_frame(
+                    packet.pair_body(b"GSTB", b"HOST", _request(b"\x33" * 32))
+                )
+                injected = True
+                break
+        host.tick(tick)
+        if injected:
+            break
+    assert injected
+    assert host.pairing is not None and host.pairing.peer == b"GSTB"  # B's exchange now
+    assert b"GSTA" in host.paired()
+    guest.tick(600)
+    assert guest.paired()[b"HOST"].key == host.paired()[b"GSTA"].key
