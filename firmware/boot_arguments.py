@@ -125,8 +125,9 @@ def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) ->
     parser.add_argument(
         "--link",
         metavar="URL",
-        help="the radio: the simulated air://CHANNEL?baud=9600&loss=0.1&... or a serial port "
-        "such as /dev/ttyUSB0 (default: radio off)",
+        help="the link: lan:// (the local network; ?channel=NAME&iface=NAME&port=N), the "
+        "simulated radio air://CHANNEL?baud=9600&loss=0.1&... or a serial port such as "
+        "/dev/ttyUSB0 (default: off)",
     )
     parser.add_argument(
         "--name",

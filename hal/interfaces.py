@@ -127,6 +127,22 @@ class ByteLink(ABC):
         waits for it to end before it starts its own). False where it cannot be known."""
         return False
 
+    def kind(self) -> str:
+        """ "radio" (a UART radio module, or its simulation) or "network" (datagrams on a
+        local network): the link stack sizes its authentication tags by it (the rate at
+        which a forger can try differs by orders of magnitude), the Settings screen names it."""
+        return "radio"
+
+    def describe(self) -> str:
+        """Where the link goes, for the Settings screen after its kind (a port, a channel
+        and interface); "" if there is nothing to say."""
+        return ""
+
+    def noise(self) -> int:
+        """Transport units received so far that were not the link's at all (a datagram of
+        another format): counted with the frames that failed their CRC."""
+        return 0
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""

@@ -136,3 +136,37 @@ def test_settings_notes_stay_clear_of_its_rows(language, tmp_path):
     assert any(d.text.startswith(("Touch stays", "いれかえちゅう")) for d in rec.drawn)
     problems = _problems(rec)
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", ["network", "radio"])
+def test_settings_names_the_link_in_use_inside_its_row(language, kind, tmp_path):
+    """Issue 32: Settings says which link the unit uses (the radio module, or the network
+    with its interface), in both languages, inside the panel with the swap note under it."""
+    from screen_sweep import machine_in, recording
+
+    from firmware.scenes.settings import SettingsScene
+    from hal.link.memory import PipeLink
+
+    class Link(PipeLink):
+        def kind(self) -> str:
+            return kind
+
+        def describe(self) -> str:
+            return "twinfold @ wlan0" if kind == "network" else "/dev/serial0"
+
+    m = machine_in(tmp_path, language, link=Link(), link_name="Hana")
+    m.settings.swap = True
+    m.push(SettingsScene(m))
+    with recording() as rec:
+        m.render()
+    m.store.close()
+    expected = {
+        ("network", "en"): "network wlan0",
+        ("network", "ja"): "ネットワーク wlan0",
+        ("radio", "en"): "radio module",
+        ("radio", "ja"): "むせんモジュール",
+    }[(kind, language)]
+    assert any(d.text == expected for d in rec.drawn), [d.text for d in rec.drawn]
+    problems = _problems(rec)
+    assert not problems, "\n".join(problems)
