@@ -13,6 +13,7 @@ CI's test run has none of them (.ci/image-checks installs device-tree-compiler l
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -461,3 +462,34 @@ def test_the_merged_dtbs_pass_dt_validate_against_the_kernel_bindings(
     failed = validate(broken)
     assert failed.returncode == 1
     assert "bcm2837-rpi-3-b.dtb: panel@0: 'width-mm' is a required property" in failed.stderr
+
+
+def test_only_errors_debian_s_dtb_brought_are_forgiven_on_the_nodes_switched_on(
+    tool: dict[str, str], stock: Path, merged: Path
+) -> None:
+    spec = importlib.util.spec_from_file_location("validate_dtbs", HANDHELD / "validate_dtbs.py")
+    assert spec is not None and spec.loader is not None
+    validate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(validate)
+    board = "bcm2837-rpi-3-b.dtb"
+    dtbs = (stock / board, merged / f"twinfold-{board}")
+    untyped = "brcm,pins: b'\\x00' is not of type 'object', 'integer', 'array', 'boolean', 'null'"
+    new = {
+        # Debian's own dmas on SPI0, unchanged: not the overlay's doing.
+        (
+            "spi@7e204000",
+            "Unevaluated properties are not allowed ('dma-names', 'dmas' were unexpected)",
+        ),
+        # A pin group of the overlay, untyped as every stock pin group.
+        ("twinfold-spi0-pins", untyped),
+    }
+    assert validate.judge(board, set(), new, dtbs) == []
+    for error in (
+        # cs-gpios is the overlay's: an error about it is the overlay's.
+        ("spi@7e204000", "Unevaluated properties are not allowed ('cs-gpios' was unexpected)"),
+        ("panel@0", untyped),  # the panels have YAML bindings: no error passes there
+        ("twinfold-spi0-pins", "'brcm,pins' is a required property"),
+    ):
+        assert validate.judge(board, set(), {error}, dtbs) == [f"{board}: {error[0]}: {error[1]}"]
+    # Errors the stock DTB has already are not counted.
+    assert validate.judge(board, {error}, {error}, dtbs) == []

@@ -54,8 +54,10 @@ SUBSET = (
     "serial",
     "i2c",
 )
-# Nodes the overlay adds (the node name dt-validate prints, before any " (compatible)").
-OWN_NODE = re.compile(r"^(twinfold-[a-z0-9-]+|panel@0|touchscreen@1|button-[a-z]+|switch-lid)$")
+# The nodes the overlay adds on which an untyped property is forgiven (the name dt-validate
+# prints, before any " (compatible)"): its pin groups and the touch controller. Not the
+# panels or the keys.
+OWN_NODE = re.compile(r"^(twinfold-(spi[01]-)?pins|touchscreen@1)$")
 # The one error class allowed on them: a vendor property no YAML binding types (6.1's
 # brcm,bcm2835-gpio.txt and ads7846.txt).
 UNTYPED = re.compile(
