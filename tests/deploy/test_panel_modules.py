@@ -56,46 +56,29 @@ def elf(sections: dict[str, bytes], bits: int = 64, little: bool = True) -> byte
         body += content
     shoff = header_size + len(body)
     ident = b"\x7fELF" + bytes([2 if bits == 64 else 1, 1 if little else 2, 1]) + bytes(9)
-    if bits == 64:
-        header = ident + struct.pack(
-            end + "HHIQQQIHHHHHH",
-            1,
-            183,
-            1,
-            0,
-            0,
-            shoff,
-            0,
-            64,
-            0,
-            0,
-            64,
-            len(table),
-            len(table) - 1,
-        )
-        entries = b"".join(
-            struct.pack(end + "IIQQQQIIQQ", n, 1, 0, 0, o, s, 0, 0, 1, 0) for n, o, s in table
-        )
-    else:
-        header = ident + struct.pack(
-            end + "HHIIIIIHHHHHH",
-            1,
-            40,
-            1,
-            0,
-            0,
-            shoff,
-            0,
-            52,
-            0,
-            0,
-            40,
-            len(table),
-            len(table) - 1,
-        )
-        entries = b"".join(
-            struct.pack(end + "IIIIIIIIII", n, 1, 0, 0, o, s, 0, 0, 1, 0) for n, o, s in table
-        )
+    # ELF64 / ELF32: header layout, machine (AArch64 / ARM), section header layout and size.
+    head, machine, entry, entry_size = (
+        ("HHIQQQIHHHHHH", 183, "IIQQQQIIQQ", 64)
+        if bits == 64
+        else ("HHIIIIIHHHHHH", 40, "IIIIIIIIII", 40)
+    )
+    fields = (
+        1,
+        machine,
+        1,
+        0,
+        0,
+        shoff,
+        0,
+        header_size,
+        0,
+        0,
+        entry_size,
+        len(table),
+        len(table) - 1,
+    )
+    header = ident + struct.pack(end + head, *fields)
+    entries = b"".join(struct.pack(end + entry, n, 1, 0, 0, o, s, 0, 0, 1, 0) for n, o, s in table)
     return header + body + entries
 
 
