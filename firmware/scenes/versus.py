@@ -119,7 +119,7 @@ def departure_text(machine: Any, gone: list[tuple[int, str, str]]) -> str:
     groups: dict[str, list[str]] = {}
     for _, name, why in gone:
         groups.setdefault(why if why in DEPARTURE_TEXT else "left", []).append(name)
-    return " ".join(
+    return str(machine.tr(" ", "")).join(
         str(machine.tr(*DEPARTURE_TEXT[why])).format(names_text(machine, names))
         for why, names in groups.items()
     )
