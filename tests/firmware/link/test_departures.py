@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,10 @@ from firmware.scenes.versus import start_versus
 from firmware.storage import Store
 from firmware.testing import scripted_machine
 from games.sevens.scene.setup import Setup
-from hal.interfaces import Button, RawInput, RawTouch
+from hal.interfaces import Button, RawInput
 from hal.link.air import Impairments
 from hal.link.memory import MemoryMedium
+from tests.games.sevens.sevens_driver import Tapper
 
 NAMES = ("Hana", "Ken", "Cy")
 
@@ -34,35 +34,6 @@ NAMES = ("Hana", "Ken", "Cy")
 @pytest.fixture(autouse=True)
 def _pygame() -> None:
     pygame.init()
-
-
-class Tapper:
-    """A person at one unit: two taps on a random playable card, or pass, on their turn."""
-
-    def __init__(self, seed: int) -> None:
-        self.machine: Any = None
-        self.rng = random.Random(seed)
-        self.queue: list[tuple[int, int] | RawInput | None] = []
-
-    def __call__(self, tick: int) -> RawInput:
-        if self.queue:
-            item = self.queue.pop(0)
-            if isinstance(item, RawInput):
-                return item
-            return RawInput(touch=RawTouch(*item)) if item else RawInput()
-        m = self.machine
-        gs = m.game_scene() if m is not None else None
-        if gs is None or m.scene is not gs or gs.game.anim is not None:
-            return RawInput()
-        if not gs.game.human_to_move():
-            return RawInput()
-        spots = gs.game.hotspots()
-        playable = set(m.dump()["game"]["playable"])
-        cards = [n for n in spots if n.startswith("card:") and n[5:] in playable]
-        name = self.rng.choice(sorted(cards)) if cards else "button:pass"
-        point = spots[name].center
-        self.queue = ([point] * 2 + [None] * 2) * (2 if cards else 1)
-        return RawInput()
 
 
 class ThreeUnits:
@@ -239,3 +210,25 @@ def test_a_guest_stuck_joining_says_the_host_went_away_once(
     assert len(went) == 1
     assert guest.failure == "host_left"
 
+
+
+def test_a_silent_guest_that_comes_back_resumes_the_match_everywhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Cy falls silent, Hana and Ken wait naming Cy; Cy's radio is heard again: the host
+    tells Ken, every unit is back in the game, and the log says the link is back."""
+    units = ThreeUnits(tmp_path)
+    units.start(4)
+    caplog.set_level(logging.INFO, logger="twinfold.link")
+    units.stopped.add(2)
+    units.run(LOST_TICKS + 120, until=lambda: units.scenes() == ["waiting", "waiting"])
+    assert units.scenes() == ["waiting", "waiting"]
+    units.stopped.discard(2)
+    units.run(60 * 10, until=lambda: units.scenes() == ["sevens"] * 3)
+    assert units.scenes() == ["sevens"] * 3
+    assert all(_gone(m) == [] for m in units.machines)
+    back = [r.getMessage() for r in caplog.records if "is back" in r.getMessage()]
+    assert back == ["versus: the link to Cy (seat 2) is back"] * 2
+    before = units.played()
+    units.run(60 * 60, until=lambda: units.played() >= before + 3)
+    assert units.played() >= before + 3  # and the match goes on
