@@ -232,3 +232,44 @@ def test_a_silent_guest_that_comes_back_resumes_the_match_everywhere(
     before = units.played()
     units.run(60 * 60, until=lambda: units.played() >= before + 3)
     assert units.played() >= before + 3  # and the match goes on
+
+
+def test_the_host_that_quits_is_named_by_every_guest(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Hana's unit switches off mid-game: Ken and Cy name Hana, cause "quit" (what happens
+    next, the match ending, is as before)."""
+    units = ThreeUnits(tmp_path)
+    units.start(5)
+    caplog.set_level(logging.INFO, logger="twinfold.link")
+    units.stopped.add(0)
+    units.host.link.shutdown(wait=lambda: units.run(1))
+    units.run(60 * 10, until=lambda: units.scenes() == ["notice", "notice"])
+    for m in (units.ken, units.cy):
+        assert m.scene.message == "Hana left the game."
+        assert _gone(m) == [{"seat": 0, "name": "Hana", "why": "quit"}]
+    assert _departures(caplog, "quit") == ["versus: Hana (seat 0) is gone: quit"] * 2
+
+
+def test_a_guest_that_restarts_is_named_restarted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Cy's unit restarts at once (a crash, a reset: no goodbye) on its store: its new
+    channel tells the host, which names Cy "restarted" and tells Ken."""
+    units = ThreeUnits(tmp_path)
+    units.start(5)
+    caplog.set_level(logging.INFO, logger="twinfold.link")
+    units.cy.store.close()
+    tapper = Tapper(9)
+    cy = scripted_machine(
+        tmp_path / "Cy", tapper, link=units.medium.attach(), link_name="Cy"
+    )
+    cy.to_launcher()
+    tapper.machine = cy
+    units.machines[2] = units.cy = cy
+    units.run(60 * 10, until=lambda: units.scenes()[:2] == ["notice", "notice"])
+    assert units.scenes() == ["notice", "notice", "launcher"]
+    for m in (units.host, units.ken):
+        assert m.scene.message == "Cy restarted."
+        assert _gone(m) == [{"seat": 2, "name": "Cy", "why": "restarted"}]
+    assert _departures(caplog, "restarted") == ["versus: Cy (seat 2) is gone: restarted"] * 2
