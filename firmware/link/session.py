@@ -836,6 +836,7 @@ class Session:
                 self.radio.send(self.host, b"B")
                 self._look_again("version")
                 return
+            self._logged = ""  # welcomed: a later failure is news again
             self.seat, self.seats, self.sealed = body[0], body[1], bool(body[2] & 1)
             self._host_commit = body[5:21]
             self.options = {str(k): str(v) for k, v in json.loads(body[21:]).items()}
