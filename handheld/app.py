@@ -243,6 +243,8 @@ class DeviceRunner:
         self.stopped = True
         self.notifier.stopping()
         self.machine.suspend_game()
+        if self.machine.link is not None:
+            self.machine.link.shutdown()  # a versus match's others are told at once
         stop_workers()  # computer players thinking in worker processes
         self.machine.store.close()
         for part in (self.hal.display, self.hal.input, self.hal.link):

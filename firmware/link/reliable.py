@@ -107,6 +107,13 @@ class Reliable:
         ack = (self.rcv_next - 1) % SEQ_MOD
         return HEADER.pack(seq, ack, self._ackbits()) + message
 
+    def hurry(self) -> None:
+        """Retransmit what is unacknowledged after MIN_RTO, not the backed-off timeout: a
+        unit switching off has a moment for its goodbye, not seconds."""
+        for item in self._flight.values():
+            if item.tries:
+                item.due = min(item.due, item.sent_at + MIN_RTO)
+
     def hello_segment(self) -> bytes:
         """A pure ack: what a channel sends to make itself known without a message."""
         return self._segment(self.next_seq, b"")

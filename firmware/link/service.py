@@ -8,6 +8,7 @@ radio name, the machine's tick), not the machine."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,8 @@ from firmware.storage import Store
 from hal.interfaces import ByteLink
 
 log = logging.getLogger("twinfold.link")
+
+GOODBYE_TICKS = 45  # a unit switching off waits at most this long for its goodbye's ack
 
 
 def default_name(unit: bytes) -> str:
@@ -39,6 +42,9 @@ class LinkService:
         self.radio = Radio(link, keyring, "")
         self.radio.name = name or settings.radio_name or default_name(self.radio.id)
         self.session: Session | None = None
+        # the units gone from the last match, as (seat, name, why): kept after its session
+        # ended (the notice and the dump still name them)
+        self.gone: list[tuple[int, str, str]] = []
         self.auto_accept = False  # --accept-pairing: headless scripted runs only
         self.versus_plan: tuple[str, str, dict[str, str]] | None = None  # (role, game, opts)
 
@@ -47,20 +53,37 @@ class LinkService:
 
     def new_session(self) -> Session:
         self.end_session()
+        self.gone = []
         self.session = Session(self.radio)
         return self.session
 
     def end_session(self) -> None:
         if self.session is not None:
+            self.gone = self.session.gone() or self.gone
             self.session.close()
         self.session = None
 
-    def shutdown(self) -> None:
-        """The unit is switching off: abandon a running match and send the goodbye now."""
+    def shutdown(self, wait: Callable[[], None] | None = None) -> None:
+        """The unit is switching off (the emulator's quit, the end of a headless run, the
+        device's shutdown): abandon a running match and send the goodbye ("quit") now, and
+        keep the radio going until the others acknowledged it, for at most GOODBYE_TICKS
+        (a goodbye lost on the air would leave them to notice the silence, 2.5 s later,
+        as a lost link). `wait` lets a tick's time pass (a sixtieth of a second; tests
+        step their simulated air)."""
         s = self.session
-        if s is not None and not s.agreed and s.state not in (State.IDLE, State.ABANDONED):
-            s.abandon()
-            self.radio.tick(self._tick())
+        if s is None or s.agreed or s.state in (State.IDLE, State.ABANDONED):
+            return
+        s.abandon("quit")
+        pause = wait or (lambda: time.sleep(1 / 60))
+        tick = self._tick()
+        for n in range(GOODBYE_TICKS):
+            channels = [c for c in map(self.radio.peers.get, s.partners) if c is not None]
+            for c in channels:
+                c.rel.hurry()
+            self.radio.tick(tick + n)
+            if all(c.rel.pending == 0 or c.rel.lost for c in channels):
+                break
+            pause()
 
     def tick(self, tick: int) -> None:
         self.radio.tick(tick)
@@ -89,5 +112,10 @@ class LinkService:
             "rtt_ms": s.rtt_ms() if s is not None else None,
             "frames": {"sent": c.sent, "received": c.received, "retransmitted": c.retransmitted},
             "rejected": dict(c.rejected),
+            # the units gone from the match (left, or lost now), named, with why
+            "gone": [
+                {"seat": seat, "name": name, "why": why}
+                for seat, name, why in (s.gone() if s is not None else self.gone)
+            ],
             "name": self.radio.name,
         }

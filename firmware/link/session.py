@@ -21,8 +21,20 @@ Messages (over each host-guest reliable channel; the first byte says which):
                                      guest's seat's view; the first one is the opening deal)
     U r_0 .. r_n      host -> guest  (sealed) every random, once the game is over
     E d               either way     the game is over here, final digest prefix d
-    B [why]           either way     abandon; a host refusing a join says why in one byte
-                                     (REFUSALS: full, another game, another version, started)
+    B [why [seat]]    either way     abandon; a host refusing a join says why in one byte
+                                     (REFUSALS: full, another game, another version, started);
+                                     a goodbye from a running match says why (DEPARTURES:
+                                     quit, left, restarted) and whose seat is gone: a unit's
+                                     own, or the host's word to the others about a guest
+    L seat..          host -> guest  the seats whose links the host has lost (none: all back)
+
+A unit leaving a match says goodbye at once (`abandon(cause)`): the emulator's quit, the end
+of a headless run and a shutdown say "quit", the pause menu's "Leave the match" and the
+waiting screen "left". The host passes a guest's goodbye, or its restart, on to the other
+guests, so every unit names exactly the units that are gone (`gone()`, the screens and the
+dump) and the log has each with its cause; a unit that falls silent is lost after
+`reliable.LOST_TICKS` (2.5 s) and named so (`lost_seats()`). Units of link protocol 3
+without these read a goodbye as before (the partner left) and ignore `L`.
 
 A join that fails never fails silently: `failure` names why (a key of FAILURES: no answer,
 refused and why, another version, the host left or restarted), the lobby shows it and the
@@ -84,6 +96,10 @@ ACTION = struct.Struct("!HB6s")
 # Why a host refused a join (the byte after "B"), and the failure key a guest keeps for it.
 REFUSALS = {1: "full", 2: "other_game", 3: "version", 4: "started"}
 REFUSAL_CODES = {why: code for code, why in REFUSALS.items()}
+# Why a unit left a running match (the byte after "B" in a goodbye, apart from REFUSALS'),
+# and "lost": silent for reliable.LOST_TICKS (never sent: each unit notices it).
+DEPARTURES = {5: "quit", 6: "left", 7: "lost", 8: "restarted"}
+DEPARTURE_CODES = {why: code for code, why in DEPARTURES.items()}
 # Every way a join or a start can fail, as the log says it (the lobby shows each in the
 # unit's language, firmware/scenes/versus.py).
 FAILURES = {
@@ -160,6 +176,7 @@ class Session:
     note: str = ""
     failure: str = ""  # why the last join or session failed: a key of FAILURES, or ""
     rules_version: int = 0  # this unit's version of the game's rules (Cartridge.rules_version)
+    departed: dict[int, str] = field(default_factory=dict)  # seat -> why (DEPARTURES) it left
 
     def __post_init__(self) -> None:
         self._secret = os.urandom(16)
@@ -179,6 +196,9 @@ class Session:
         self._state_sent: dict[bytes, int] = {}  # peer -> history length of the last state
         self._commits: list[bytes] = []  # sealed: every commitment, in seat order
         self._reveals: list[bytes] = []  # sealed: every random (the host's; a guest's at the end)
+        self._lost_seen: list[int] = []  # the lost seats as last logged (and told, a host)
+        self._reported_lost: list[int] = []  # a guest: the seats the host says are lost
+        self._logged = ""  # the failure logged last (a guest stuck joining logs it once)
 
     # ------------------------------------------------------------------ set-up
     def host_game(
@@ -250,7 +270,9 @@ class Session:
     def _fail(self, why: str) -> None:
         """Remember and log why a join or the session failed (a key of FAILURES)."""
         self.failure, self.note = why, FAILURES[why]
-        log.info("versus: %s (%s)", self.note, self.game)
+        if why != self._logged:  # once, not every tick of a guest stuck joining
+            self._logged = why
+            log.info("versus: %s (%s)", self.note, self.game)
 
     @property
     def partners(self) -> list[bytes]:
@@ -321,13 +343,78 @@ class Session:
             bars -= 1
         return max(1, bars)
 
-    def abandon(self) -> None:
+    def abandon(self, cause: str = "left") -> None:
+        """Leave the session; in a running match the others are told why (`cause`, a value
+        of DEPARTURES) and whose seat is gone."""
+        running = self.state in (State.PLAYING, State.WAITING, State.OVER)
+        goodbye = b"B"
+        if running and self.seat is not None:
+            goodbye += bytes([DEPARTURE_CODES[cause], self.seat])
+            log.info("versus: leaving the match (%s)", cause)
         for p in self.partners:
             if p:
-                self.radio.send(p, b"B")
+                self.radio.send(p, goodbye)
         self.state = State.ABANDONED
         self.radio.beacon = None
         self.radio.accept_pairing = False
+
+    # -------------------------------------------------------------- departures
+    def name_of(self, seat: int) -> str:
+        """The radio name of the unit in `seat` (as the host handed them round)."""
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        paired = self.radio.paired()
+        peer = self.host if seat == 0 else next(
+            (g.peer for g in self.guests if g.seat == seat), None
+        )
+        return paired[peer].name if peer in paired else f"Player {seat + 1}"
+
+    def lost_seats(self) -> list[int]:
+        """The seats of the units this match hears nothing from now: a host's silent guests;
+        a guest's host, or else the guests the host reports lost (`L`)."""
+        if self.role == "host":
+            return sorted(g.seat for g in self.guests if self._lost(g.peer))
+        if self.host is not None and self._lost(self.host):
+            return [0]
+        return list(self._reported_lost)
+
+    def gone(self) -> list[tuple[int, str, str]]:
+        """Every unit gone from the match, as (seat, name, why): those that left (the
+        goodbye's cause) and those lost now."""
+        out = dict(self.departed)
+        if self.state in (State.PLAYING, State.WAITING):
+            for seat in self.lost_seats():
+                out.setdefault(seat, "lost")
+        return [(seat, self.name_of(seat), why) for seat, why in sorted(out.items())]
+
+    def _depart(self, seat: int, why: str) -> None:
+        """The unit in `seat` left the match (`why`: quit, left, restarted): remember and log
+        it; a host tells the other guests (the match ends for every unit, as before)."""
+        if seat in self.departed or seat == self.seat:
+            return
+        self.departed[seat] = why
+        log.info("versus: %s (seat %d) is gone: %s", self.name_of(seat), seat, why)
+        if self.role == "host":
+            for g in self.guests:
+                if g.seat != seat:
+                    self.radio.send(g.peer, b"B" + bytes([DEPARTURE_CODES[why], seat]))
+
+    def _watch_lost(self) -> None:
+        """Log each unit whose link is lost or back; a host tells the guests still there."""
+        lost = self.lost_seats()
+        if lost == self._lost_seen:
+            return
+        for seat in lost:
+            if seat not in self._lost_seen:
+                log.info("versus: %s (seat %d) is gone: lost", self.name_of(seat), seat)
+        for seat in self._lost_seen:
+            if seat not in lost:
+                log.info("versus: the link to %s (seat %d) is back", self.name_of(seat), seat)
+        self._lost_seen = lost
+        if self.role == "host":
+            for g in self.guests:
+                if g.seat not in lost:
+                    self.radio.send(g.peer, b"L" + bytes(lost))
 
     def close(self) -> None:
         self.radio.silent = set()
@@ -523,12 +610,12 @@ class Session:
             elif self.state is State.JOINING:
                 self._look_again("host_restarted")
             else:
-                self.state = State.ABANDONED
-                self._fail("partner_restarted")
+                self._restarted(peer)
         for src, msg in self.radio.take_messages():
             self._on_message_safe(src, msg)
         if self.state in (State.PLAYING, State.WAITING):
-            self.state = State.WAITING if self.link_lost() else State.PLAYING
+            self._watch_lost()
+            self.state = State.WAITING if self.lost_seats() else State.PLAYING
             self.radio.silent = set(self.partners)  # they announce nothing while we play
         else:
             self.radio.silent = set()
@@ -552,6 +639,18 @@ class Session:
                     self._send_state(proposer.peer, force=True)
                 else:
                     self._diverged(len(self.match.history))
+
+    def _restarted(self, peer: bytes) -> None:
+        """A partner's channel started afresh mid-match: it restarted (a unit that left
+        said goodbye first); the match cannot go on without its state."""
+        if self.role == "host":
+            guest = next((g for g in self.guests if g.peer == peer), None)
+            if guest is not None:
+                self._depart(guest.seat, "restarted")
+        else:
+            self._depart(0, "restarted")
+        self.state = State.ABANDONED
+        self._fail("partner_restarted")
 
     def _look_again(self, why: str) -> None:
         """A guest whose host never answered, refused or went away before the start looks
@@ -612,8 +711,7 @@ class Session:
             if self.role == "guest" and self.state is State.JOINING and not self.commits_known():
                 self._look_again(REFUSALS.get(body[0], "refused") if body else "refused")
                 return
-            self.state = State.ABANDONED
-            self._fail("partner_left")
+            self._goodbye(src, body)
             return
         if self.role == "host":
             self._host_message(src, kind, body)
@@ -621,6 +719,20 @@ class Session:
             self._guest_message(kind, body)
         else:
             self.radio.reject("illegal", "session traffic from a unit not in this session")
+
+    def _goodbye(self, src: bytes, body: bytes) -> None:
+        """A partner abandoned the session: who is gone and why. A goodbye without a cause
+        (before the start, or protocol 3 firmware) is the sender's own leaving."""
+        why = DEPARTURES.get(body[0], "left") if body else "left"
+        if self.role == "host":
+            guest = next((g for g in self.guests if g.peer == src), None)
+            seat = guest.seat if guest is not None else None
+        else:
+            seat = body[1] if len(body) >= 2 and body[0] in DEPARTURES else 0
+        if seat is not None and self.state in (State.PLAYING, State.WAITING, State.OVER):
+            self._depart(seat, why)
+        self.state = State.ABANDONED
+        self._fail("partner_restarted" if why == "restarted" else "partner_left")
 
     def _host_message(self, src: bytes, kind: bytes, body: bytes) -> None:
         guest = next((g for g in self.guests if g.peer == src), None)
@@ -724,6 +836,7 @@ class Session:
                 self.radio.send(self.host, b"B")
                 self._look_again("version")
                 return
+            self._logged = ""  # welcomed: a later failure is news again
             self.seat, self.seats, self.sealed = body[0], body[1], bool(body[2] & 1)
             self._host_commit = body[5:21]
             self.options = {str(k): str(v) for k, v in json.loads(body[21:]).items()}
@@ -765,6 +878,8 @@ class Session:
                 return
             self.seats = len(reveals)  # the host may have started with fewer units
             self._start(reveals)
+        elif kind == b"L":
+            self._reported_lost = sorted(set(body) & set(range(1, self.seats)))
         elif kind == b"A":
             self._action(body)
         elif kind == b"S":
@@ -780,6 +895,7 @@ class Session:
             self._settle_result()
 
     def _start(self, parts: list[bytes]) -> None:
+        self._logged = ""
         self.seed = _seed_of(parts)
         self.state = State.PLAYING
         log.info(

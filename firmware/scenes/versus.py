@@ -99,6 +99,32 @@ def failure_text(machine: Any, why: str) -> str:
     return str(machine.tr(en, ja))
 
 
+# A unit gone from a running match, by why (firmware/link/session.py DEPARTURES; "quit"
+# reads as "left"), as shown: {} is the unit's name (or names).
+DEPARTURE_TEXT = {
+    "left": ("{} left the game.", "{}が ゲームを ぬけました。"),
+    "restarted": ("{} restarted.", "{}が さいきどう しました。"),
+    "lost": ("The link to {} is lost.", "{}との つうしんが とぎれました。"),
+}
+
+
+def names_text(machine: Any, names: list[str]) -> str:
+    """Unit names as one phrase in the player's language ("Bob, Cy" / "Bob、Cy")."""
+    return str(machine.tr(", ".join(names), "、".join(names)))
+
+
+def departure_text(machine: Any, gone: list[tuple[int, str, str]]) -> str:
+    """Who is gone and why, one sentence per why ("Cy left the game. The link to Bob is
+    lost."), in the player's language."""
+    groups: dict[str, list[str]] = {}
+    for _, name, why in gone:
+        groups.setdefault(why if why in DEPARTURE_TEXT else "left", []).append(name)
+    return str(machine.tr(" ", "")).join(
+        str(machine.tr(*DEPARTURE_TEXT[why])).format(names_text(machine, names))
+        for why, names in groups.items()
+    )
+
+
 def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
     """The link-quality indicator: three bars, lit by quality (0 = lost)."""
     x, y = pos
@@ -533,7 +559,7 @@ class WaitingScene(MenuScene):
     def abandon(self) -> None:
         service = radio_of(self.machine)
         if service.session is not None:
-            service.session.abandon()
+            service.session.abandon("left")
         service.end_session()
         self.machine.to_launcher()
 
@@ -545,16 +571,22 @@ class WaitingScene(MenuScene):
             return
         super().update(inp)
 
+    def lost_names(self) -> str:
+        """The units this unit hears nothing from now (never one still there)."""
+        session = radio_of(self.machine).session
+        if session is None:
+            return ""
+        return names_text(self.machine, [session.name_of(n) for n in session.lost_seats()])
+
     def draw_top(self, top: pygame.Surface) -> None:
         tr = self.machine.tr
-        session = radio_of(self.machine).session
-        name = session.partner_name() if session is not None else ""
+        name = self.lost_names()
         dots = "." * (1 + (self.t // 20) % 3)
         _top_message(
             top,
             tr("WAITING", "まっています"),
             [
-                tr(f"The link to {name} is lost" + dots, f"{name} との つうしんが とぎれました"),
+                tr(f"The link to {name} is lost" + dots, f"{name}との つうしんが とぎれました"),
                 "",
                 tr("The game goes on by itself when it returns.", "もどれば つづきから"),
             ],
@@ -565,6 +597,9 @@ class WaitingScene(MenuScene):
     def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
         widgets.background(bottom)
         widgets.title_bar(bottom, self.machine.tr("Waiting for partner", "あいてを まっています"))
+
+    def dump(self) -> dict[str, object]:
+        return {"lost": self.lost_names(), **super().dump()}
 
 
 def watch(machine: Host) -> None:
@@ -584,4 +619,6 @@ def watch(machine: Host) -> None:
         service.end_session()
         machine.to_launcher()
         why = "cheated" if session.cheated else session.failure or "partner_left"
-        machine.push(NoticeScene(machine, failure_text(machine, why)))
+        gone = session.gone()
+        said = departure_text(machine, gone) if gone and not session.cheated else ""
+        machine.push(NoticeScene(machine, said or failure_text(machine, why)))

@@ -298,9 +298,16 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
     tools/versus_screenshots.py plays them (docs/movies/versus: the Versus menu, hosting and
     waiting, the lobby's list of nearby units, the pairing code, the game with its link
     badge); then the guest alone until its partner is lost (the waiting screen); then every
-    failure notice of a join, a pairing or a session."""
+    failure notice of a join, a pairing or a session, and every way a unit is said to be
+    gone from a match (one unit; three at once)."""
     from firmware.scenes.prompts import NoticeScene
-    from firmware.scenes.versus import FAILURE_TEXT, WaitingScene, failure_text
+    from firmware.scenes.versus import (
+        DEPARTURE_TEXT,
+        FAILURE_TEXT,
+        WaitingScene,
+        departure_text,
+        failure_text,
+    )
     from hal.link.memory import MemoryMedium
     from tools.versus_screenshots import MOVIES as VERSUS_MOVIES
     from tools.versus_screenshots import UNITS, seeded_secrets
@@ -344,6 +351,13 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
                 with recording() as rec:
                     guest.render()
                 yield f"versus failure {why}", rec
+                guest.pop()
+            many = [(1, "Ken", "quit"), (2, "Mio", "lost"), (3, "Sora", "restarted")]
+            for gone in [[(1, "Ken", why)] for why in DEPARTURE_TEXT] + [many]:
+                guest.push(NoticeScene(guest, departure_text(guest, gone)))
+                with recording() as rec:
+                    guest.render()
+                yield f"versus gone {gone}", rec
                 guest.pop()
         finally:
             for m in units.values():

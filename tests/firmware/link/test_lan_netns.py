@@ -157,7 +157,10 @@ def test_the_readmes_two_computer_recipe_runs_verbatim(tmp_path: Path) -> None:
             unit["link"]["name"]
         }
     for unit in left:  # it saw the first one stop: its partner's goodbye came through
-        assert unit["game"]["message"] == "Your partner left the game.", unit
+        other = (names - {unit["link"]["name"]}).pop()
+        assert unit["game"]["message"] == f"{other} left the game.", unit
+        gone = [(g["name"], g["why"]) for g in unit["link"]["gone"]]
+        assert gone == [(other, "quit")], unit
 
 
 def test_the_handheld_config_chooses_the_network(tmp_path: Path) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from firmware.storage import Store
 from firmware.testing import GameDriver
 from games.sevens.rules import Game, card_name, parse_card
 from games.sevens.scene.setup import Setup
+from hal.interfaces import RawInput, RawTouch
 
 COMPUTERS = {"seat1": "cool", "seat2": "hitman", "seat3": "coward"}
 
@@ -139,3 +141,34 @@ def play_by_taps(d: Driver, rng: random.Random, check: bool = True, limit: int =
         else:
             d.frames(1)
     raise AssertionError("the game did not finish")
+
+
+class Tapper:
+    """A person at one unit of a linked match: two taps on a random playable card, or
+    pass, on their turn (while the game is the top screen); `queue` holds taps (points),
+    raw inputs or idle ticks (None) to play first."""
+
+    def __init__(self, seed: int) -> None:
+        self.machine: Any = None
+        self.rng = random.Random(seed)
+        self.queue: list[tuple[int, int] | RawInput | None] = []
+
+    def __call__(self, tick: int) -> RawInput:
+        if self.queue:
+            item = self.queue.pop(0)
+            if isinstance(item, RawInput):
+                return item
+            return RawInput(touch=RawTouch(*item)) if item else RawInput()
+        m = self.machine
+        gs = m.game_scene() if m is not None else None
+        if gs is None or m.scene is not gs or gs.game.anim is not None:
+            return RawInput()
+        if not gs.game.human_to_move():
+            return RawInput()
+        spots = gs.game.hotspots()
+        playable = set(m.dump()["game"]["playable"])
+        cards = [n for n in spots if n.startswith("card:") and n[5:] in playable]
+        name = self.rng.choice(sorted(cards)) if cards else "button:pass"
+        point = spots[name].center
+        self.queue = ([point] * 2 + [None] * 2) * (2 if cards else 1)
+        return RawInput()

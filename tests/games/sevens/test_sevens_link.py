@@ -6,14 +6,13 @@ killed (the sealed deal, firmware/link/session.py)."""
 from __future__ import annotations
 
 import json
-import random
 import zlib
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
-from sevens_driver import remember
+from sevens_driver import Tapper, remember
 
 from firmware.link.session import ACTION, Session
 from firmware.link.testbed import Air, prepaired
@@ -25,7 +24,7 @@ from games.sevens.rules import board, parse_card
 from games.sevens.rules.cards import SEVEN_OF_DIAMONDS, SEVENS
 from games.sevens.rules.sealed import UNKNOWN
 from games.sevens.scene.setup import Setup
-from hal.interfaces import Button, RawInput, RawTouch
+from hal.interfaces import Button, RawInput
 from hal.link.air import Impairments
 from hal.link.memory import MemoryMedium
 
@@ -33,37 +32,6 @@ from hal.link.memory import MemoryMedium
 @pytest.fixture(autouse=True)
 def _pygame() -> None:
     pygame.init()
-
-
-class Tapper:
-    """A person at one unit: two taps on a random playable card, or pass, on their turn."""
-
-    def __init__(self, seed: int) -> None:
-        self.machine: Any = None
-        self.rng = random.Random(seed)
-        self.queue: list[tuple[int, int] | RawInput | None] = []
-
-    def __call__(self, tick: int) -> RawInput:
-        if self.queue:
-            item = self.queue.pop(0)
-            if isinstance(item, RawInput):
-                return item
-            return RawInput(touch=RawTouch(*item)) if item else RawInput()
-        m = self.machine
-        gs = m.game_scene() if m is not None else None
-        if gs is None or gs.game.anim is not None or not gs.game.human_to_move():
-            return RawInput()
-        spots = gs.game.hotspots()
-        cards = [
-            n
-            for n in spots
-            if n.startswith("card:") and n[5:] in {c for c in m.dump()["game"]["playable"]}
-        ]
-        name = self.rng.choice(sorted(cards)) if cards else "button:pass"
-        point = spots[name].center
-        taps = 2 if cards else 1
-        self.queue = ([point] * 2 + [None] * 2) * taps
-        return RawInput()
 
 
 def play_linked(tmp_path: Path, sealed: bool = True) -> tuple[list[Session], list[Any], Spy]:
@@ -204,7 +172,7 @@ class Spy:
             parts: dict[int, bytes] = {}
             for public, over, msg in self.inbox[i]:
                 kind, body = chr(msg[0]), msg[1:]
-                assert kind in "WRNGASUEB", f"unexpected message {kind!r}"
+                assert kind in "WRNGASUEBL", f"unexpected message {kind!r}"
                 self.checked[kind] = self.checked.get(kind, 0) + 1
                 seen = {c for c in range(52) if board.BIT[c] & public} | mine
                 if kind == "A":
