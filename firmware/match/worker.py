@@ -17,6 +17,7 @@ import atexit
 import importlib
 import logging
 import multiprocessing
+import signal
 import weakref
 from multiprocessing.connection import Connection
 from typing import Any
@@ -33,7 +34,19 @@ def _rules_class(path: str) -> Any:
 
 
 def _serve(conn: Connection) -> None:
-    """The worker's loop: one job at a time; a newer message cancels the current job."""
+    """The worker's loop until told to stop, or until the parent is gone (issue 34, item 9:
+    a parent that quits, or drops the worker of a clip's replay, closes the pipe; the worker
+    then ends quietly instead of printing a traceback on the terminal the person quit in).
+    Ctrl+C in that terminal reaches the whole process group: the parent handles it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve_jobs(conn)
+    except (EOFError, OSError):  # the pipe closed (BrokenPipeError is an OSError)
+        return
+
+
+def _serve_jobs(conn: Connection) -> None:
+    """One job at a time; a newer message cancels the current job."""
     pending: Any = None
     while True:
         job = pending if pending is not None else conn.recv()
@@ -66,6 +79,8 @@ class SearchWorker:
         child.close()
         self._job = 0
         _LIVE.add(self)
+        # dropped without close() (a clip's or rewind's replayed seat): the process goes too
+        weakref.finalize(self, _stop, self._process)
 
     @property
     def alive(self) -> bool:
@@ -101,6 +116,12 @@ class SearchWorker:
         self._process.join(timeout=2)
         self._conn.close()
         _LIVE.discard(self)
+
+
+def _stop(process: multiprocessing.process.BaseProcess) -> None:
+    if process.is_alive():
+        process.kill()
+    process.join(timeout=2)
 
 
 def close_all() -> int:
