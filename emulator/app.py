@@ -345,7 +345,10 @@ class App:
             seed=self.seed,
             cartridges=self.cartridges,
             profile=self.profile,
-            ask_language=self.movie is None,  # a first start offers the language choice
+            # a person at the window: a first start offers the language choice, and --game
+            # with a saved game of it waiting offers Continue / New game (not during a movie)
+            ask_language=self.movie is None,
+            offer_resume=self.movie is None,
         )
 
     def _boot(self) -> Machine:

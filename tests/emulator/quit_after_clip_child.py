@@ -13,7 +13,7 @@ from emulator.app import App
 from firmware.cli import build_parser
 from firmware.match import worker
 from firmware.movie import MoviePlayer, load_movie
-from tests.emulator.test_app import StepClock, key_event
+from tests.emulator.test_app import StepClock, key_event, started_before
 from tests.emulator.test_rewind_worker import GAME, MOVIE
 
 
@@ -21,7 +21,7 @@ def main() -> None:
     out = Path(sys.argv[1])
     quit_key = sys.argv[2]  # "ctrl+q", or "escape" (pressed twice)
     args = build_parser().parse_args(
-        ["emu", "--store", str(out / "store.db"), "--scale", "1", *GAME]
+        ["emu", "--store", str(started_before(out / "store.db")), "--scale", "1", *GAME]
     )
     pygame.display.init()
     app = App(args, clock=StepClock())

@@ -23,7 +23,7 @@ from emulator.app import App
 from firmware.cli import build_parser
 from firmware.game_api import Cartridge, GameContext
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W
-from tests.emulator.test_app import Probe
+from tests.emulator.test_app import Probe, started_before
 from tests.emulator.test_real_window import grab_screen
 
 
@@ -152,9 +152,9 @@ def main() -> None:
     ns = parser.parse_args()
     OUT = ns.out
     rng = random.Random(26)
-    args = build_parser().parse_args(
-        ["emu", "--store", f"{ns.out}/s.db", "--scale", "1", "--game", "coded"]
-    )
+    store = started_before(Path(ns.out) / "s.db")
+    argv = ["emu", "--store", str(store), "--scale", "1", "--game", "coded"]
+    args = build_parser().parse_args(argv)
     app = App(args, cartridges={"coded": CODED})
     try:
         if ns.cases == "fullscreen":  # needs a window manager (fullscreen is its job in X)
