@@ -31,6 +31,7 @@ from emulator.clip import CLIP_FORMATS, CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, LAYOUTS, Kind, Layout, LayoutError, fit_scale
+from emulator.messages import shown_path
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from emulator.soundtrack import SoundLog
@@ -483,7 +484,7 @@ class App:
             self.say(f"screenshot failed: {exc}")
             return
         self.display.flash()
-        self.say(f"screenshot {path}")
+        self.say(f"screenshot {shown_path(path)}")
         log.info("screenshot saved to %s", path)
 
     def _hk_undo_load_state(self) -> None:
@@ -646,7 +647,7 @@ class App:
         finally:
             restore(self.machine, now)
             self.loop.resync()
-        self.say(f"clip {path}")
+        self.say(f"clip {shown_path(path)}")
         log.info("clip of frames %d..%d saved to %s", start, end, path)
         return path
 
@@ -688,7 +689,7 @@ class App:
             self.reset()
         self.input.recorder = MovieRecorder()
         self.record_path = path
-        self.say(f"recording to {path}")
+        self.say(f"recording to {shown_path(path)}")
 
     def stop_recording(self) -> Path | None:
         recorder, path = self.input.recorder, self.record_path
@@ -711,7 +712,7 @@ class App:
             self.say(f"could not write the movie: {exc}")
             log.error("could not write movie %s: %s", path, exc)
             return None
-        self.say(f"movie saved: {path}")
+        self.say(f"movie saved: {shown_path(path)}")
         log.info("movie saved to %s", path)
         return path
 

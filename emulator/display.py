@@ -25,6 +25,7 @@ import pygame
 from pygame._sdl2.video import Renderer, Texture
 
 from emulator.layout import Layout, Panel
+from emulator.messages import message_lines
 from emulator.states import Slot, draw_picker
 from emulator.viewport import Mode, Placement, place, place_one, point_to_pixel
 from firmware.gfx import text
@@ -35,6 +36,7 @@ HUD_TEXT = (236, 240, 248)
 HUD_BACK = (0, 0, 0, 170)
 FLASH_FRAMES = 10
 SPLIT_GAP = 32  # points between the two windows of the `windows` arrangement
+MARGIN = 4  # between a message box and the window's edge
 
 # Panel pixels stay square blocks whatever the size: no filtering when textures scale.
 os.environ["SDL_RENDER_SCALE_QUALITY"] = "nearest"
@@ -297,20 +299,35 @@ class WindowDisplay(Display):
         if decorate and self.picker is not None:
             layer.blit(draw_picker(size, *self.picker), (0, 0))
         text_scale = 2 if size[0] >= 2 * SCREEN_W else 1
+        room = size[0] - 2 * MARGIN - 4 * text_scale  # a line's width inside its box
         if decorate and self.hud:
-            self._text_box(layer, self.hud, (4, 4), text_scale)
+            hud = [text.fit(line, room, text_scale) for line in self.hud]
+            self._text_box(layer, hud, (MARGIN, MARGIN), text_scale)
         if decorate and self.status:
-            line_h = text.size("M", text_scale)[1]
-            self._text_box(layer, [self.status], (4, size[1] - line_h - 8), text_scale)
+            lines = self.status_lines(size, text_scale)
+            height = self._box_height(lines, text_scale)
+            self._text_box(layer, lines, (MARGIN, size[1] - height - MARGIN), text_scale)
         if self._flash > 0:
             layer.fill((255, 255, 255, int(255 * self._flash / FLASH_FRAMES)))
         return layer
+
+    def status_lines(self, size: tuple[int, int], scale: int) -> list[str]:
+        """The status message in lines that fit a window of `size` (wrapped; a long path
+        shortened in its middle, its file name kept), as many as the window has room for."""
+        room = size[0] - 2 * MARGIN - 4 * scale
+        line_h = text.LINE_H * scale
+        most = max(1, (size[1] - 2 * MARGIN - 3 * scale) // line_h)
+        return message_lines(self.status, room, scale, most)
+
+    @staticmethod
+    def _box_height(lines: list[str], scale: int) -> int:
+        return text.LINE_H * scale * len(lines) + 3 * scale
 
     @staticmethod
     def _text_box(layer: pygame.Surface, lines: list[str], at: tuple[int, int], scale: int) -> None:
         rendered = [text.render(line, HUD_TEXT, scale) for line in lines]
         width = max(s.get_width() for s in rendered) + 4 * scale
-        line_h = max(s.get_height() for s in rendered) + scale
+        line_h = text.LINE_H * scale  # (a line of the 5x7 font and its spacing)
         box = pygame.Surface((width, line_h * len(rendered) + 3 * scale), pygame.SRCALPHA)
         box.fill(HUD_BACK)
         for i, surf in enumerate(rendered):
