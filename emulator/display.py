@@ -28,6 +28,7 @@ from emulator.layout import Layout, Panel
 from emulator.messages import message_lines
 from emulator.states import Slot, draw_picker
 from emulator.viewport import Mode, Placement, place, place_one, point_to_pixel
+from emulator.x11 import window_manager_running
 from firmware.gfx import text
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W, Display
 
@@ -53,12 +54,8 @@ class Screen:
     placement: Placement = field(default_factory=lambda: Placement((1, 1), None, None))
 
     @classmethod
-    def open(
-        cls, title: str, size: tuple[int, int], panels: tuple[Panel, ...], *, fullscreen: bool
-    ) -> Screen:
+    def open(cls, title: str, size: tuple[int, int], panels: tuple[Panel, ...]) -> Screen:
         window = pygame.Window(title, size, resizable=True, allow_high_dpi=True)
-        if fullscreen:
-            window.set_fullscreen(desktop=True)
         renderer = Renderer(window)
         screen = cls(window, renderer, panels)
         for panel in panels:
@@ -106,6 +103,8 @@ class WindowDisplay(Display):
         self.split = split
         self.mode: Mode = mode
         self.fullscreen = fullscreen
+        self._windowed: tuple[tuple[int, int], tuple[int, int]] | None = None  # before fullscreen
+        self._bare_fullscreen = False  # fullscreen made by hand (an X server without a manager)
         self.screens: list[Screen] = []
         self._open()
 
@@ -125,25 +124,19 @@ class WindowDisplay(Display):
             for panel in ("upper", "lower"):
                 name = "upper screen" if panel == "upper" else "lower screen (stylus)"
                 screen = Screen.open(
-                    f"{self._title} - {name}",
-                    self.natural_size(panel),
-                    (panel,),
-                    fullscreen=False,
+                    f"{self._title} - {name}", self.natural_size(panel), (panel,)
                 )
                 self.screens.append(screen)
             self._place_side_by_side()
         else:
             self.screens.append(
-                Screen.open(
-                    self._title,
-                    self.natural_size(),
-                    ("upper", "lower"),
-                    fullscreen=self.fullscreen,
-                )
+                Screen.open(self._title, self.natural_size(), ("upper", "lower"))
             )
         for screen in self.screens:
             minimum = (SCREEN_W // 2, SCREEN_H // 2)
             screen.window.minimum_size = minimum
+        if self.fullscreen and not self.split:
+            self._enter_fullscreen(self.screens[0].window)
         self.relayout()
 
     def _place_side_by_side(self) -> None:
@@ -185,18 +178,43 @@ class WindowDisplay(Display):
         self.redraw()
 
     def set_fullscreen(self, on: bool) -> None:
-        """Fullscreen at the desktop's resolution (the single window; split windows stay)."""
-        self.fullscreen = on
+        """Fullscreen at the desktop's resolution (the single window; split windows stay);
+        leaving it gives the window back the size and place it had before."""
         if self.split:
+            self.fullscreen = on
             return
+        if on == self.fullscreen:
+            return
+        self.fullscreen = on
         window = self.screens[0].window
         if on:
-            window.set_fullscreen(desktop=True)
+            self._enter_fullscreen(window)
         else:
-            window.set_windowed()
-            window.size = self.natural_size()
+            self._leave_fullscreen(window)
         self.relayout()
         self.redraw()
+
+    def _enter_fullscreen(self, window: pygame.Window) -> None:
+        """The window manager's fullscreen; on an X server without one (where SDL would
+        report a fullscreen window that never came: issue 34, item 8), the window is moved
+        and sized to cover the screen by the emulator itself."""
+        self._windowed = (window.size, window.position)
+        if pygame.display.get_driver() == "x11" and not window_manager_running():
+            desktop = pygame.display.get_desktop_sizes() or [window.size]
+            self._bare_fullscreen = True
+            window.position = (0, 0)
+            window.size = desktop[0]
+        else:
+            window.set_fullscreen(desktop=True)
+
+    def _leave_fullscreen(self, window: pygame.Window) -> None:
+        size, position = self._windowed or (self.natural_size(), None)
+        if not self._bare_fullscreen:
+            window.set_windowed()
+        self._bare_fullscreen = False
+        window.size = size
+        if position is not None:
+            window.position = position
 
     def set_mode(self, mode: Mode) -> None:
         self.mode = mode

@@ -24,7 +24,7 @@ from firmware.cli import build_parser
 from firmware.game_api import Cartridge, GameContext
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W
 from tests.emulator.test_app import Probe, started_before
-from tests.emulator.test_real_window import grab_screen
+from tests.emulator.test_real_window import grab_screen, window_rect
 
 
 def coded(blue: int) -> pygame.Surface:
@@ -115,6 +115,29 @@ def check(app: App, display: str, label: str, rng: random.Random) -> None:
 OUT = "."
 
 
+def screen_size(display: str) -> tuple[int, int]:
+    shot = grab_screen(display)
+    assert shot is not None, "no libX11 to read the screen"
+    return shot.get_size()
+
+
+def shown_at(display: str, label: str, expected: tuple[int, int, int, int]) -> None:
+    """The window covers exactly `expected` (x, y, w, h) of the X screen, as a person sees
+    it: the bounding box of everything not black (Xvfb -br), waited for (a busy machine,
+    a window manager that takes its time)."""
+    rect = None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        shot = grab_screen(display)
+        assert shot is not None, "no libX11 to read the screen"
+        rect = window_rect(shot)
+        if rect is not None and tuple(rect) == expected:
+            print(f"{label}: shown at {expected}", flush=True)
+            return
+        time.sleep(0.2)
+    sys.exit(f"{label}: the window is shown at {rect}, not {expected}")
+
+
 def keys_in_each_window(app: App, display: str) -> None:
     """With one window per screen, a key pressed while either window has the focus is the
     handheld's button (here `x`, the A button)."""
@@ -148,7 +171,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("display")
     parser.add_argument("out")
-    parser.add_argument("cases", choices=("windowed", "fullscreen"))
+    parser.add_argument("cases", choices=("windowed", "fullscreen", "fullscreen-bare"))
     ns = parser.parse_args()
     OUT = ns.out
     rng = random.Random(26)
@@ -157,11 +180,31 @@ def main() -> None:
     args = build_parser().parse_args(argv)
     app = App(args, cartridges={"coded": CODED})
     try:
-        if ns.cases == "fullscreen":  # needs a window manager (fullscreen is its job in X)
+        if ns.cases.startswith("fullscreen"):
+            # with a window manager (which may place windows its own way), or on a bare X
+            # server (fullscreen-bare: issue 34, item 8), where the child places the window
+            bare = ns.cases == "fullscreen-bare"
+            window = app.display.screens[0].window
+            if bare:
+                window.size, window.position = (600, 800), (40, 30)
+            settle(app)
+            before = (*window.position, *window.size)
+            if bare:  # (a manager places the window where SDL may not know)
+                shown_at(ns.display, "windowed", before)
             app.display.set_fullscreen(True)
             check(app, ns.display, "fullscreen", rng)
+            shown_at(ns.display, "fullscreen", (0, 0, *screen_size(ns.display)))
             app.display.set_mode("fit")
             check(app, ns.display, "fullscreen-fit", rng)
+            app.display.set_fullscreen(False)
+            app.display.set_mode("integer")
+            # back to the size (and place) it had before, not the layout's natural size
+            settle(app)
+            assert tuple(window.size) == before[2:], (window.size, before)
+            if bare:
+                shown_at(ns.display, "left fullscreen", before)
+                check(app, ns.display, "windowed-again", rng)
+            print(f"left fullscreen: size {before[2:]} again", flush=True)
             return
         window = app.display.screens[0].window
         window.position = (0, 0)
