@@ -131,6 +131,8 @@ class Machine:
             self.scenes.append(scenes.boot(self))
         else:
             self.scenes.append(scenes.launcher(self, None))
+        self._scene_logged = ""
+        self._log_scene()
         from firmware.gfx import japanese
 
         japanese.characters()  # the glyph table loads at boot, not on a frame (about 10 ms)
@@ -365,6 +367,14 @@ class Machine:
             if self.link is not None:
                 self.system_scenes.watch_link(self)
         self.tick += 1
+        if self.scenes[-1].name != self._scene_logged:
+            self._log_scene()
+
+    def _log_scene(self) -> None:
+        """The log says which screen the unit shows from which tick (what a person saw, for
+        a bug report; what a test driving a real window waits for before its next tap)."""
+        self._scene_logged = self.scenes[-1].name
+        log.info("scene: %s at tick %d", self._scene_logged, self.tick)
 
     def _system_switches(self, raw: RawInput) -> None:
         """Lid (P-HW-4) and the power button's short press: suspend, blank, resume."""

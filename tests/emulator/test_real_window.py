@@ -303,13 +303,16 @@ def test_an_instant_click_reaches_the_firmware(xdisplay: str, tmp_path: Path) ->
             if rect is not None and rect.size == expected:
                 break
         assert rect is not None and rect.size == expected, f"no emulator window ({rect})"
-        x, y = 100, 50  # a lower-screen pixel
+        # a new store: after the boot screen the language choice (its log names each screen)
+        log = tmp_path / "twinfold.log"
+        wait_for_log(log, "scene: language", proc)
+        x, y = 100, 50  # a lower-screen pixel, on the English button
         env = emu_env(xdisplay)
         pos = [str(rect.x + x), str(rect.y + SCREEN_H + 8 + y)]
-        subprocess.run(["xdotool", "mousemove", *pos], env=env, check=True, timeout=30)
-        time.sleep(0.5)
-        subprocess.run(["xdotool", "click", "1"], env=env, check=True, timeout=30)
-        time.sleep(2.0)  # let the emulator run a few frames after the click (a busy machine)
+        subprocess.run(
+            ["xdotool", "mousemove", "--sync", *pos, "click", "1"], env=env, check=True, timeout=30
+        )
+        wait_for_log(log, "scene: launcher", proc)  # the click chose English: it arrived
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=WAIT_SECONDS)
         err = (tmp_path / "stderr.txt").read_text()
@@ -330,6 +333,16 @@ def test_an_instant_click_reaches_the_firmware(xdisplay: str, tmp_path: Path) ->
             proc.kill()
             proc.wait()
         errfile.close()
+
+
+def wait_for_log(path: Path, line: str, proc: subprocess.Popen[bytes]) -> None:
+    """Wait (a deadline, never a fixed time) until the emulator's log has `line`."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and line in path.read_text(encoding="utf-8", errors="replace"):
+            return
+        time.sleep(0.1)
+    pytest.fail(f"the emulator's log never said {line!r}")
 
 
 def test_no_host_library_noise_on_stderr(xdisplay: str, tmp_path: Path) -> None:
