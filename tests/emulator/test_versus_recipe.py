@@ -114,7 +114,9 @@ class Unit:
         only while the unit still shows `on`, so a tap that landed is never repeated on
         the next screen. A tap can be lost where a screen ignores it for a moment (a
         pairing code still being worked out, an animation, a busy machine)."""
-        self.wait(lambda: self.scene() == on, f"the {on} screen")
+        self.wait(lambda: done() or self.scene() == on, f"the {on} screen")
+        if done():  # (the boot screen can end by itself meanwhile)
+            return
         self.tap(x, y)
         tapped = time.monotonic()
         deadline = tapped + WAIT
@@ -162,7 +164,12 @@ class Unit:
 
             pygame.image.save(shot, str(self.data_dir / "screen-at-failure.png"))
         self.err.seek(0)
-        pytest.fail(f"{self.data_dir.name}: {why}\n{self.err.read()[-1500:]}\n{self.log()[-1500:]}")
+        state = "running" if self.proc.poll() is None else f"exited {self.proc.returncode}"
+        where = self.xdo("getwindowgeometry", self.window) if self.window else "no window"
+        pytest.fail(
+            f"{self.data_dir.name} ({state}; window {self.window}: {where}): {why}\n"
+            f"{self.err.read()[-1500:]}\n{self.log()[-1500:]}"
+        )
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -236,7 +243,9 @@ def play(ann: Unit, bob: Unit, scratch: Path) -> None:
     # the boot screen: a touch skips it (it also ends by itself); a new store then asks the
     # language first (firmware/scenes/language.py)
     for unit in units:
-        unit.tap_until(20, 8, lambda u=unit: u.scene() != "boot", on="boot")
+        unit.wait(lambda u=unit: u.scene() != "", "its first screen")
+        if unit.scene() == "boot":  # (unless it has ended by itself already)
+            unit.tap_until(20, 8, lambda u=unit: u.scene() != "boot", on="boot")
     for unit in units:
         unit.tap_to(128, 66, on="language", to="launcher")  # English
     for unit in units:  # the launcher selects Reversi, the first game
