@@ -172,9 +172,9 @@ def draw_picker(
         shown: list[tuple[str, tuple[int, int, int]]] = []
         for i, line in enumerate(lines):
             color = PICKER_TEXT if i == 0 else PICKER_DIM
-            room = most - len(shown)
-            if room > 0:
-                wrapped = message_lines(line, cell_w - 4 * scale, scale, room)
+            left = most - len(shown)
+            if left > 0:
+                wrapped = message_lines(line, cell_w - 4 * scale, scale, left)
                 shown += [(part, color) for part in wrapped]
         for i, (part, color) in enumerate(shown):
             layer.blit(
