@@ -313,6 +313,10 @@ def test_an_instant_click_reaches_the_firmware(xdisplay: str, tmp_path: Path) ->
             ["xdotool", "mousemove", "--sync", *pos, "click", "1"], env=env, check=True, timeout=30
         )
         wait_for_log(log, "scene: launcher", proc)  # the click chose English: it arrived
+        # START (return) on the launcher opens the selected game's setup: once the log says
+        # so, the ticks after the click (the stylus lifted) are in the movie too
+        subprocess.run(["xdotool", "key", "Return"], env=env, check=True, timeout=30)
+        wait_for_log(log, "scene: setup", proc)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=WAIT_SECONDS)
         err = (tmp_path / "stderr.txt").read_text()
