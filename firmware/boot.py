@@ -87,15 +87,17 @@ def check_store_path(path: Path) -> None:
         raise BootError(f"cannot use the store {path}: {path.parent}: {reason}") from None
 
 
-def open_store(path: Path) -> Store:
-    """Open the store at `path`; a path that cannot hold one is a BootError.
+def open_store(path: Path, *, ours: bool = False) -> Store:
+    """Open the store at `path`; a path that cannot hold one, or that names a file that is
+    not a Twinfold store (left untouched), is a BootError. `ours`: the path is the data
+    directory's own store, so whatever lies there is Twinfold's (see `Store.open`).
 
     A damaged store is set aside by `Store.open`, which logs it as a warning: in the log
     file and, once `setup_logging` ran, as one line on stderr. It never passes silently.
     """
     check_store_path(path)
     try:
-        store = Store.open(path)
+        store = Store.open(path, ours=ours)
     except StoreError as exc:
         raise BootError(str(exc)) from None
     except OSError as exc:  # e.g. a path under a plain file
@@ -141,7 +143,7 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
         start_logging(config.log_dir if config.log_dir is not None else path.parent)
     opened = store is None
     if store is None:
-        store = open_store(path)
+        store = open_store(path, ours=config.store_path is None)
     try:
         return Machine(
             hal,

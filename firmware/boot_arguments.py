@@ -122,15 +122,16 @@ def radio_name_argument(text: str) -> str:
 
 
 def add_link_arguments(
-    parser: argparse.ArgumentParser, versus: bool = False, link_default: str = "radio off"
+    parser: argparse.ArgumentParser, versus: bool = False, link_default: str = "off"
 ) -> None:
     """The radio (issue 11): `--link URL`, `--name NAME`; with `versus` (headless) also
     `--versus host|join` and `--accept-pairing` for scripted play and tests."""
     parser.add_argument(
         "--link",
         metavar="URL",
-        help="the radio: the simulated air://CHANNEL?baud=9600&loss=0.1&... or a serial port "
-        f"such as /dev/ttyUSB0 (default: {link_default})",
+        help="the link: lan:// (the local network; ?channel=NAME&iface=NAME&port=N), the "
+        "simulated radio air://CHANNEL?baud=9600&loss=0.1&... or a serial port such as "
+        f"/dev/ttyUSB0 (default: {link_default})",
     )
     parser.add_argument(
         "--name",

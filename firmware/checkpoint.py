@@ -47,6 +47,7 @@ SHARED = (
     "profile",
     "touch_profile",
     "pacing",
+    "battery",  # the battery's monitor: a rewind does not bring back a warning or a charge
 )
 
 

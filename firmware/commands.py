@@ -38,6 +38,12 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         "(Continue / New game) (to reproduce their first frames)",
     )
     add_link_arguments(headless, versus=True)
+    headless.add_argument(
+        "--until-over",
+        action="store_true",
+        help="with --versus: stop (and dump) two seconds after every unit agreed on the "
+        "match's end, instead of at the last of --frames (scripted matches, tests)",
+    )
     headless.set_defaults(handler=_headless)
 
 

@@ -54,6 +54,9 @@ class Option:
     # Values beyond `choices` this option also takes from --option (e.g. a puzzle number);
     # the launcher still offers only `choices`. None: `choices` only.
     accepts: Callable[[str], bool] | None = None
+    # How a choice is shown, (English, Japanese), while the unit remembers nothing of the game
+    # (its cartridge's `memory_key` not stored yet): a "last time" choice before any game.
+    unremembered: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def takes(self, value: str) -> bool:
         return value in self.choices or (self.accepts is not None and self.accepts(value))
@@ -62,8 +65,12 @@ class Option:
         if self.default not in self.choices:
             raise ValueError(f"option {self.key}: default {self.default!r} is not a choice")
 
-    def shown(self, choice: str, language: str = "en") -> str:
-        """The text a choice is shown as; words every game shares have their Japanese here."""
+    def shown(self, choice: str, language: str = "en", remembered: bool = True) -> str:
+        """The text a choice is shown as; words every game shares have their Japanese here.
+        `remembered` False: the unit has stored nothing for the game yet."""
+        if not remembered and choice in self.unremembered:
+            first_en, first_ja = self.unremembered[choice]
+            return first_ja if language == "ja" else first_en
         if language == "ja":
             ja = self.choice_labels_ja.get(choice) or COMMON_CHOICES_JA.get(choice)
             if ja:
@@ -105,6 +112,14 @@ class Cartridge:
     # disagree (a rule, the action encoding, the state's digest). Units with different
     # versions are shown "needs the same version" in the lobby and never start a match.
     rules_version: int = 1
+    # The game's stored data (`GameContext.save_data`) whose presence means this unit
+    # remembers choices from an earlier game; None: the options remember nothing.
+    memory_key: str | None = None
+
+    def remembers(self, store: Store) -> bool:
+        """True unless the game keeps choices (`memory_key`) and has stored none yet."""
+        key = self.memory_key
+        return key is None or store.get_setting(game_data_key(self.id, key)) is not None
 
     @property
     def link_units(self) -> tuple[int, int] | None:
@@ -215,6 +230,7 @@ class GameContext:
             worker=profile.mode == "worker",
             block=not self._machine.hal.realtime,
             pacing=self._machine.pacing,
+            cores=profile.cores,
         )
 
     def finish(self, result: GameResult) -> None:
@@ -238,7 +254,7 @@ class GameContext:
     def _data_key(self, key: str) -> str:
         if not isinstance(key, str) or not key:
             raise ValueError("a game data key is a non-empty string")
-        return f"game:{self.cartridge.id}:{key}"
+        return game_data_key(self.cartridge.id, key)
 
     def records(self) -> list[dict[str, Any]]:
         """This game's stored records, newest first (for replay screens)."""
@@ -247,6 +263,11 @@ class GameContext:
             for r in self._machine.store.list_records(self.cartridge.id)
             if isinstance(r.record, dict)
         ]
+
+
+def game_data_key(game_id: str, key: str) -> str:
+    """Where a game's own value `key` is kept among the store's settings."""
+    return f"game:{game_id}:{key}"
 
 
 THINKING_INDICATOR_TICKS = 30  # half a second: a quicker answer needs no indicator

@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from hal.link.serial_link import SerialLink
 
 
+OVER_LINGER = 120  # ticks a unit keeps its link up after the end (its last acks go out)
+
+
+def match_over(machine: Machine) -> bool:
+    """Every unit of the versus match agreed on its end (`--until-over`)."""
+    service = machine.link
+    session = service.session if service is not None else None
+    return session is not None and session.agreed
+
+
 def movie_length(movie: Movie) -> int:
     """Frames a movie spans: through its last event and any tap's release."""
     last_event = max((ev.frame for ev in movie.events), default=0)
@@ -145,6 +155,8 @@ def run_from_args(args: argparse.Namespace) -> int:
             if versus:
                 start_versus_from_args(machine, args)
             start = time.monotonic()
+            until_over = bool(getattr(args, "until_over", False))
+            over_at: int | None = None
             for n in range(frames):
                 if link is not None:  # with a link, the real 60 Hz pace (the partner's is)
                     delay = start + n / 60 - time.monotonic()
@@ -153,6 +165,10 @@ def run_from_args(args: argparse.Namespace) -> int:
                 machine.step()
                 machine.render()
                 machine.present()
+                if until_over and over_at is None and match_over(machine):
+                    over_at = n
+                if over_at is not None and n - over_at >= OVER_LINGER:
+                    break
             try:
                 if args.shots:
                     save_shots(machine, Path(args.shots))

@@ -21,8 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from firmware.battery import BatteryMonitor
 from firmware.cursor import HotspotCursor
 from firmware.game_api import Cartridge, Game, GameContext, GameResult
+from firmware.gfx import battery as battery_gfx
+from firmware.gfx import palette as pal
 from firmware.gfx import widgets
 from firmware.input import InputTracker
 from firmware.match.pacing import Pacing
@@ -31,6 +34,7 @@ from firmware.match.worker import close_all as stop_workers
 from firmware.scene import Host, RunningGame, Scene
 from firmware.settings import Settings
 from firmware.storage import Store
+from firmware.store_rescue import StoreNotice
 from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
     from firmware.link.service import LinkService
 
 log = logging.getLogger("twinfold")
+BANNER_TICKS = {"low": 4 * 60, "critical": 90}  # how long each battery warning shows
 
 SEED_LIMIT = 2**63  # seeds are 0 .. 2**63-1 everywhere (--seed, stored seeds)
 
@@ -113,8 +118,13 @@ class Machine:
         self.asleep = False
         self._power_was_down = False
         self.quit_requested = False
+        # the battery (P-HW-8): a critical charge saves the game and asks the frontend to
+        # shut the unit down, as a long POWER press does (handheld/app.py runs the command)
+        self.battery = BatteryMonitor(hal.battery)
+        self.shutdown_requested = False
+        self._battery_banner: tuple[str, int] | None = None  # ("low"/"critical", until tick)
         self.last_error: str | None = None
-        self.notice: str | None = store.notice
+        self.notice: StoreNotice | None = store.notice
         self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
@@ -338,6 +348,7 @@ class Machine:
         scene = self.game_scene()
         if scene is not None and scene.cartridge.id == game_id and scene.owns_slot:
             self.discard_suspend(game_id)  # the saved game went on to this end
+        self.store.backup("game")  # a safe moment: the store has just committed a result
 
     # ------------------------------------------------------------------------ the tick
     def step(self) -> None:
@@ -366,6 +377,8 @@ class Machine:
             self._guard(scene, scene.update, inp)
             if self.link is not None:
                 self.system_scenes.watch_link(self)
+        if self.battery.present:
+            self._watch_battery()
         self.tick += 1
         if self.scenes[-1].name != self._scene_logged:
             self._log_scene()
@@ -375,6 +388,24 @@ class Machine:
         a bug report; what a test driving a real window waits for before its next tap)."""
         self._scene_logged = self.scenes[-1].name
         log.info("scene: %s at tick %d", self._scene_logged, self.tick)
+
+    def _watch_battery(self) -> None:
+        """Act on the battery monitor's events (firmware/battery.py): a low charge warns once;
+        a critical one saves the game now and, after its banner was seen (at once when the
+        screens are off), quits and asks for the shutdown."""
+        event = self.battery.tick(self.tick)
+        if event is not None:
+            log.warning("battery %s: %d%%", event, self.battery.level or 0)
+            off = self.lid_closed or self.asleep
+            shown = 0 if off else BANNER_TICKS[event]
+            self._battery_banner = (event, self.tick + shown)
+            if event == "critical":
+                self.suspend_game()
+        banner = self._battery_banner
+        if banner is not None and self.tick >= banner[1]:
+            self._battery_banner = None
+            if banner[0] == "critical":
+                self.quit_requested = self.shutdown_requested = True
 
     def _system_switches(self, raw: RawInput) -> None:
         """Lid (P-HW-4) and the power button's short press: suspend, blank, resume."""
@@ -403,6 +434,33 @@ class Machine:
             rect = self.cursor.rect(self._hotspots(scene))
             if rect is not None:
                 widgets.cursor(self.bottom, rect, self.tick)
+        if self.battery.present:
+            self._draw_battery()
+
+    def _draw_battery(self) -> None:
+        """The icon (while the charge is known, on the system's own screens: a game owns all
+        of its screens, so during play only the warnings show) and any warning, over the top
+        screen."""
+        monitor, policy = self.battery, self.battery.policy
+        if monitor.level is not None and self.game_scene() is None:
+            battery_gfx.draw_icon(
+                self.top, monitor.level, monitor.charging, policy.low, policy.critical
+            )
+        if self._battery_banner is None:
+            return
+        level = monitor.level or 0
+        if self._battery_banner[0] == "low":
+            words = self.tr(
+                f"Battery low: {level}%. Plug in the charger soon.",
+                f"でんちが すくなく なりました ({level}%)。じゅうでん してください。",
+            )
+            battery_gfx.draw_banner(self.top, words, pal.ACCENT)
+        else:
+            words = self.tr(
+                "Battery empty: the game is saved and the unit turns off.",
+                "でんちが きれそうです。ゲームを セーブして でんげんを きります。",
+            )
+            battery_gfx.draw_banner(self.top, words, pal.DANGER)
 
     def present(self) -> None:
         if self.lid_closed or self.asleep:
@@ -452,8 +510,24 @@ class Machine:
             "lid": "closed" if self.lid_closed else "open",
             "asleep": self.asleep,
             "settings": self.settings.to_json(),
-            "notice": self.notice,
+            "notice": self.notice.en if self.notice is not None else None,
             **({"link": self.link.dump()} if self.link is not None else {}),
+            **({"battery": self._battery_dump()} if self._battery_known() else {}),
+        }
+
+    def _battery_known(self) -> bool:
+        """A battery was found (a unit whose gauge finds none dumps and draws as headless)."""
+        return self.battery.present and (
+            self.battery.level is not None or self._battery_banner is not None
+            or self.shutdown_requested
+        )
+
+    def _battery_dump(self) -> dict[str, object]:
+        return {
+            "level": self.battery.level,
+            "charging": self.battery.charging,
+            "warning": self._battery_banner[0] if self._battery_banner is not None else None,
+            "shutdown": self.shutdown_requested,
         }
 
     def frame_hash(self) -> str:

@@ -15,6 +15,7 @@ import pygame
 
 from firmware.game_api import Cartridge, Game, GameContext, GameHost
 from firmware.input import InputState
+from firmware.store_rescue import StoreNotice
 
 if TYPE_CHECKING:
     from firmware.link.service import LinkService
@@ -35,7 +36,7 @@ class Host(GameHost, Protocol):
     """The machine as a scene sees it: the scene stack, the games, the radio, the settings
     and the store (from `GameHost`). `firmware.machine.Machine` satisfies it."""
 
-    notice: str | None  # a message for the boot screen to show once (e.g. a repaired store)
+    notice: StoreNotice | None  # for the boot screen to show once (e.g. a repaired store)
     ask_language: bool  # a first start: the boot screen offers the language choice first
     offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)
     saved: set[str]  # the games with a saved game waiting

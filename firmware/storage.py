@@ -4,26 +4,17 @@ file, held by one process at a time.
 
 Why SQLite: every write is a transaction that survives power loss at any instant (WAL journal
 with synchronous=FULL: a commit is on disk before it returns, and an interrupted one is rolled
-back on the next open), and damage is detectable (`PRAGMA quick_check`). A store that is
-damaged (garbage, truncated, not ours) is renamed to `<name>.damaged-<n>` together with its
-journal files and replaced by a fresh one; `Store.notice` then says so, and the firmware boots.
+back on the next open), and damage is detectable (`PRAGMA quick_check`). A Twinfold store that
+is damaged (garbage, truncated, written by newer firmware) is renamed to `<name>.damaged-<n>`
+together with its journal files and replaced by a fresh one; `Store.notice` then says so in
+both languages, and the firmware boots. A file that is not a Twinfold store at all is refused
+(`NotAStore`) and left as it was (firmware/store_rescue.py).
 
 All values are JSON (stored as text), checked before any write: a value that JSON cannot
 represent exactly raises `StoreValueError` and nothing is written.
 
 One process at a time: `Store.open` takes an exclusive lock on `<store>.lock` beside the file
-(`fcntl.flock`, `msvcrt.locking` on Windows) and writes its process id into it; a second
-process is refused with `StoreBusy`, which names the holder. Why a lock file and not
-SQLite's own locking: SQLite locks a database only for the length of a transaction, so two
-processes could both run on one store, each overwriting the other's radio identity, epochs
-and saved games between its transactions (issue 24: two emulators on one data directory
-were one radio unit). An exclusive SQLite lock for the whole run (`locking_mode=EXCLUSIVE`)
-would keep the file, but a refused process could not say who holds it, and the lock lives
-only while a write transaction has happened. The kernel drops a flock when its process
-ends in any way (a crash, kill -9), so a lock is never stale. Within one process the store
-may be opened again (an emulator reset, tests reading what a machine wrote): the lock is
-counted per process.
-
+(firmware/store_lock.py says how and why); a second process is refused with `StoreBusy`.
 Saved games (schema 3): one slot per game (`save_suspend(game_id, ...)`); schema 2 had one
 slot for all games, whose game moves into its own slot on the first open (nothing lost).
 """
@@ -36,12 +27,20 @@ import logging
 import math
 import os
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from firmware import store_backup, store_rescue
+from firmware.store_lock import LOCK_SUFFIX as LOCK_SUFFIX
+from firmware.store_lock import StoreBusy as StoreBusy
+from firmware.store_lock import StoreError as StoreError
+from firmware.store_lock import _discard_lock, acquire, release
+from firmware.store_lock import holds as holds
+from firmware.store_lock import lock_holder as lock_holder
+from firmware.store_rescue import APP_ID, StoreNotice, recognise
 
 JsonValue = Any  # None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]
 
@@ -87,11 +86,12 @@ TABLES = frozenset(
         "saved_games",
     }
 )
-LOCK_SUFFIX = ".lock"
 
 # SQLite primary result codes that mean "this file is not a sound database of ours". Others
 # (busy, locked, permissions, disk full, I/O) are about the environment: never set aside.
-_DAMAGE_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+# SQLITE_ERROR is an SQL statement that does not fit the schema ("no such column"): the
+# store's own fixed statements meet it only when the schema in the file was damaged.
+_DAMAGE_CODES = frozenset({1, 11, 26})  # SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_NOTADB
 
 DEFAULT_STATS: dict[str, JsonValue] = {
     "played": 0,
@@ -109,102 +109,16 @@ OUTCOMES = ("win", "loss", "draw")
 log = logging.getLogger("twinfold")
 
 
-class StoreError(Exception):
-    """The store cannot be used (locked, unwritable, ...); the message says why."""
-
-
 class StoreValueError(StoreError, ValueError):
     """A value to be stored is not plain JSON; nothing was written."""
 
 
-class StoreBusy(StoreError):
-    """Another process holds the store; `holder` is its process id when it could be read."""
+class NotAStore(StoreError):
+    """The path names a file that is not a Twinfold store; it was left as it was."""
 
-    def __init__(self, path: Path, holder: int | None) -> None:
-        who = f"process {holder}" if holder is not None else "another process"
-        super().__init__(f"the store {path} is in use by {who}")
-        self.path, self.holder = path, holder
-
-
-class _Lock:
-    """This process's exclusive lock on one store (see the module's docstring)."""
-
-    def __init__(self, path: Path, fd: int) -> None:
-        self.path, self.fd, self.count = path, fd, 1
-
-
-_HELD: dict[str, _Lock] = {}  # lock file (resolved) -> this process's lock on it
-
-
-def _lock_path(path: Path) -> Path:
-    return path.with_name(path.name + LOCK_SUFFIX)
-
-
-def _try_lock(fd: int) -> bool:
-    if sys.platform == "win32":  # pragma: no cover - the desktop emulator on Windows
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def lock_holder(path: str | os.PathLike[str]) -> int | None:
-    """The process id written into the store's lock file (None: none readable)."""
-    try:
-        text = _lock_path(Path(path)).read_text(encoding="ascii").strip()
-        return int(text) if text else None
-    except (OSError, ValueError):
-        return None
-
-
-def acquire(path: str | os.PathLike[str]) -> None:
-    """Hold the store at `path` for this process (counted: call `release` as often); raises
-    StoreBusy when another process holds it, StoreError when no lock file can be made."""
-    lock_file = _lock_path(Path(path))
-    key = str(lock_file.resolve())
-    held = _HELD.get(key)
-    if held is not None:
-        held.count += 1
-        return
-    try:
-        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise StoreError(f"cannot lock the store {path}: {exc.strerror or exc}") from None
-    if not _try_lock(fd):
-        os.close(fd)
-        raise StoreBusy(Path(path), lock_holder(path))
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-    _HELD[key] = _Lock(lock_file, fd)
-
-
-def release(path: str | os.PathLike[str]) -> None:
-    """Give up one hold of `acquire`; the last one unlocks (the lock file stays)."""
-    key = str(_lock_path(Path(path)).resolve())
-    held = _HELD.get(key)
-    if held is None:
-        return
-    held.count -= 1
-    if held.count == 0:
-        del _HELD[key]
-        with contextlib.suppress(OSError):
-            os.ftruncate(held.fd, 0)
-        os.close(held.fd)  # closing the descriptor drops the flock
-
-
-def holds(path: str | os.PathLike[str]) -> bool:
-    """True while this process holds the store at `path`."""
-    return str(_lock_path(Path(path)).resolve()) in _HELD
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"{path} is not a Twinfold store ({why}); it was left untouched")
+        self.path = path
 
 
 class _Damaged(Exception):
@@ -337,7 +251,11 @@ class Store:
     """A handle on the store. Open with `Store.open(path)`; every write is one transaction."""
 
     def __init__(
-        self, conn: sqlite3.Connection, path: str, notice: str | None, now: Callable[[], float]
+        self,
+        conn: sqlite3.Connection,
+        path: str,
+        notice: StoreNotice | None,
+        now: Callable[[], float],
     ) -> None:
         self._conn = conn
         self.path = path
@@ -353,13 +271,19 @@ class Store:
         path: str | os.PathLike[str],
         now: Callable[[], float] = time.time,
         timeout: float = 5.0,
+        *,
+        ours: bool = False,
     ) -> Store:
         """Open (creating if needed) the store at `path`.
 
-        A damaged file is set aside and replaced by a fresh store, with `notice` set. Errors
-        that are not damage (locked, unwritable directory, disk full) raise StoreError and
-        leave the file alone. `now` stamps records and saves (seconds); `timeout` is how long
-        to wait for another process holding the store (e.g. a second emulator).
+        A damaged Twinfold store is set aside and replaced by a fresh store, with `notice`
+        set. A file that is not a Twinfold store raises NotAStore and is left as it was
+        (firmware/store_rescue.py says how a store is told apart); `ours=True` vouches that
+        whatever lies at `path` is Twinfold's (the data directory's own store), so that even
+        a store whose header is destroyed is set aside rather than refused. Errors that are
+        not damage (locked, unwritable directory, disk full) raise StoreError and leave the
+        file alone. `now` stamps records and saves (seconds); `timeout` is how long to wait
+        for another process holding the store (e.g. a second emulator).
         """
         p = Path(path)
         try:
@@ -368,7 +292,13 @@ class Store:
             raise StoreError(f"cannot create the directory for the store {p}: {exc}") from exc
         acquire(p)  # StoreBusy while another process runs on it
         try:
-            store = cls._open_locked(p, now, timeout)
+            seen = recognise(p)
+            vouched = ours or bool(store_backup.backups(p))  # backups beside it: ours
+            refused = {"foreign": not ours, "unknown": not vouched}.get(seen.verdict, False)
+            if refused:
+                _discard_lock(p)
+                raise NotAStore(p, seen.why)
+            store = cls._open_locked(p, now, timeout, fresh=seen.verdict == "fresh")
         except BaseException:
             release(p)
             raise
@@ -376,36 +306,92 @@ class Store:
         return store
 
     @classmethod
-    def _open_locked(cls, p: Path, now: Callable[[], float], timeout: float) -> Store:
-        notice = None
+    def _open_locked(
+        cls, p: Path, now: Callable[[], float], timeout: float, *, fresh: bool
+    ) -> Store:
         try:
-            conn = cls._open_checked(str(p), timeout)
+            conn = cls._open_checked(str(p), timeout, now)
         except _Damaged as exc:
+            return cls._repair(p, now, timeout, str(exc))
+        store = cls(conn, str(p), None, now)
+        today = store_backup.stamp(now())[:8]
+        # a day's first start (a store made just now holds nothing worth a copy)
+        if not fresh and all(b.day != today for b in store_backup.backups(p)):
+            store.backup("day")
+        return store
+
+    @classmethod
+    def _repair(cls, p: Path, now: Callable[[], float], timeout: float, damage: str) -> Store:
+        """Set the damaged store aside, restore the newest good backup, salvage every
+        readable row of the damaged file into it, and say what came back (P-REL-2)."""
+        try:
+            aside = _set_aside(p)
+        except OSError as move_exc:
+            raise StoreError(
+                f"the store {p} is damaged and cannot be set aside: {move_exc}"
+            ) from move_exc
+        restored, conn = None, None
+        for backup in store_backup.backups(p):
+            if not store_backup.is_good(backup.path, SCHEMA_VERSION):
+                continue
             try:
-                aside = _set_aside(p)
-            except OSError as move_exc:
-                raise StoreError(
-                    f"the store {p} is damaged ({exc}) and cannot be set aside: {move_exc}"
-                ) from move_exc
-            notice = (
-                f"The saved data was damaged ({exc}) and has been set aside as "
-                f"{aside.name}; settings and records start afresh."
-            )
-            # never silent: the log (and, through the console handler, stderr) says so too
-            log.warning("store %s: %s", p, notice)
+                store_backup.restore(backup.path, p)
+                conn = cls._open_checked(str(p), timeout, now)  # (migrates an older one)
+            except (OSError, sqlite3.Error, _Damaged) as exc:
+                log.warning("store %s: backup %s not restored: %s", p, backup.path.name, exc)
+                for leftover in (p, *_sidecars(p)):  # a copy of the backup, which stays
+                    leftover.unlink(missing_ok=True)
+                continue
+            restored = backup
+            break
+        if conn is None:
             try:
-                conn = cls._open_checked(str(p), timeout)
+                conn = cls._open_checked(str(p), timeout, now)
             except _Damaged as exc2:  # a fresh file cannot be damaged unless the disk is
                 raise StoreError(f"cannot create a fresh store at {p}: {exc2}") from exc2
-        return cls(conn, str(p), notice, now)
+        found = store_rescue.salvage(aside)
+        try:
+            store_rescue.merge(conn, found)
+        except store_rescue.UNREADABLE as exc:  # the salvaged rows stay in the set-aside file
+            log.warning("store %s: salvaged rows not written: %s", p, exc)
+        store = cls(conn, str(p), None, now)
+        counts = {
+            kind: store._read(f"SELECT count(*) FROM {table}")[0][0]
+            for kind, table in (
+                ("records", "records"),
+                ("saved", "saved_games"),
+                ("pairings", "pairings"),
+                ("settings", "settings"),
+                ("scores", "stats"),
+            )
+        }
+        counts["settings"] += store._read("SELECT count(*) FROM calibration")[0][0]
+        store.notice = store_rescue.repaired_notice(
+            aside.name, damage, counts=counts, found=found, from_backup=restored is not None
+        )
+        # never silent: one line in the log and (through its console handler) on stderr,
+        # the details (SQLite's own words, which backup) in the log only
+        log.warning("store %s: %s", p, store.notice.en)
+        log.info(
+            "store %s: the damage: %s; restored backup: %s; salvaged rows: %s; unreadable: %s",
+            p,
+            store.notice.detail,
+            restored.path.name if restored is not None else "none",
+            {t: len(r) for t, r in found.rows.items()},
+            sorted(found.failed) or "nothing",
+        )
+        store.backup("repair")
+        return store
 
     @classmethod
     def open_in_memory(cls, now: Callable[[], float] = time.time) -> Store:
         """A throwaway store (headless runs that must not touch the disk)."""
-        return cls(cls._open_checked(":memory:", 5.0), ":memory:", None, now)
+        return cls(cls._open_checked(":memory:", 5.0, now), ":memory:", None, now)
 
     @staticmethod
-    def _open_checked(path: str, timeout: float) -> sqlite3.Connection:
+    def _open_checked(
+        path: str, timeout: float, now: Callable[[], float]
+    ) -> sqlite3.Connection:
         try:
             conn = _connect(path, timeout)
         except sqlite3.DatabaseError as exc:
@@ -413,7 +399,7 @@ class Store:
                 raise _Damaged(str(exc)) from exc
             raise StoreError(f"cannot open the store {path}: {exc}") from exc
         try:
-            Store._prepare(conn, path)
+            Store._prepare(conn, path, now)
         except _Damaged:
             conn.close()
             raise
@@ -422,13 +408,16 @@ class Store:
             if _is_damage(exc):
                 raise _Damaged(str(exc)) from exc
             raise StoreError(f"cannot open the store {path}: {exc}") from exc
+        except UnicodeDecodeError as exc:  # damaged bytes read back as text
+            conn.close()
+            raise _Damaged(f"text that is not UTF-8: {exc}") from exc
         except BaseException:
             conn.close()
             raise
         return conn
 
     @staticmethod
-    def _prepare(conn: sqlite3.Connection, path: str) -> None:
+    def _prepare(conn: sqlite3.Connection, path: str, now: Callable[[], float]) -> None:
         if path != ":memory:":
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":  # e.g. a file system without shared memory
@@ -438,6 +427,16 @@ class Store:
         result = conn.execute("PRAGMA quick_check").fetchall()
         if result != [("ok",)]:
             raise _Damaged("integrity check: " + "; ".join(str(r[0]) for r in result[:3]))
+        unsound = store_rescue.unsound_row(conn)
+        if unsound is not None:
+            raise _Damaged(unsound)
+        if path != ":memory:":
+            try:
+                rows = conn.execute("SELECT version FROM schema_version").fetchall()
+            except sqlite3.OperationalError:  # no such table: a fresh file
+                rows = []
+            if len(rows) == 1 and isinstance(rows[0][0], int) and rows[0][0] < SCHEMA_VERSION:
+                store_backup.take(conn, Path(path), "migration", now)  # before it migrates
         conn.execute("BEGIN IMMEDIATE")
         try:
             tables = {
@@ -467,6 +466,8 @@ class Store:
             }
             if missing:
                 raise _Damaged("missing tables: " + ", ".join(sorted(missing)))
+            if conn.execute("PRAGMA application_id").fetchone()[0] != APP_ID:
+                conn.execute(f"PRAGMA application_id = {APP_ID}")  # the mark: store_rescue.py
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -474,6 +475,13 @@ class Store:
             raise
 
     # ---- plumbing ------------------------------------------------------------------------
+
+    def backup(self, why: str) -> Path | None:
+        """Take a rolling backup now (firmware/store_backup.py), at a safe moment: `why` is
+        one lowercase word (day, game, migration, repair). None: in memory, or skipped."""
+        if self.path == ":memory:":
+            return None
+        return store_backup.take(self._conn, Path(self.path), why, self._now)
 
     def close(self) -> None:
         self._conn.close()

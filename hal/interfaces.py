@@ -127,6 +127,22 @@ class ByteLink(ABC):
         waits for it to end before it starts its own). False where it cannot be known."""
         return False
 
+    def kind(self) -> str:
+        """ "radio" (a UART radio module, or its simulation) or "network" (datagrams on a
+        local network): the link stack sizes its authentication tags by it (the rate at
+        which a forger can try differs by orders of magnitude), the Settings screen names it."""
+        return "radio"
+
+    def describe(self) -> str:
+        """Where the link goes, for the Settings screen after its kind (a port, a channel
+        and interface); "" if there is nothing to say."""
+        return ""
+
+    def noise(self) -> int:
+        """Transport units received so far that were not the link's at all (a datagram of
+        another format): counted with the frames that failed their CRC."""
+        return 0
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""
@@ -136,6 +152,54 @@ class NoLink(ByteLink):
 
     def read(self) -> bytes:
         return b""
+
+
+@dataclass(frozen=True)
+class BatteryReading:
+    """One reading of the battery (P-HW-8): its charge in percent (0..100) and whether it
+    is being charged (or full on the charger)."""
+
+    percent: int
+    charging: bool
+
+
+@dataclass(frozen=True)
+class BatteryPolicy:
+    """When the firmware warns and when it saves and shuts down (device.toml `[battery]`):
+    `low` and `critical` in percent, a reading every `poll_ticks` ticks."""
+
+    low: int = 15
+    critical: int = 5
+    poll_ticks: int = 120
+
+
+class Battery(ABC):
+    """The unit's battery (P-HW-8). The firmware reads it every `policy.poll_ticks` ticks and
+    judges the readings itself (a gauge can vanish, jump or report nonsense)."""
+
+    policy = BatteryPolicy()
+
+    @property
+    def present(self) -> bool:
+        """False: this unit has no battery at all (never read, nothing drawn)."""
+        return True
+
+    @abstractmethod
+    def read(self) -> BatteryReading | None:
+        """The current reading, or None when there is none that makes sense now (no battery
+        found, unreadable, out of range); never raises, never blocks."""
+
+
+class NoBattery(Battery):
+    """The headless backend and the emulator: mains power, no battery shown (determinism:
+    nothing is read and nothing drawn, so movies and screenshots do not change)."""
+
+    @property
+    def present(self) -> bool:
+        return False
+
+    def read(self) -> BatteryReading | None:
+        return None
 
 
 class Clock(ABC):
@@ -159,4 +223,5 @@ class Hal:
     data_dir: Path  # where the store (SQLite) and logs live
     audio: Audio = field(default_factory=SilentAudio)
     link: ByteLink = field(default_factory=NoLink)
+    battery: Battery = field(default_factory=NoBattery)
     realtime: bool = True  # False: run ticks as fast as the CPU allows (headless)

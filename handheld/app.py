@@ -30,7 +30,8 @@ from firmware.match.profiles import PROFILES as MATCH_PROFILES
 from firmware.match.worker import close_all as stop_workers
 from firmware.movie import Movie
 from firmware.storage import Store
-from hal.backends.device.config import DeviceConfig
+from hal.backends.device.battery import SysfsBattery
+from hal.backends.device.config import BatteryConfig, DeviceConfig, InputConfig
 from hal.backends.device.evdev_input import EvdevInput
 from hal.backends.device.framebuffer import FramebufferDisplay
 from hal.backends.device.notify import Notifier
@@ -38,7 +39,17 @@ from hal.backends.device.profile import PROFILES as BOARDS
 from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
 from hal.clock import MonotonicClock
-from hal.interfaces import SCREEN_H, SCREEN_W, ByteLink, Clock, Hal
+from hal.interfaces import (
+    SCREEN_H,
+    SCREEN_W,
+    TICK_HZ,
+    Battery,
+    BatteryPolicy,
+    ByteLink,
+    Clock,
+    Hal,
+    NoBattery,
+)
 from hal.touch import Calibration, TouchFilterConfig
 from handheld.movie_input import MovieInput
 
@@ -84,6 +95,7 @@ def build_hal(
         clock=clock or MonotonicClock(),
         data_dir=data_dir,
         link=link or open_radio(config.radio),
+        battery=build_battery(config.battery),
     )
     if config.system.audio:
         if config.system.audio_device:
@@ -93,6 +105,18 @@ def build_hal(
         if audio is not None:
             hal.audio = audio
     return hal
+
+
+def build_battery(config: BatteryConfig) -> Battery:
+    """The battery from `[battery]` (P-HW-8): the kernel's power_supply class, or none."""
+    if not config.enabled:
+        return NoBattery()
+    policy = BatteryPolicy(
+        low=config.low_percent,
+        critical=config.critical_percent,
+        poll_ticks=max(1, round(config.poll_seconds * TICK_HZ)),
+    )
+    return SysfsBattery(Path(config.root), config.name, policy)
 
 
 # Fraction of the development machine's single-thread Python speed for each board (how the
@@ -170,6 +194,7 @@ class DeviceRunner:
         frames: int | None = None,
         notifier: Notifier | None = None,
         run_command: Callable[[list[str]], object] | None = None,
+        shutdown_command: tuple[str, ...] | None = None,
     ) -> None:
         self.hal = hal
         self.machine = machine
@@ -177,6 +202,11 @@ class DeviceRunner:
         self.notifier = notifier or Notifier()
         self.loop = FixedStepLoop(_Limited(machine, frames), hal.clock)
         self._run_command = run_command or _run_shutdown
+        if shutdown_command is None:  # the config's, as the input backend holds it
+            live = hal.input.live if isinstance(hal.input, MovieInput) else hal.input
+            config = live.config if isinstance(live, EvdevInput) else InputConfig()
+            shutdown_command = tuple(config.shutdown_command)
+        self.shutdown_command = shutdown_command
         self.stopped = False
 
     def keep_going(self) -> bool:
@@ -200,8 +230,9 @@ class DeviceRunner:
         inp = self.hal.input
         if isinstance(inp, MovieInput):
             inp = inp.live
-        if isinstance(inp, EvdevInput) and inp.shutdown_requested:
-            command = list(inp.config.shutdown_command)
+        power = isinstance(inp, EvdevInput) and inp.shutdown_requested
+        if power or self.machine.shutdown_requested:  # a long POWER press, an empty battery
+            command = list(self.shutdown_command)
             log.info("service: shutting down: %s", " ".join(command))
             self._run_command(command)
         return 0
@@ -252,7 +283,8 @@ def start(
     hal = build_hal(config, data_dir, input_source=input_source, link=link)
     if options.movie is not None:
         hal.input = MovieInput(hal.input, options.movie)
-    store = open_store(options.store or data_dir / "store.db")  # checked, repairs announced
+    # checked, repairs announced; the data directory's own store is Twinfold's whatever it holds
+    store = open_store(options.store or data_dir / "store.db", ours=options.store is None)
     try:
         machine = boot(hal, store, config, options)
     except BaseException:

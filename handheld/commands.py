@@ -146,7 +146,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 def open_link(url: str, baud: int) -> ByteLink:
-    """`--link PORT` (a serial port or air://): the radio instead of the config's; one line
+    """`--link PORT` (a serial port, air:// or lan://): the radio instead of the config's; one line
     if it cannot be opened."""
     from firmware.arguments import CommandError
     from hal.link.serial_link import LinkError, SerialLink

@@ -15,7 +15,7 @@ import functools
 
 import pygame
 
-from firmware.gfx import japanese
+from firmware.gfx import japanese, trace
 from firmware.gfx.glyphs import GLYPH_H, GLYPH_W, glyph_rows, has_glyph
 
 ADVANCE = GLYPH_W + 1
@@ -40,6 +40,12 @@ def missing_glyphs(text: str) -> set[str]:
 
 def _has_japanese(text: str) -> bool:
     return any(is_japanese(ch) for ch in text)
+
+
+def is_tall(text: str) -> bool:
+    """True when `text` is set as a Japanese line: 12 rows (10 above the baseline), not the
+    pixel font's 9 (7 above). Layouts give such a line its extra rows."""
+    return _has_japanese(text)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -131,6 +137,9 @@ def draw(
     if shadow is not None:
         surface.blit(render(text, shadow, scale), (x + scale, y + scale))
     surface.blit(img, (x, y))
+    if trace.active():
+        trace.drew_text(surface, text, img.get_bounding_rect().move(x, y),
+                        y + baseline(text, scale), scale)
     return img.get_rect(topleft=(x, y))  # where the line is, even where the surface clips it
 
 
@@ -178,18 +187,25 @@ def _wrap(text: str, width: int, scale: int) -> tuple[str, ...]:
     """`wrap`, cached: scenes wrap the same descriptions every frame."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
+        line: list[str] = []  # the tokens of the line being filled
         for token in _tokens(paragraph):
-            trial = line + token
-            # Kinsoku: closing punctuation and small kana never start a line.
-            if line and token[0] in _NO_LINE_START:
-                line = trial
-            elif line and size(trial.rstrip(), scale)[0] > width:
-                lines.append(line.rstrip())
-                line = token.lstrip()
-            else:
-                line = trial
-        lines.append(line.rstrip())
+            if not line or size("".join([*line, token]).rstrip(), scale)[0] <= width:
+                line.append(token)
+                continue
+            # Kinsoku: closing punctuation and small kana never start a line; the token
+            # before goes down with it (the line stays inside `width`), unless it may not
+            # start a line either.
+            cut = len(line)
+            if token[0] in _NO_LINE_START:
+                cut = next((i for i in range(len(line) - 1, 0, -1)
+                            if line[i][0] not in _NO_LINE_START), 0)
+            if cut == 0:
+                line.append(token)  # nothing may go down: the line runs over
+                continue
+            lines.append("".join(line[:cut]).rstrip())
+            rest = line[cut:]
+            line = [rest[0].lstrip(), *rest[1:], token] if rest else [token.lstrip()]
+        lines.append("".join(line).rstrip())
     return tuple(lines)
 
 

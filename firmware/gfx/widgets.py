@@ -7,7 +7,7 @@ import functools
 import pygame
 
 from firmware.gfx import palette as pal
-from firmware.gfx import text
+from firmware.gfx import text, trace
 
 Color = tuple[int, int, int]
 
@@ -43,6 +43,7 @@ def bevel_rect(
     surface: pygame.Surface, rect: pygame.Rect, face: Color, *, radius: int = 3, depth: int = 1
 ) -> None:
     """A raised rounded box with a dark outline, lit top edge and shaded bottom edge."""
+    trace.box(surface, rect)
     pygame.draw.rect(surface, pal.OUTLINE, rect, border_radius=radius + 1)
     inner = rect.inflate(-2, -2)
     pygame.draw.rect(surface, shade(face, -0.35), inner, border_radius=radius)
@@ -54,6 +55,7 @@ def bevel_rect(
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, face: Color = pal.PANEL) -> None:
     """A framed inset panel for text and lists."""
+    trace.box(surface, rect)
     pygame.draw.rect(surface, pal.OUTLINE, rect, border_radius=4)
     pygame.draw.rect(surface, face, rect.inflate(-2, -2), border_radius=3)
     pygame.draw.line(
@@ -77,9 +79,12 @@ def button(
     r = rect.move(0, 1) if pressed else rect
     bevel_rect(surface, r, shade(face, -0.15) if pressed else face, depth=0 if pressed else 2)
     lines = [label] if isinstance(label, str) else label
-    line_h = max(text.size(line)[1] for line in lines) + 2
-    y = r.centery - (line_h * len(lines) - 2) // 2 - 1
-    for line in lines:
+    heights = [text.size(line)[1] for line in lines]  # 12 rows a Japanese line, 9 a Latin one
+    block_h = sum(heights) + 2 * (len(lines) - 1)
+    y = r.centery - block_h // 2 - 1
+    if block_h <= r.h - 4:  # (a Japanese line fills a small button: kept off its lit edge)
+        y = max(y, r.y + 2)
+    for line, line_h in zip(lines, heights, strict=True):
         text.draw(
             surface,
             line,
@@ -89,7 +94,7 @@ def button(
             shadow=shade(face, -0.6),
             valign="top",
         )
-        y += line_h
+        y += line_h + 2
 
 
 def title_bar(surface: pygame.Surface, title: str, right: str = "") -> None:

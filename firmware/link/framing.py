@@ -16,7 +16,10 @@ import binascii
 
 from cobs import cobs
 
-MAX_BODY = 160  # larger frames are never sent; longer runs between zeros are garbage
+# Larger frames are never sent; longer runs between zeros are garbage. The longest message
+# (the unit names, `N` + JSON of 4 names of 12 characters of up to 3 UTF-8 bytes: 161
+# bytes) + the reliable segment's 5 + the DATA head's 16 + the network's 16-byte tag = 198.
+MAX_BODY = 200
 CRC_BYTES = 2
 
 

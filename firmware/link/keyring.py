@@ -2,7 +2,9 @@
 
 The unit id (4 random bytes) and the epoch counter live in the settings table under
 "radio"; the epoch is raised and saved before the radio sends anything, so no frame counter
-is ever used twice under one key. Pairings live in their own table.
+(half of a sealed frame's nonce, packet.py) is ever used twice under one key: when the
+epoch would wrap, after 65535 starts, every pairing is forgotten (its key would meet old
+nonces again) and the units pair again. Pairings live in their own table.
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ class StoreKeyring:
             unit = os.urandom(ID_BYTES)
         epoch = data.get("epoch", 0)
         epoch = (epoch if isinstance(epoch, int) else 0) + 1
-        if epoch >= EPOCH_LIMIT:  # 65535 starts: counters could repeat, so pair again
+        if epoch >= EPOCH_LIMIT:  # 65535 starts: counters would repeat, so pair again
             epoch = 1
+            for row in self.store.list_pairings():
+                self.store.forget_pairing(str(row["peer"]))
+            self._cache = None
         self.store.set_setting("radio", {"id": unit.hex(), "epoch": epoch})
         return unit, epoch
 

@@ -11,29 +11,69 @@ version (`Cartridge.rules_version`): units play together only when both match. A
 the first firmware ends after the name; it decodes as protocol 1, rules version 0, which
 no unit of today accepts (the lobby shows it as "needs the same version").
 
-DATA frames carry everything between paired units. The tag is HMAC-SHA256 over the whole
-body before it, under the pairing key, truncated to 6 bytes (48 bits). Truncation is safe
-here because a forger gets one try per frame on a 9600-baud channel (at most ~40 frames a
-second): guessing a 48-bit tag takes on the order of 10^5 years, while every byte costs about
-1 ms of air on every frame. The counter is `epoch (2 bytes) | count (3 bytes)`: the epoch
-is raised and stored at every start of the link stack, the count rises with every frame
-sent (retransmissions included). `chan` names the sender's channel and the receiver's
-channel it talks to (see radio.py). A receiver keeps, per peer, the highest epoch it accepted
-(stored) and a 64-frame window of counts seen in it, so a recorded frame played back later,
-or a duplicate, is refused as a replay. Frames of an unknown or unpaired sender are refused
-as "unpaired"; a tag that does not verify as "auth".
+DATA frames carry everything between paired units, sealed (issue 32): the segment is
+encrypted and the whole body authenticated, encrypt-then-MAC, under two keys drawn from the
+pairing key (`seal_keys`: HMAC-SHA256 of the key with two labels, so neither key says
+anything of the other):
+
+- the segment is XORed with ChaCha20 (the `cryptography` package's, RFC 8439 with a 96-bit
+  nonce) under the encryption key, nonce = `src (4) | epoch (2) | count (3) | 0 0 0`;
+- the tag is HMAC-SHA256 under the MAC key over the clear head and the ciphertext,
+  truncated to the transport's length (`TAG_BYTES`).
+
+Why not an AEAD from the library (ChaCha20-Poly1305, AES-GCM): their tag is 16 bytes and
+cannot be shortened safely (a short GCM tag leaks its hash key to forgers; the library's
+ChaCha20-Poly1305 takes only the whole tag), and on a 9600-baud radio 10 bytes more per
+frame cost 10 ms of air on every frame. Encrypt-then-MAC with a truncated HMAC is the
+generic composition that stays secure truncated (RFC 2104 section 5), and both primitives
+are the library's and the standard library's, nothing hand-made.
+
+The nonce is never used twice under one key: the key belongs to one pairing of two units,
+whose ids differ (a unit refuses to pair with its own id), and the src is in the nonce, so
+the two directions never meet; the epoch is raised and stored before the link stack sends
+anything at every start (keyring.py), and when it would wrap after 65535 starts the
+pairings are forgotten (pair again: a new key); the count rises with every frame sent and
+never wraps: at its top the radio takes a new epoch (radio.py). A copied store is a copied
+identity; the lobby warns of it (`Radio.id_clash`).
+
+The tag's length is the transport's (`tag_length`), from the rate at which a forger gets
+frames checked (each try fails with probability 2^-8t and is counted in `rejected.auth`):
+
+- radio (a UART module, and its simulation `air://`): 6 bytes. The shortest forged DATA
+  frame is 16 (head) + 6 (tag) + 4 (CRC, COBS, delimiter) = 26 bytes = 260 bits on air:
+  at most 37 tries a second at 9600 baud, 443 at 115200. In a year at 115200 baud,
+  443 * 3.2e7 = 1.4e10 tries succeed with probability 1.4e10 / 2^48 = 5e-5 (at 9600 baud
+  4e-6), while the unit counts 443 refusals a second; each tag byte more costs ~1 ms of air
+  on every frame at 9600 baud.
+- network (`lan://`): 16 bytes. A datagram holds at most 1400 / 26 = 53 frames and a
+  unit takes at most 512 datagrams a tick (protocol_lan.MAX_PER_PUMP, twice a tick), so at
+  most 53 * 512 * 60 = 1.6e6 tries a second reach the tag check, whatever the network's
+  speed (a gigabit line carries 1.5e6 datagrams a second; the rest is dropped by the
+  kernel). In a year, 5.1e13 tries succeed with probability 5.1e13 / 2^128 = 1.5e-25;
+  even 8 bytes would give 3e-6. On a network the 10 bytes cost nothing (one datagram).
+
+The counter is `epoch (2 bytes) | count (3 bytes)`. `chan` names the sender's channel and
+the receiver's channel it talks to (see radio.py). A receiver keeps, per peer, the highest
+epoch it accepted (stored) and a 64-frame window of counts seen in it, so a recorded frame
+played back later, or a duplicate, is refused as a replay. Frames of an unknown or unpaired
+sender are refused as "unpaired"; a tag that does not verify as "auth". Only the head
+(kinds, ids, counter, channels) travels in the clear: who talks to whom, how much and when.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import struct
 from dataclasses import dataclass
 
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+
 BEACON, PAIR, DATA = 0x42, 0x50, 0x44
 ID_BYTES = 4
-TAG_BYTES = 6
+TAG_BYTES = 6  # the radio's (and the default)
+NETWORK_TAG_BYTES = 16
 COUNT_BITS = 24
 WINDOW = 64
 HEAD = struct.Struct("!B4s")
@@ -43,16 +83,38 @@ UNKNOWN_CHAN = 15  # in `chan`: "my channel has not heard yours yet"
 # The link protocol: raised whenever a frame or session message changes meaning, so units
 # with different firmware see that they cannot play together instead of disagreeing later.
 # 1: the first firmware (no versions anywhere); 2: versions in beacons, joins and welcomes,
-# refusals with a reason.
-LINK_PROTOCOL = 2
+# refusals with a reason; 3: sealed DATA frames (encrypted, tag length by transport).
+LINK_PROTOCOL = 3
 
 
 class PacketError(ValueError):
     """A body that does not parse."""
 
 
-def tag(key: bytes, body: bytes) -> bytes:
-    return hmac.new(key, body, hashlib.sha256).digest()[:TAG_BYTES]
+def tag_length(kind: str) -> int:
+    """The tag's bytes on a transport of `kind` (`ByteLink.kind`): see the arithmetic above."""
+    return NETWORK_TAG_BYTES if kind == "network" else TAG_BYTES
+
+
+@functools.lru_cache(maxsize=64)
+def seal_keys(key: bytes) -> tuple[bytes, bytes]:
+    """(encryption key, MAC key) of a pairing key."""
+    enc = hmac.new(key, b"twinfold seal enc", hashlib.sha256).digest()
+    mac = hmac.new(key, b"twinfold seal mac", hashlib.sha256).digest()
+    return enc, mac
+
+
+def tag(key: bytes, body: bytes, length: int = TAG_BYTES) -> bytes:
+    """The tag of a sealed body (`key` is the pairing key)."""
+    return hmac.new(seal_keys(key)[1], body, hashlib.sha256).digest()[:length]
+
+
+def _stream(key: bytes, src: bytes, epoch: int, count: int, data: bytes) -> bytes:
+    """`data` XOR ChaCha20 under the pairing key's encryption key and the frame's nonce
+    (block counter 0; ChaCha20 is its own inverse)."""
+    nonce = src + epoch.to_bytes(2, "big") + count.to_bytes(3, "big") + bytes(3)
+    cipher = Cipher(algorithms.ChaCha20(seal_keys(key)[0], bytes(4) + nonce), mode=None)
+    return cipher.encryptor().update(data)
 
 
 @dataclass(frozen=True)
@@ -122,12 +184,14 @@ def data_body(
     count: int,
     segment: bytes,
     chan: int = 0xFF,
+    tag_bytes: int = TAG_BYTES,
 ) -> bytes:
-    """`chan`: the sender's channel number (high 4 bits) and the receiver's channel number
-    the sender's channel talks to (low 4 bits, UNKNOWN_CHAN before it heard one)."""
+    """The sealed body. `chan`: the sender's channel number (high 4 bits) and the
+    receiver's channel number the sender's channel talks to (low 4 bits, UNKNOWN_CHAN before
+    it heard one); `tag_bytes`: the transport's `tag_length`."""
     head = DATA_HEAD.pack(DATA, src, dst, epoch, count.to_bytes(3, "big"), chan)
-    body = head + segment
-    return body + tag(key, body)
+    body = head + _stream(key, src, epoch, count, segment)
+    return body + tag(key, body, tag_bytes)
 
 
 @dataclass(frozen=True)
@@ -137,18 +201,19 @@ class DataFrame:
     epoch: int
     count: int
     chan: int
-    segment: bytes
+    sealed: bytes  # the encrypted segment
     signed: bytes  # the part the tag covers
     tag: bytes
 
 
-def parse_data(body: bytes) -> DataFrame:
-    if len(body) < DATA_HEAD.size + TAG_BYTES:
+def parse_data(body: bytes, tag_bytes: int = TAG_BYTES) -> DataFrame:
+    """The parts of a DATA body (nothing checked but its shape; see `verify`, `unseal`)."""
+    if len(body) < DATA_HEAD.size + tag_bytes:
         raise PacketError("short data frame")
     kind, src, dst, epoch, count, chan = DATA_HEAD.unpack_from(body)
     if kind != DATA:
         raise PacketError("not a data frame")
-    signed = body[:-TAG_BYTES]
+    signed = body[:-tag_bytes]
     return DataFrame(
         src,
         dst,
@@ -157,12 +222,17 @@ def parse_data(body: bytes) -> DataFrame:
         chan,
         signed[DATA_HEAD.size :],
         signed,
-        body[-TAG_BYTES:],
+        body[-tag_bytes:],
     )
 
 
 def verify(key: bytes, frame: DataFrame) -> bool:
-    return hmac.compare_digest(tag(key, frame.signed), frame.tag)
+    return hmac.compare_digest(tag(key, frame.signed, len(frame.tag)), frame.tag)
+
+
+def unseal(key: bytes, frame: DataFrame) -> bytes:
+    """The clear segment of a frame that verified under `key`."""
+    return _stream(key, frame.src, frame.epoch, frame.count, frame.sealed)
 
 
 class ReplayWindow:

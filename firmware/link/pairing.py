@@ -85,6 +85,11 @@ class Pairing:
             self.outbox.append(bytes([REQ]) + self._pk + my_name.encode()[:16])
 
     @property
+    def peer_key(self) -> bytes:
+        """The other unit's public key for this exchange (b"" before its first message)."""
+        return self._peer_pk
+
+    @property
     def done(self) -> bool:
         return self.step in (Step.PAIRED, Step.FAILED)
 

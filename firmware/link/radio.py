@@ -18,7 +18,7 @@ from typing import Protocol
 from firmware.link import packet
 from firmware.link.framing import FrameDecoder, encode_frame
 from firmware.link.packet import Beacon, PacketError, ReplayWindow
-from firmware.link.pairing import Pairing, Step
+from firmware.link.pairing import REQ, Pairing, Step
 from firmware.link.reliable import HEADER, Reliable
 from hal.interfaces import ByteLink
 
@@ -98,7 +98,9 @@ class Counters:
     received: int = 0
     retransmitted: int = 0
     rejected: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(("crc", "auth", "replay", "unpaired", "illegal"), 0)
+        default_factory=lambda: dict.fromkeys(
+            ("crc", "auth", "replay", "unpaired", "illegal", "spoof"), 0
+        )
     )
 
 
@@ -120,6 +122,14 @@ class Peer:
         self.hello_at = -HELLO_TICKS - 1  # when this channel last announced itself
 
 
+def _request_key(segment: bytes) -> bytes | None:
+    """The public key of the pairing request a PAIR segment carries (the first message of
+    an exchange), or None."""
+    if len(segment) <= HEADER.size or segment[HEADER.size] != REQ:
+        return None
+    return segment[HEADER.size + 1 : HEADER.size + 33]
+
+
 class Radio:
     def __init__(
         self,
@@ -134,6 +144,7 @@ class Radio:
         self.keyring = keyring
         self.name = name
         self.id, self.epoch = keyring.start()
+        self.tag_bytes = packet.tag_length(link.kind())  # the transport's (packet.py)
         self.rng = rng or random.Random(self.id)
         self.count = 0
         self.decoder = FrameDecoder()
@@ -141,8 +152,12 @@ class Radio:
         self.peers: dict[bytes, Peer] = {}
         self.nearby: dict[bytes, tuple[Beacon, int]] = {}
         self.beacon: Beacon | None = None  # what this unit announces (None: stays quiet)
+        # Units in a match with this one (the session says): they announce nothing, so a
+        # beacon with one of their ids is someone else's (refused as "spoof").
+        self.silent: set[bytes] = set()
         self.accept_pairing = False  # a host accepts pairing requests while it waits
         self.pairing: Pairing | None = None
+        self._kept: Pairing | None = None  # the exchange whose key was stored last
         self._pair_rel: Reliable | None = None
         self._pair_done = 0
         self._pair_asked = 0  # tick of the last pairing request or answer heard
@@ -244,7 +259,9 @@ class Radio:
             self._last_rx = tick
             for body in self.decoder.feed(data):
                 self._on_body(body)
-        self.counters.rejected["crc"] = self.decoder.crc_errors + self.decoder.overlong
+        self.counters.rejected["crc"] = (
+            self.decoder.crc_errors + self.decoder.overlong + self.link.noise()
+        )
         for peer_id, (_, seen) in list(self.nearby.items()):
             if tick - seen > NEARBY_TICKS:
                 del self.nearby[peer_id]
@@ -291,11 +308,24 @@ class Radio:
         )
 
     def _data(self, peer: Peer, peer_id: bytes, segment: bytes) -> bytes:
-        self.count = min(self.count + 1, MAX_COUNT)
+        if self.count >= MAX_COUNT:
+            # A count is never used twice in an epoch (it is half of the frame's nonce): at
+            # the top (hours of play at the fastest pace) the unit takes a new epoch, which
+            # its peers see as a restart of the channel.
+            _, self.epoch = self.keyring.start()
+            self.count = 0
+        self.count += 1
         seen = packet.UNKNOWN_CHAN if peer.peer_inc is None else peer.peer_inc
         chan = (peer.my_inc << 4) | seen
         return packet.data_body(
-            peer.record.key, self.id, peer_id, self.epoch, self.count, segment, chan
+            peer.record.key,
+            self.id,
+            peer_id,
+            self.epoch,
+            self.count,
+            segment,
+            chan,
+            self.tag_bytes,
         )
 
     def _flush_pairing(self) -> None:
@@ -307,12 +337,13 @@ class Radio:
     def _settle_pairing(self) -> None:
         self._flush_pairing()  # what the exchange still has to say counts as pending
         p = self.pairing
-        if (
-            p is not None
-            and p.step is Step.ASKING
-            and self.tick_no - self._pair_asked > PAIR_ANSWER_TICKS
-        ):
+        if p is not None and not p.done and self.tick_no - self._pair_asked > PAIR_ANSWER_TICKS:
+            # Nothing heard from the other unit for 10 s, whatever the step (a live one
+            # keeps its channel's keep-alives coming): the exchange ends, and its channel
+            # at once (retransmitting a request nobody answered would only open a stale
+            # exchange on a host later, in the way of this unit's next try and others').
             p.give_up("no answer (is the other unit hosting, in range and switched on?)")
+            self._pair_rel = None
         if p is None or p.step is not Step.PAIRED or p.key is None:
             if p is not None and p.step is Step.FAILED and self._pair_rel is not None:
                 if self._pair_rel.pending == 0 or self.tick_no - self._pair_done > PAIR_LINGER:
@@ -327,8 +358,16 @@ class Radio:
             or self.tick_no - self._pair_done > PAIR_LINGER
         ):
             self._pair_rel = None
-        if p.peer not in self.keyring.pairings():
+        self._keep(p)
+
+    def _keep(self, p: Pairing) -> None:
+        """Store the key of an exchange that has just paired, once: at once when its last
+        message arrives (in the same tick another unit's request may take the exchange's
+        place), and a pairing again with a known unit replaces the old key."""
+        if p.step is Step.PAIRED and p.key is not None and p is not self._kept:
+            self._kept = p
             self.keyring.add(PairRecord(p.peer, p.peer_name or p.peer.hex(), p.key))
+            log.info("link: paired with %s (%s)", p.peer_name, p.peer.hex())
             self.peers.pop(p.peer, None)
             self.events.append(("paired", p.peer))
 
@@ -338,7 +377,9 @@ class Radio:
         try:
             if kind == packet.BEACON:
                 beacon = Beacon.decode(body)
-                if beacon.src != self.id:
+                if beacon.src in self.silent:
+                    self.reject("spoof", f"a beacon with the id of {beacon.src.hex()}, in play")
+                elif beacon.src != self.id:
                     self.nearby[beacon.src] = (beacon, self.tick_no)
                 elif self.id_clash != beacon.name:
                     # No radio hears itself: another unit announces with our id (a copied
@@ -365,16 +406,48 @@ class Radio:
         _, src, dst, segment = packet.parse_addressed(body)
         if dst != self.id:
             return
+        if src == self.id:  # a copy of this unit: one key, one nonce space for both
+            self.reject("spoof", "pairing traffic from a unit with this unit's id")
+            return
         over = self.pairing is None or (self.pairing.done and self._pair_rel is None)
-        if over or (self.pairing is not None and self.pairing.done and self.pairing.peer != src):
+        request = _request_key(segment)
+        # The unit of the running exchange asks again with a new key: it gave up on that
+        # one and started afresh (its messages are numbered from 0 again), so must we.
+        again = (
+            self.pairing is not None
+            and not self.pairing.done
+            and not self.pairing.joiner
+            and self.pairing.peer == src
+            and request is not None
+            and request != self.pairing.peer_key
+        )
+        # Another unit's request takes the place of an exchange that ended once that
+        # exchange's last messages (its confirmation) got through.
+        flushed = self._pair_rel is None or self._pair_rel.pending == 0
+        if (
+            over
+            or again
+            or (
+                self.pairing is not None
+                and self.pairing.done
+                and self.pairing.peer != src
+                and flushed
+            )
+        ):
             # a new exchange (also a second try from a unit whose first one ended)
             if src in self.keyring.pairings() and not self.accept_pairing:
                 return  # a late retransmission of the exchange that paired us
+            if request is None:
+                # Only a request opens an exchange: anything else is a late retransmission
+                # or ack of one that ended. Taken as a new one, it would stand (asking for
+                # a request that never comes) in the way of the next unit's pairing.
+                return
             if not self.accept_pairing:
                 self.reject("unpaired", "a pairing request while not accepting any")
                 return
             self.pairing = Pairing(False, self.name, src)
             self._pair_rel = Reliable(rng=self.rng, leader=self.id < src)
+            log.info("link: unit %s asks to pair", src.hex())
         pairing = self.pairing
         if pairing is None or pairing.peer != src:
             self.reject("unpaired", "pairing traffic from a third unit")
@@ -385,9 +458,10 @@ class Radio:
         self._pair_asked = self.tick_no
         for msg in self._pair_rel.receive(segment) or []:
             pairing.receive(msg)
+        self._keep(pairing)
 
     def _on_data(self, body: bytes) -> None:
-        frame = packet.parse_data(body)
+        frame = packet.parse_data(body, self.tag_bytes)
         if frame.dst != self.id:
             return  # between two other units
         peer = self.peer(frame.src)
@@ -402,6 +476,7 @@ class Radio:
             return
         if peer.window.accept(frame.epoch, frame.count):
             self.keyring.seen_epoch(frame.src, frame.epoch)
+        segment = packet.unseal(peer.record.key, frame)
         their, seen = frame.chan >> 4, frame.chan & 0x0F
         rebooted = peer.rel_epoch is not None and peer.rel_epoch != frame.epoch
         renewed = peer.peer_inc is not None and peer.peer_inc != their
@@ -423,8 +498,8 @@ class Radio:
                 self._hellos.add(frame.src)
             return
         self.counters.received += 1
-        if len(frame.segment) > HEADER.size:  # a message: answer it (acks) from now on
+        if len(segment) > HEADER.size:  # a message: answer it (acks) from now on
             peer.active, peer.closing = True, None
         peer.rel.tick = self.tick_no
-        for msg in peer.rel.receive(frame.segment) or []:
+        for msg in peer.rel.receive(segment) or []:
             self._messages.append((frame.src, msg))

@@ -330,6 +330,7 @@ class Session:
         self.radio.accept_pairing = False
 
     def close(self) -> None:
+        self.radio.silent = set()
         self.radio.beacon = None
         self.radio.accept_pairing = False
         for p in self.partners:
@@ -528,7 +529,10 @@ class Session:
             self._on_message_safe(src, msg)
         if self.state in (State.PLAYING, State.WAITING):
             self.state = State.WAITING if self.link_lost() else State.PLAYING
-        elif self.state is State.JOINING and (
+            self.radio.silent = set(self.partners)  # they announce nothing while we play
+        else:
+            self.radio.silent = set()
+        if self.state is State.JOINING and (
             self.seat is None and self.radio.tick_no - self._joined_at > JOIN_TIMEOUT
         ):
             self._look_again("no_answer")

@@ -17,6 +17,7 @@ as long as the unit keeps up with its profile.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 MODES = ("sliced", "worker")
@@ -30,6 +31,8 @@ class DeviceProfile:
     name: str
     speed: float  # single-core Python speed relative to the development machine
     mode: str = "sliced"
+    #: cores the computer's search may use (a worker profile's pool of processes; issue 36)
+    cores: int = 1
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -45,13 +48,16 @@ class DeviceProfile:
 # Speeds of the Raspberry Pi boards are estimates until measured on the hardware: clock x
 # per-clock CPython throughput against the development machine's core (the method and the
 # arithmetic are in hal/backends/device/profile.py and docs/performance.md).
+# Every Raspberry Pi board has four cores: the frame loop keeps one, the computer gets three.
+# A desktop gives it all but one of its cores, at most three (the parts a search splits into).
+DESKTOP_CORES = max(1, min(3, (os.cpu_count() or 1) - 1))
 PROFILES: dict[str, DeviceProfile] = {
     "desktop": DeviceProfile("desktop", 1.0, "sliced"),
-    "desktop-worker": DeviceProfile("desktop-worker", 1.0, "worker"),
-    "pi5": DeviceProfile("pi5", 0.45, "worker"),
-    "pi4": DeviceProfile("pi4", 0.2, "worker"),
-    "pi3": DeviceProfile("pi3", 0.11, "worker"),
-    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.08, "worker"),
+    "desktop-worker": DeviceProfile("desktop-worker", 1.0, "worker", DESKTOP_CORES),
+    "pi5": DeviceProfile("pi5", 0.45, "worker", 3),
+    "pi4": DeviceProfile("pi4", 0.2, "worker", 3),
+    "pi3": DeviceProfile("pi3", 0.11, "worker", 3),
+    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.08, "worker", 3),
     "pi-zero-2w-sliced": DeviceProfile("pi-zero-2w-sliced", 0.08, "sliced"),
 }
 DEFAULT_PROFILE = PROFILES["desktop"]

@@ -188,6 +188,22 @@ class ComputerPlayer(Protocol[A_co]):
         ...
 
 
+@runtime_checkable
+class SplitPlayer(Protocol[A_co]):
+    """A computer player whose decision can run as parts on a pool of processes (issue 36):
+    the parts are picklable objects with `start(rules, seat)` returning a thinker (like a
+    player's), their number fixed by the player (never by the pool's size), and `join`
+    makes the decision from their results, so every pool size gives the same action."""
+
+    def split(self, rules: Any, seat: int) -> list[Any] | None:
+        """The parts for `seat` in `rules`' state, or None to decide in one process."""
+        ...
+
+    def join(self, rules: Any, seat: int, results: list[Any]) -> A_co:
+        """The action from the parts' results, in the parts' order."""
+        ...
+
+
 @dataclass
 class Counted:
     """Refusals the driver counted, by seat kind: shown in dumps and logged."""

@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 
 from firmware.match.driver import Match, Seat
 from firmware.match.pacing import PENDING, Pacing
-from firmware.match.protocol import ActionError, ComputerPlayer, Thinker
+from firmware.match.pool import SearchPool
+from firmware.match.protocol import ActionError, ComputerPlayer, SplitPlayer, Thinker
 from firmware.match.worker import SearchWorker
 
 __all__ = [
@@ -40,6 +41,16 @@ __all__ = [
 A = TypeVar("A")
 
 MIN_THINK_TICKS = 24  # a computer never answers faster than this: its move stays visible
+
+
+def makespan(units: Sequence[int], cores: int) -> int:
+    """Work units until the last of these parts is done on `cores` processes, each part (in
+    order) going to the first process free: what fixes a pooled decision's landing tick."""
+    free = [0] * max(1, cores)
+    for u in units:
+        i = free.index(min(free))
+        free[i] += u
+    return max(free) if units else 0
 
 
 class LocalSeat(Seat[A]):
@@ -74,6 +85,12 @@ class ComputerSeat(Seat[A]):
     at is recorded, so a replay of those ticks (the emulator's rewind) applies it at the
     same poll (firmware.match.pacing). Suspend restarts the search and replays the same
     number of polls.
+
+    With `cores` > 1 (a worker profile that gives the computer several cores) a player that
+    can split its decision (`SplitPlayer`: issue 36) runs its parts on a `SearchPool` of
+    that many processes; the units that fix the landing tick are then the parts' makespan
+    on `cores` processes (each part to the first free one, in order): a function of the
+    parts' work alone, so still the same frames in headless runs and replays.
     """
 
     kind = "computer"
@@ -87,8 +104,12 @@ class ComputerSeat(Seat[A]):
         worker: bool = False,
         block: bool = True,
         pacing: Pacing | None = None,
+        cores: int = 1,
     ) -> None:
         self.player = player
+        self.cores = max(1, cores)
+        self._pool: SearchPool | None = None
+        self._pooled = False  # the decision in progress runs on the pool
         self.budget = max(1, budget if budget is not None else player.units_per_tick)
         self.min_ticks = min_ticks
         self.use_worker = worker
@@ -119,6 +140,17 @@ class ComputerSeat(Seat[A]):
     def begin(self, match: Match[A], seat: int) -> None:
         self.cancel()
         self.thinking = True
+        parts = None
+        if self.use_worker and self.cores > 1 and isinstance(self.player, SplitPlayer):
+            parts = self.player.split(match.rules, seat)
+        if parts:
+            if self.pacing is not None:
+                self.request = self.pacing.now()
+            if self._pool is None:
+                self._pool = SearchPool(self.cores)
+            self._pool.submit(parts, match.rules, seat)
+            self._pooled = True
+            return
         if self.use_worker:
             if self.pacing is not None:
                 self.request = self.pacing.now()
@@ -128,10 +160,18 @@ class ComputerSeat(Seat[A]):
         else:
             self.thinker = self.player.start(match.rules, seat)
 
-    def _think(self, match: Match[A], block: bool) -> None:
+    def _think(self, match: Match[A], block: bool, seat: int = 0) -> None:
         """One poll's work: a slice in-loop, or a look at the worker's pipe (waiting for the
         answer with `block` once it may be due)."""
         if self.decided is not None:
+            return
+        if self._pooled and self._pool is not None:
+            done = self._pool.poll(wait_for=block and self.calls >= self.min_ticks)
+            if done is not None:
+                results, units = done
+                assert isinstance(self.player, SplitPlayer)
+                self.decided = self.player.join(match.rules, seat, results)
+                self.units = makespan(units, self.cores)
             return
         if self._worker is not None and self.use_worker:
             wait = block and self.calls >= self.min_ticks
@@ -163,10 +203,10 @@ class ComputerSeat(Seat[A]):
         paced = self.pacing if self.use_worker else None  # only a worker's timing varies
         landing = paced.landing(self.request) if paced is not None else None
         if landing == PENDING:  # not applied by the end of the recording: it holds
-            self._think(match, block=False)
+            self._think(match, False, seat)
             return None
         # replayed or scripted ticks keep no real time: wait for the answer as headless does
-        self._think(match, block=self.block or (paced is not None and paced.scripted))
+        self._think(match, self.block or (paced is not None and paced.scripted), seat)
         due = self.due()
         if due is None or self.calls < max(due, landing or 0):
             return None
@@ -185,6 +225,9 @@ class ComputerSeat(Seat[A]):
     def cancel(self) -> None:
         """Drop the decision in progress; a worker's late answer to it is discarded."""
         self._clear()
+        self._pooled = False
+        if self._pool is not None:
+            self._pool.cancel()
         if self._worker is not None:
             self._worker.cancel()
             self._job = -1
@@ -195,6 +238,9 @@ class ComputerSeat(Seat[A]):
         if self._worker is not None:
             self._worker.close()
             self._worker = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
     def save(self) -> dict[str, Any]:
         return {"calls": self.calls} if self.thinking else {}

@@ -8,64 +8,36 @@ reproducible.
 One process per seat, started on first use with the `spawn` method (the firmware's SDL state
 never crosses into it), reused for every move of the game, and stopped when the seat is
 closed: on quit, restart, game end or a crash (`close_all`, called by the machine, and at
-interpreter exit). A search is cancelled cooperatively between slices of `SLICE_UNITS`.
+interpreter exit). A search is cancelled cooperatively between slices of `pool.SLICE_UNITS`.
 """
 
 from __future__ import annotations
 
 import atexit
-import importlib
 import logging
 import multiprocessing
-import signal
 import weakref
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from firmware.match.pool import close_all as close_pools
+from firmware.match.pool import rules_class, serve
+
 log = logging.getLogger("twinfold.match")
 
-SLICE_UNITS = 20_000  # about 20 ms of search between looks at the pipe for a cancel
 _LIVE: weakref.WeakSet[SearchWorker] = weakref.WeakSet()
 
 
-def _rules_class(path: str) -> Any:
-    module, name = path.split(":")
-    return getattr(importlib.import_module(module), name)
+def _start_job(job: Any) -> tuple[Any, Callable[[Any, int], Any]]:
+    job_id, player, rules_path, rules_json, seat = job
+    rules = rules_class(rules_path).from_json(rules_json)
+    return player.start(rules, seat), lambda action, units: (job_id, rules.encode(action), units)
 
 
 def _serve(conn: Connection) -> None:
-    """The worker's loop until told to stop, or until the parent is gone (issue 34, item 9:
-    a parent that quits, or drops the worker of a clip's replay, closes the pipe; the worker
-    then ends quietly instead of printing a traceback on the terminal the person quit in).
-    Ctrl+C in that terminal reaches the whole process group: the parent handles it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        _serve_jobs(conn)
-    except (EOFError, OSError):  # the pipe closed (BrokenPipeError is an OSError)
-        return
-
-
-def _serve_jobs(conn: Connection) -> None:
-    """One job at a time; a newer message cancels the current job."""
-    pending: Any = None
-    while True:
-        job = pending if pending is not None else conn.recv()
-        pending = None
-        if job is None:
-            return
-        job_id, player, rules_path, rules_json, seat = job
-        rules = _rules_class(rules_path).from_json(rules_json)
-        thinker = player.start(rules, seat)
-        action = None
-        while action is None:
-            action = thinker.think(SLICE_UNITS)
-            if action is None and conn.poll():
-                pending = conn.recv()  # cancelled by a newer job (or None: stop)
-                if pending is None:
-                    return
-                break
-        if action is not None:
-            conn.send((job_id, rules.encode(action), int(getattr(thinker, "units", 0))))
+    """The worker's loop: one job at a time; a newer message cancels the current job."""
+    serve(conn, _start_job)
 
 
 class SearchWorker:
@@ -125,11 +97,12 @@ def _stop(process: multiprocessing.process.BaseProcess) -> None:
 
 
 def close_all() -> int:
-    """Stop every live worker (quit, crash, game end); returns how many were stopped."""
+    """Stop every live worker and search pool (quit, crash, game end); returns how many
+    were stopped."""
     workers = list(_LIVE)
     for worker in workers:
         worker.close()
-    return len(workers)
+    return len(workers) + close_pools()
 
 
 atexit.register(close_all)

@@ -66,8 +66,9 @@ class BootScene(Scene):
             meta = suspended.meta if isinstance(suspended.meta, dict) else {}
             state = suspended.state if isinstance(suspended.state, dict) else {}
             self.machine.push(ResumeScene(self.machine, suspended.game_id, state, meta))
-        if self.machine.notice:
-            self.machine.push(NoticeScene(self.machine, self.machine.notice))
+        notice = self.machine.notice
+        if notice is not None:
+            self.machine.push(NoticeScene(self.machine, notice.en, ja=notice.ja))
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         phase = min(1.0, self.t / 40)

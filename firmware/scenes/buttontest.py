@@ -28,8 +28,8 @@ _LAYOUT: dict[Button, tuple[str, pygame.Rect]] = {
     Button.B: ("B", pygame.Rect(200, 122, 15, 15)),
     Button.L: ("L", pygame.Rect(14, 44, 40, 10)),
     Button.R: ("R", pygame.Rect(202, 44, 40, 10)),
-    Button.START: ("START", pygame.Rect(180, 150, 34, 10)),
-    Button.SELECT: ("SEL", pygame.Rect(180, 164, 34, 10)),
+    Button.START: ("START", pygame.Rect(180, 148, 34, 13)),
+    Button.SELECT: ("SEL", pygame.Rect(180, 163, 34, 13)),
 }
 
 

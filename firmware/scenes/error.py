@@ -38,7 +38,7 @@ class ErrorScene(Scene):
         tr = self.machine.tr
         text.draw(
             top,
-            tr("Something went wrong", "エラーがおきました"),
+            tr("An error occurred", "エラーがおきました"),
             (128, 18),
             pal.DANGER,
             scale=2,

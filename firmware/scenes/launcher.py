@@ -88,7 +88,7 @@ class LauncherScene(Scene):
         if self.pages > 1:
             spots["button:page"] = pygame.Rect(200, 2, 50, 13)
         if self._versus_ok():
-            spots["button:versus"] = pygame.Rect(130, 2, 62, 14)
+            spots["button:versus"] = pygame.Rect(130, 1, 62, 16)  # (a Japanese label)
         return spots
 
     def _versus_ok(self) -> bool:
@@ -265,14 +265,17 @@ class LauncherScene(Scene):
             line += tr(f"  Won {stats.get('wins', 0)}", f"  かち {stats.get('wins', 0)}")
             if stats.get("best_score") is not None:
                 line += tr(f"  Best {stats['best_score']}", f"  ベスト {stats['best_score']}")
-        text.draw(top, line, (86, 62), pal.TEAL)
+        # Japanese lines are 12 rows (Latin 9): these two start higher, clear of each other
+        tall = text.is_tall(line)
+        text.draw(top, line, (86, 58 if tall else 62), pal.TEAL, valign="top")
         if cart.id in self.machine.saved:
             saved_badge(top, (86, 72))
             text.draw(
                 top,
-                tr("A saved game is waiting", "セーブした ゲームが あります"),
-                (100, 73),
+                tr("A saved game is waiting", "つづきが あります"),
+                (100, 71 if tall else 73),
                 pal.ACCENT,
+                valign="top",
             )
         pygame.draw.line(top, pal.PANEL_HI, (14, 84), (241, 84))
         desc = tr(cart.description, cart.description_ja)

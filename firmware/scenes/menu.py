@@ -54,12 +54,17 @@ def draw_label_value(surface: pygame.Surface, rect: pygame.Rect, label: str, val
             valign="top",
         )
         return
-    label_y = rect.centery - 5  # Latin capitals' top: Japanese rises above it, centred
+    # The line (12 rows with Japanese, 9 without) centred in the row, clear of its frame; the
+    # name and the value on its one baseline.
+    line_top = max(rect.y + 2, rect.centery - (max(label_h, value_h) + 1) // 2)
+    base = line_top + text.baseline(label + value)
     label = text.fit(label, max(0, room - LABEL_GAP - value_w))
-    text.draw(surface, label, (rect.x + 6, label_y), pal.TEXT_DIM)
+    text.draw(surface, label, (rect.x + 6, base), pal.TEXT_DIM, valign="baseline")
     text.draw(
-        surface, value, (rect.right - 6, label_y), pal.ACCENT, align="right", shadow=pal.OUTLINE
+        surface, value, (rect.right - 6, base), pal.ACCENT, align="right", shadow=pal.OUTLINE,
+        valign="baseline",
     )
+
 
 class MenuScene(Scene):
     """Subclasses fill `items` and draw the upper screen in `draw_top`."""

@@ -15,13 +15,23 @@ if TYPE_CHECKING:
     from firmware.scene import Host
 
 
+NOTICE_LINES = 8  # the most lines of a message: the tall panel holds 8 Japanese lines
+_SHORT = 6  # a message of up to 6 lines sits in the usual panel
+
+
 def _message_top(
     top: pygame.Surface, title: str, body: str, color: text.Color = pal.ACCENT
 ) -> None:
+    """A title and a message in a panel; a long message (a store repair's account) gets a
+    panel of the screen's whole height, so that every line stays inside it."""
     widgets.background(top)
-    widgets.panel(top, pygame.Rect(12, 30, 232, 132))
-    text.draw(top, title, (128, 42), color, scale=2, align="center", shadow=pal.OUTLINE)
-    text.draw_block(top, text.wrap(body, 212)[:6], (128, 72), pal.TEXT, align="center")
+    lines = text.wrap(body, 212)[:NOTICE_LINES]
+    panel, title_y, body_y = pygame.Rect(12, 30, 232, 132), 42, 72
+    if len(lines) > _SHORT:
+        panel, title_y, body_y = pygame.Rect(12, 4, 232, 184), 17, 46
+    widgets.panel(top, panel)
+    text.draw(top, title, (128, title_y), color, scale=2, align="center", shadow=pal.OUTLINE)
+    text.draw_block(top, lines, (128, body_y), pal.TEXT, align="center")
 
 
 class ResumeScene(MenuScene):
@@ -123,18 +133,23 @@ class NoticeScene(MenuScene):
     top_y = 90
     back_key = "ok"
 
-    def __init__(self, machine: Host, message: str) -> None:
+    def __init__(self, machine: Host, message: str, *, ja: str | None = None) -> None:
+        """`message` as given, or with `ja` the English of a message shown in the player's
+        language (translated when drawn: the language may be chosen after it was made)."""
         super().__init__(machine)
-        self.message = message
+        self.message, self.ja = message, ja
         self.items = [MenuItem("ok", lambda: "OK", self.close, face=pal.ACCENT_LO)]
 
     def close(self) -> None:
-        if self.machine.notice == self.message:
+        notice = self.machine.notice
+        if notice is not None and notice.en == self.message:
             self.machine.notice = None
         self.machine.pop()
 
     def draw_top(self, top: pygame.Surface) -> None:
-        _message_top(top, self.machine.tr("Notice", "おしらせ"), self.message, pal.TEAL)
+        tr = self.machine.tr
+        body = tr(self.message, self.ja) if self.ja is not None else self.message
+        _message_top(top, tr("Notice", "おしらせ"), body, pal.TEAL)
 
     def dump(self) -> dict[str, object]:
         return {"message": self.message, **super().dump()}

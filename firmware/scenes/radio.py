@@ -29,6 +29,20 @@ def current_name(machine: Host) -> str:
     return str(machine.settings.radio_name or "-")
 
 
+def link_in_use(machine: Host) -> str:
+    """The link the unit uses (Settings): the radio module, the network (with its
+    interface), or none."""
+    tr = machine.tr
+    if machine.link is None:
+        return tr("off", "なし")
+    link = machine.link.radio.link
+    if link.kind() == "network":
+        where = link.describe().partition(" @ ")[2]
+        net = tr("network", "ネットワーク")
+        return f"{net} {where}" if where and where != "auto" else net
+    return tr("radio module", "むせんモジュール")
+
+
 class RadioNameScene(Scene):
     """Type the radio name with the stylus, or walk the keys with the D-pad and A."""
 

@@ -10,7 +10,7 @@ import pygame
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
-from firmware.scenes.radio import current_name
+from firmware.scenes.radio import current_name, link_in_use
 from firmware.settings import LANGUAGES, MAX_VOLUME
 
 if TYPE_CHECKING:
@@ -131,6 +131,7 @@ class SettingsScene(MenuScene):
             (tr("Language", "ことば"), "日本語" if s.language == "ja" else "English"),
             (tr("Volume", "おと"), f"{s.volume}/{MAX_VOLUME}"),
             (tr("Radio name", "むせんの なまえ"), current_name(self.machine)),
+            (tr("Link", "つうしん"), link_in_use(self.machine)),
             (
                 tr("Paired units", "ペアの ほんたい"),
                 str(len(self.machine.store.list_pairings())),
@@ -145,7 +146,8 @@ class SettingsScene(MenuScene):
         pitch = text.line_pitch([cell for row in rows for cell in row], minimum=14)
         for i, (label, value) in enumerate(rows):
             text.draw(top, label, (24, 48 + i * pitch), pal.TEXT_DIM)
-            text.draw(top, value, (232, 48 + i * pitch), pal.TEXT, align="right")
+            room = 232 - 24 - text.size(label)[0] - 8
+            text.draw(top, text.fit(value, room), (232, 48 + i * pitch), pal.TEXT, align="right")
         notes = []
         if s.swap:
             notes.append(

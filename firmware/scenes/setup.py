@@ -24,6 +24,7 @@ class SetupScene(MenuScene):
         self.cartridge = cartridge
         self.title = machine.tr(cartridge.title, cartridge.title_ja)
         self.values = cartridge.resolve_options({})
+        self.remembered = cartridge.remembers(machine.store)  # "last time" means something
         tr = machine.tr
         self.items = [self._option_item(opt) for opt in cartridge.options]
         self.items.append(
@@ -39,7 +40,9 @@ class SetupScene(MenuScene):
         return MenuItem(
             opt.key,
             lambda: self.machine.tr(opt.label, opt.label_ja),
-            value=lambda: opt.shown(self.values[opt.key], self.machine.settings.language),
+            value=lambda: opt.shown(
+                self.values[opt.key], self.machine.settings.language, self.remembered
+            ),
             on_step=step,
         )
 

@@ -128,7 +128,9 @@ def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
     box = pygame.Rect(x - (w + 25) // 2, y, w + 25, 16 if label else 13)
     widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
     if label:
-        text.draw(top, label, (box.x + 4, box.y + 4), pal.TEXT)
+        # a Japanese line (12 rows) fills the box's inner area; a Latin one sits a little lower
+        text.draw(top, label, (box.x + 4, box.y + (2 if text.is_tall(label) else 4)), pal.TEXT,
+                  valign="top")
     link_bars(top, (box.right - 17, box.y + (3 if label else 1)), session.quality())
 
 

@@ -37,6 +37,7 @@ from firmware.match.driver import Match
 from firmware.match.seats import Seat
 from games.arimaa.ai.levels import LEVELS, searcher_for
 from games.arimaa.ai.search import Searcher
+from games.arimaa.ai.split import Iterations, join
 from games.arimaa.rules import Game, IllegalStep, TimeControl
 from games.arimaa.rules.board import HOME_RANKS, KIND_LETTERS, SIDE_NAMES, piece_letter
 from games.arimaa.rules.notation import write_setup, write_turn
@@ -280,8 +281,10 @@ class ArimaaRules:
 
 # ---------------------------------------------------------------------------- computer
 #: Work units (about a microsecond of the development machine each, issue 18) per search
-#: work unit (a node, or four goal-check states): measured about 20 us (bench/arimaa_scene.py).
-SEARCH_UNIT_COST = 20
+#: work unit (a node, or four goal-check states): measured about 20 us (bench/arimaa_scene.py),
+#: 35% more since leaves weigh captures and goal threats (issue 36: 74 against 55 us CPU per
+#: unit side by side on the loaded machine, bench/arimaa_parallel.py --part levels).
+SEARCH_UNIT_COST = 27
 #: About 2 ms of search per in-loop tick on the development machine (a tick's other work and
 #: the collector's passes stay within the 8 ms bar).
 UNITS_PER_TICK = 2_000
@@ -316,6 +319,33 @@ class _TurnThinker:
         return turn_action(self.searcher.best_steps or [])
 
 
+class _PartThinker(_TurnThinker):
+    """One part of a split turn search (ai/split.py), in a pool process: its iterations."""
+
+    def think(self, budget: int) -> Iterations | None:  # type: ignore[override]
+        if not self.searcher.think(-(-budget // SEARCH_UNIT_COST)):
+            return None
+        return self.searcher.iterations
+
+
+@dataclass(frozen=True)
+class ArimaaPart:
+    """Part `index` of `SPLIT_PARTS` of the level's turn search (picklable: a pool process
+    starts it on its own copy of the rules)."""
+
+    level: int
+    index: int
+
+    def start(self, rules: Any, seat: int) -> _PartThinker:
+        assert isinstance(rules, ArimaaRules)
+        return _PartThinker(searcher_for(rules.game, self.level, part=(self.index, SPLIT_PARTS)))
+
+
+#: The parts a split turn search always has, whatever the number of processes running them
+#: (three: the cores a Raspberry Pi gives the computer), so every profile plays the same move.
+SPLIT_PARTS = 3
+
+
 class ArimaaComputer:
     """The computer player at one level (1-5) for the match layer's computer seat."""
 
@@ -331,6 +361,21 @@ class ArimaaComputer:
         if rules.game.in_setup:
             return _SetupThinker(seat, self.seed)
         return _TurnThinker(searcher_for(rules.game, self.level))
+
+    def split(self, rules: Any, seat: int) -> list[ArimaaPart] | None:
+        """The turn search as SPLIT_PARTS parts for a pool (levels that search the whole
+        turn; None for setup and the small levels, which stay in one process)."""
+        assert isinstance(rules, ArimaaRules)
+        if rules.game.in_setup or not LEVELS[self.level].full_turn:
+            return None
+        return [ArimaaPart(self.level, i) for i in range(SPLIT_PARTS)]
+
+    def join(self, rules: Any, seat: int, results: list[Iterations]) -> ArimaaAction:
+        """The turn the parts' iterations agree on (ai/split.py)."""
+        assert isinstance(rules, ArimaaRules)
+        pos = rules.game.position
+        steps, _, _ = join(pos.boards, pos.side, results)
+        return turn_action(steps)
 
 
 class ClockedSeat(Seat[ArimaaAction]):

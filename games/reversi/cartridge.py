@@ -7,6 +7,7 @@ import pygame
 from firmware.game_api import Cartridge, Option
 from games.reversi.ai import LEVELS
 from games.reversi.scene import sprites
+from games.reversi.scene import texts as tx
 from games.reversi.scene.play import ReversiScene
 
 LEVEL_NAMES = tuple(LEVELS[n].name for n in sorted(LEVELS))
@@ -52,19 +53,14 @@ CARTRIDGE = Cartridge(
             LEVEL_NAMES,
             "intermediate",
             label_ja="レベル",
-            choice_labels_ja={
-                "beginner": "はじめて",
-                "novice": "やさしい",
-                "intermediate": "ふつう",
-                "strong": "つよい",
-            },
+            choice_labels_ja={name: ja for name, (_en, ja) in tx.LEVEL_NAMES.items()},
         ),
         Option(
             "color",
             "Your discs",
             ("black", "white"),
             "black",
-            label_ja="あなたの いし",
+            label_ja="あなたは",
             choice_labels={"black": "Black (first)", "white": "White"},
             choice_labels_ja={"black": "くろ(せんて)", "white": "しろ"},
         ),

@@ -10,11 +10,14 @@ position and move list: the whole rules state). Events: one `{"type": "move", "s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.reversi.ai import LEVELS, ComputerMove
+from games.reversi.ai.players import join_parts, split_root
 from games.reversi.rules import Game, GameDataError
+from games.reversi.rules.notation import square_name
 from games.reversi.rules.position import BLACK, WHITE
 
 SEAT_COLORS = (BLACK, WHITE)
@@ -118,6 +121,47 @@ class _ReversiThinker:
         return None if move == "pass" else move
 
 
+#: The parts a split search always has (the cores a Raspberry Pi gives the computer),
+#: whatever the number of processes running them: every profile plays the same move.
+SPLIT_PARTS = 3
+PartResult = tuple[list[tuple[int, int, int]], int]
+
+
+class _PartThinker:
+    """One part of a split search in a pool process: its iterations and final depth."""
+
+    def __init__(self, job: ComputerMove) -> None:
+        self.job = job
+
+    @property
+    def units(self) -> int:
+        return self.job.units
+
+    def think(self, budget: int) -> PartResult | None:
+        if self.job.think_units(budget) is None:
+            return None
+        result = self.job.result
+        assert result is not None
+        return self.job.iterations, result.depth
+
+
+@dataclass(frozen=True)
+class ReversiPart:
+    """A share of the root moves (`mask`) searched at the level's full budget."""
+
+    level: int
+    seed: int
+    units_per_second: float | None
+    mask: int
+
+    def start(self, rules: Any, seat: int) -> _PartThinker:
+        assert isinstance(rules, ReversiRules)
+        position = rules.game.position
+        return _PartThinker(
+            ComputerMove(position, self.level, self.seed, self.units_per_second, self.mask)
+        )
+
+
 class ReversiComputer:
     """The computer player at one level for the match layer's computer seat.
 
@@ -139,3 +183,17 @@ class ReversiComputer:
         assert isinstance(rules, ReversiRules)
         job = ComputerMove(rules.game.position, self.level, self.seed, self.units_per_second)
         return _ReversiThinker(job)
+
+    def split(self, rules: Any, seat: int) -> list[ReversiPart] | None:
+        """The root moves dealt to SPLIT_PARTS searches, each with the level's whole budget
+        (the spare cores buy depth in the same time; issue 36); None where splitting has
+        nothing to gain (`players.split_root`)."""
+        assert isinstance(rules, ReversiRules)
+        masks = split_root(rules.game.position, self.level, SPLIT_PARTS, self.units_per_second)
+        if masks is None:
+            return None
+        return [ReversiPart(self.level, self.seed, self.units_per_second, m) for m in masks]
+
+    def join(self, rules: Any, seat: int, results: list[PartResult]) -> str:
+        """The move the parts agree on (`players.join_parts`)."""
+        return square_name(join_parts(results))

@@ -2,7 +2,8 @@
 
 Members are options too (`seat1`..`seat3`), so `--game sevens --option seat1=cool ...`
 boots straight into play; every member and option defaults to `last` (the choice remembered
-from the last game), and a seat left at `last` opens the members dialog first. The hint marks
+from the last game; shown as "default" until a game has stored one), and a seat left at
+`last` opens the members dialog first. The hint marks
 and the bubble speed are set in the game's own options dialog (and remembered): the
 launcher's option list stays short enough to read.
 """
@@ -18,6 +19,8 @@ from games.sevens.scene.play import SevensScene
 from games.sevens.scene.setup import LAST, SEAT_CHOICES, SETUP_KEY, from_options
 
 LAST_LABEL = "last"  # the choice remembered from the last game
+# `last` on a unit that never played: the first game's members and rules (Setup's defaults).
+FIRST_TIME = {LAST: ("default", "標準")}
 
 
 def draw_icon(surf: pygame.Surface) -> None:
@@ -60,12 +63,14 @@ def _seat(n: int) -> Option:
         label_ja=f"席{n + 1}",
         choice_labels={LAST: LAST_LABEL},
         choice_labels_ja=SEAT_CHOICES_JA,
+        unremembered=FIRST_TIME,
     )
 
 
 def _flag(key: str, label: str, label_ja: str) -> Option:
     return Option(
-        key, label, (LAST, "off", "on"), LAST, label_ja=label_ja, choice_labels={LAST: LAST_LABEL}
+        key, label, (LAST, "off", "on"), LAST, label_ja=label_ja,
+        choice_labels={LAST: LAST_LABEL}, unremembered=FIRST_TIME,
     )
 
 
@@ -102,6 +107,7 @@ CARTRIDGE = Cartridge(
             LAST,
             label_ja="最大枚数",
             choice_labels={LAST: LAST_LABEL},
+            unremembered=FIRST_TIME,
         ),
         _flag("three_walls", "3 walls", "3方向壁"),
         _flag("sevens_first", "7s first", "7札を並べる"),
@@ -116,4 +122,5 @@ CARTRIDGE = Cartridge(
     versus_resolve=_versus_resolve,
     versus_badge=(186, -1),  # the link bars in the title bar, clear of the table's cards
     versus_badge_names=False,  # the information area names every player
+    memory_key=SETUP_KEY,  # `last` is last time's choice once a game has stored its setup
 )

@@ -1,5 +1,6 @@
 """The byte link over pyserial (P-HW-5): a UART radio on the device (`/dev/serial0`), a USB
-adapter (`/dev/ttyUSB0`), a pty in tests, or the simulated radio `air://CHANNEL?...`.
+adapter (`/dev/ttyUSB0`), a pty in tests, the simulated radio `air://CHANNEL?...`, or the
+local network `lan://` (issue 32).
 
 Never blocks a tick: the port is opened with `timeout=0` and `write_timeout=0`; bytes the
 driver cannot take at once wait in a bounded buffer here and go out on later calls.
@@ -23,7 +24,7 @@ MAX_BACKLOG = 4096  # bytes queued here at most (about 4 s of air at 9600 baud)
 
 
 def register_handlers() -> None:
-    """Make `air://` known to pyserial's `serial_for_url`."""
+    """Make `air://` and `lan://` known to pyserial's `serial_for_url`."""
     if HANDLERS not in serial.protocol_handler_packages:
         serial.protocol_handler_packages.append(HANDLERS)
 
@@ -32,13 +33,21 @@ class LinkError(Exception):
     """The link could not be opened; the message says why in one line."""
 
 
-def open_port(url: str, baud: int = 9600) -> serial.SerialBase:
+OWN_SCHEMES = ("air://", "lan://")  # ours: datagram ports whose writes never block
+
+
+def open_port(url: str, baud: int = 9600, exclusive: bool | None = None) -> serial.SerialBase:
+    """The port of `url`; LinkError (one line) if it cannot be opened. `exclusive`: lock a
+    device node against a second opener (the handheld's radio)."""
     register_handlers()
     # A device node is written non-blocking; pyserial's other URL handlers (loop://,
     # socket://) take a write timeout of 0 as "always late", and never block anyway.
-    write_timeout = 0 if "://" not in url or url.startswith("air://") else None
+    write_timeout = 0 if "://" not in url or url.startswith(OWN_SCHEMES) else None
+    extra: dict[str, Any] = {} if exclusive is None else {"exclusive": exclusive}
     try:
-        return serial.serial_for_url(url, baudrate=baud, timeout=0, write_timeout=write_timeout)
+        return serial.serial_for_url(
+            url, baudrate=baud, timeout=0, write_timeout=write_timeout, **extra
+        )
     except (serial.SerialException, ValueError, OSError) as exc:
         raise LinkError(f"cannot open the link {url}: {exc}") from None
 
@@ -111,6 +120,22 @@ class SerialLink(ByteLink):
             return bool(getattr(self.port, "receiving", False))
         except (serial.SerialException, OSError):
             return False
+
+    def kind(self) -> str:
+        """ "network" for `lan://`, "radio" for a UART (and its simulation `air://`)."""
+        return str(getattr(self.port, "link_kind", "radio"))
+
+    def noise(self) -> int:
+        return int(getattr(self.port, "noise", 0))
+
+    def describe(self) -> str:
+        """What the Settings screen shows after the link's kind: the port, or the network's
+        channel and interface."""
+        opts = getattr(self.port, "opts", None)
+        if opts is not None and self.kind() == "network":
+            where = getattr(self.port, "interface", "") or "auto"
+            return f"{opts.channel} @ {where}"
+        return str(getattr(self.port, "portstr", "") or getattr(self.port, "port", ""))
 
     def close(self) -> None:
         self.port.close()

@@ -597,12 +597,33 @@ def test_without_a_desktop_the_emulator_says_so(tmp_path: Path) -> None:
 def test_damaged_store_is_announced_on_stderr_and_logged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from firmware.storage import Store
+
     store = tmp_path / "store.db"
-    store.write_bytes(b"garbage, not SQLite" * 200)
+    with Store.open(store) as s:
+        for i in range(40):
+            s.add_record("pop", {"i": i, "pad": "x" * 1500})
+    data = bytearray(store.read_bytes())
+    data[4096 + 8 : 4096 + 600] = b"\xa5" * 592  # a damaged page in a Twinfold store
+    store.write_bytes(bytes(data))
     assert cli_main(["emu", "--store", str(store), "--frames", "2", "--scale", "1"]) == 0
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "store.db.damaged-1" in lines[0]
+    assert len(lines) == 1 and "store.db.damaged-1" in lines[0] and "***" not in lines[0]
     assert "store.db.damaged-1" in (tmp_path / "twinfold.log").read_text()
+
+
+def test_a_file_that_is_not_a_store_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, item 12: `emu --store FILE` never renames a person's file."""
+    mine = tmp_path / "notes.txt"
+    mine.write_bytes(b"garbage, not SQLite" * 200)
+    assert cli_main(["emu", "--store", str(mine), "--frames", "2", "--scale", "1"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "notes.txt is not a Twinfold store" in lines[0], lines
+    assert mine.read_bytes() == b"garbage, not SQLite" * 200
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name != "twinfold.log")
+    assert left == ["notes.txt"]
 
 
 def test_movie_args_line_boots_the_emulator_and_the_command_line_wins(tmp_path: Path) -> None:

@@ -141,9 +141,22 @@ def test_headless_movie_args_line_is_used_and_the_command_line_wins(
     assert "only --game, --seed, --option and --profile" in capsys.readouterr().err
 
 
+def _store_with_a_damaged_page(path: Path) -> bytes:
+    from firmware.storage import Store
+
+    with Store.open(path) as s:
+        for i in range(40):
+            s.add_record("pop", {"i": i, "pad": "x" * 1500})
+    data = bytearray(path.read_bytes())
+    data[4096 + 8 : 4096 + 600] = b"\xa5" * 592  # a b-tree page; the header stays whole
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
 def test_damaged_store_is_logged_and_announced_on_stderr(tmp_path: Path) -> None:
+    """Issue 34, item 13: one line on stderr in plain words; SQLite's report in the log."""
     store = tmp_path / "store.db"
-    store.write_bytes(b"not a database at all" * 300)
+    damaged = _store_with_a_damaged_page(store)
     proc = subprocess.run(
         [sys.executable, "-m", "firmware.cli", "headless", "--store", str(store)],
         capture_output=True,
@@ -153,5 +166,28 @@ def test_damaged_store_is_logged_and_announced_on_stderr(tmp_path: Path) -> None
     assert proc.returncode == 0
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "damaged" in lines[0] and "store.db.damaged-1" in lines[0]
-    assert "store.db.damaged-1" in (tmp_path / "twinfold.log").read_text()
-    assert (tmp_path / "store.db.damaged-1").read_bytes().startswith(b"not a database")
+    assert "Brought back: 40 game records" in lines[0] and "***" not in lines[0]
+    log = (tmp_path / "twinfold.log").read_text()
+    assert "store.db.damaged-1" in log and "*** in database main ***" in log
+    assert (tmp_path / "store.db.damaged-1").read_bytes() == damaged
+
+
+@pytest.mark.parametrize("content", [b"not a database at all" * 300, b"", b"x"])
+def test_a_file_that_is_not_a_store_is_refused_in_one_line_and_left_alone(
+    tmp_path: Path, content: bytes
+) -> None:
+    """Issue 34, item 12: `--store FILE` never renames a person's file."""
+    mine = tmp_path / "notes.txt"
+    mine.write_bytes(content or b"\x00" * 10)
+    before = mine.read_bytes()
+    proc = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "headless", "--store", str(mine)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "notes.txt is not a Twinfold store" in lines[0], lines
+    assert mine.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "twinfold.log") == ["notes.txt"]

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware import storage
-from firmware.storage import Store, StoreError, StoreValueError
+from firmware.storage import NotAStore, Store, StoreError, StoreValueError
 
 
 @pytest.fixture
@@ -334,14 +334,14 @@ def _fill(path, n=40):
         s.set_setting("volume", 3)
 
 
-def _assert_set_aside(tmp_path, path, original: bytes):
-    with Store.open(path) as s:
-        assert s.notice is not None and "damaged" in s.notice
+def _assert_set_aside(tmp_path, path, original: bytes, ours: bool = True):
+    """(`ours`: the data directory's own store, whose header may be gone.)"""
+    with Store.open(path, ours=ours) as s:
+        assert s.notice is not None and "damaged" in s.notice.en
         aside = path.with_name(path.name + ".damaged-1")
-        assert aside.name in s.notice
+        assert aside.name in s.notice.en and aside.name in s.notice.ja
         assert aside.read_bytes() == original
-        # the fresh store works
-        assert s.get_setting("volume") is None
+        # the repaired store works
         s.set_setting("volume", 5)
     with Store.open(path) as s:
         assert s.notice is None
@@ -355,6 +355,8 @@ def test_garbage_store_is_set_aside(tmp_path):
     garbage = random.Random(1).randbytes(size)
     path.write_bytes(garbage)
     _assert_set_aside(tmp_path, path, garbage)
+    with Store.open(path) as s:  # nothing could be read and the backup was of an empty store
+        assert s.list_records() == []
 
 
 def test_garbage_header_only_is_set_aside(tmp_path):
@@ -382,7 +384,8 @@ def test_damaged_pages_are_set_aside(tmp_path):
     for i in range(page + 8, page + 600):
         data[i] = 0xA5
     path.write_bytes(bytes(data))
-    _assert_set_aside(tmp_path, path, bytes(data))
+    # the header (with Twinfold's mark) is whole: set aside at any path
+    _assert_set_aside(tmp_path, path, bytes(data), ours=False)
 
 
 def test_set_aside_names_count_up_and_take_journals(tmp_path):
@@ -391,8 +394,8 @@ def test_set_aside_names_count_up_and_take_journals(tmp_path):
         path.write_bytes(b"garbage %d" % n * 50)
         wal = path.with_name("store.db-wal")
         wal.write_bytes(b"stale wal")
-        with Store.open(path) as s:
-            assert f"store.db.damaged-{n}" in (s.notice or "")
+        with Store.open(path, ours=True) as s:
+            assert f"store.db.damaged-{n}" in str(s.notice)
         assert (tmp_path / f"store.db.damaged-{n}").read_bytes() == b"garbage %d" % n * 50
         # the old journal went with it (or SQLite discarded it): never left for the fresh store
         assert wal.exists() is False or wal.read_bytes() != b"stale wal"
@@ -403,14 +406,14 @@ def test_set_aside_names_count_up_and_take_journals(tmp_path):
             side.unlink()
 
 
-def test_foreign_and_newer_databases_are_set_aside(tmp_path):
+def test_foreign_databases_in_the_data_directory_and_newer_stores_are_set_aside(tmp_path):
     path = tmp_path / "store.db"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE photos (id INTEGER)")
     conn.commit()
     conn.close()
-    with Store.open(path) as s:
-        assert s.notice is not None and "not a Twinfold store" in s.notice
+    with Store.open(path, ours=True) as s:
+        assert s.notice is not None and "store.db.damaged-1" in s.notice.en
     path2 = tmp_path / "newer.db"
     with Store.open(path2) as s:
         s.set_setting("a", 1)
@@ -418,8 +421,8 @@ def test_foreign_and_newer_databases_are_set_aside(tmp_path):
     conn.execute("UPDATE schema_version SET version = 999")
     conn.commit()
     conn.close()
-    with Store.open(path2) as s:
-        assert s.notice is not None and "newer firmware" in s.notice
+    with Store.open(path2) as s:  # marked as Twinfold's: set aside at any path
+        assert s.notice is not None and "newer firmware" in s.notice.detail
 
 
 def test_a_locked_store_is_an_error_not_damage(tmp_path):
@@ -609,3 +612,127 @@ def test_a_value_is_stored_exactly_or_refused_without_change(store, value):
         assert store.get_setting("k") == "before"
     else:
         assert store.get_setting("k") == value
+
+
+# ---- issue 34, items 12 and 13: a person's file is refused; damage is told in plain words --
+
+
+def _sqlite_file(path, *statements):
+    conn = sqlite3.connect(path)
+    for sql in statements:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def _unmarked_damaged_sqlite(path):
+    _sqlite_file(
+        path,
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)",
+        *(f"INSERT INTO notes (body) VALUES ('{'n' * 900}')" for _ in range(30)),
+    )
+    data = bytearray(path.read_bytes())
+    data[0:16] = b"SQLite format 3\x00"
+    for i in range(100, 4096):  # the schema page after the header: unreadable
+        data[i] = 0x5A
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["text", "binary", "foreign sqlite", "foreign app id", "damaged unmarked sqlite"],
+)
+def test_a_file_that_is_not_a_store_is_refused_and_left_as_it_was(tmp_path, kind):
+    path = tmp_path / "mine.dat"
+    if kind == "text":
+        path.write_text("My shopping list\nmilk\n" * 40)
+    elif kind == "binary":
+        path.write_bytes(random.Random(5).randbytes(9000))
+    elif kind == "foreign sqlite":
+        _sqlite_file(path, "CREATE TABLE photos (id INTEGER)", "INSERT INTO photos VALUES (1)")
+    elif kind == "foreign app id":  # another program's mark, even with a table of our name
+        _sqlite_file(path, "PRAGMA application_id = 42", "CREATE TABLE schema_version (v)")
+    else:
+        _unmarked_damaged_sqlite(path)
+    before = path.read_bytes()
+    with pytest.raises(NotAStore, match=r"mine\.dat is not a Twinfold store") as caught:
+        Store.open(path)
+    assert "\n" not in str(caught.value)
+    assert path.read_bytes() == before
+    # nothing beside it either: no set-aside copy, no journal, no lock file left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.dat"]
+    assert not storage.holds(path)
+
+
+def test_an_empty_file_becomes_a_store_and_an_empty_database_only_in_the_data_dir(tmp_path):
+    path = tmp_path / "empty"
+    path.write_bytes(b"")  # holds nothing (what SQLite leaves of a store never written)
+    with Store.open(path) as s:
+        assert s.notice is None
+        s.set_setting("a", 1)
+    with Store.open(path) as s:
+        assert s.get_setting("a") == 1
+    path = tmp_path / "empty.db"  # SQLite without Twinfold's tables: someone else's file
+    _sqlite_file(path, "PRAGMA user_version = 7", "CREATE TABLE t (x)", "DROP TABLE t")
+    before = path.read_bytes()
+    with pytest.raises(NotAStore, match="without Twinfold's tables"):
+        Store.open(path)
+    assert path.read_bytes() == before
+    # in the data directory it is a store cut off before its first commit: made a store
+    with Store.open(path, ours=True) as s:
+        s.set_setting("a", 2)
+    with Store.open(path) as s:
+        assert s.get_setting("a") == 2
+
+
+def test_a_store_carries_twinfold_mark_and_older_unmarked_stores_are_ours(tmp_path):
+    path = tmp_path / "old.db"
+    with Store.open(path) as s:
+        s.set_setting("kept", 1)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == 0x54774664
+    conn.execute("PRAGMA application_id = 0")  # as written before the mark
+    conn.commit()
+    conn.close()
+    with Store.open(path) as s:  # recognised by its schema, and marked again
+        assert s.notice is None and s.get_setting("kept") == 1
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == 0x54774664
+    conn.close()
+
+
+def test_a_damaged_page_is_told_in_plain_words_both_languages(tmp_path, caplog):
+    path = tmp_path / "store.db"
+    _fill(path)
+    data = bytearray(path.read_bytes())
+    for i in range(4096 + 8, 4096 + 600):
+        data[i] = 0xA5
+    path.write_bytes(bytes(data))
+    with caplog.at_level("INFO", logger="twinfold"), Store.open(path) as s:
+        notice = s.notice
+    assert notice is not None
+    for words in (notice.en, notice.ja):
+        assert "\n" not in words and "***" not in words and "btree" not in words.lower()
+        assert "store.db.damaged-1" in words
+    # the salvage read every row around the damaged page
+    assert "Brought back: 40 game records and the settings." in notice.en
+    assert "ゲームの きろく 40こ、せってい" in notice.ja
+    assert "\n" not in notice.detail and "page" in notice.detail.lower()  # SQLite, one line
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "\n" not in warnings[0] and "***" not in warnings[0]
+    infos = [r.getMessage() for r in caplog.records if r.levelname == "INFO"]
+    assert any("page" in m.lower() for m in infos)
+
+
+def test_a_store_cut_off_before_its_first_checkpoint_is_still_ours(tmp_path):
+    """The schema and the mark of a new store are in its write-ahead log until a checkpoint:
+    after a power cut the main file alone looks like an empty database."""
+    live = tmp_path / "live" / "store.db"
+    with Store.open(live) as s:
+        s.set_setting("kept", 1)
+        cut = tmp_path / "store.db"
+        for name in ("store.db", "store.db-wal"):  # the power goes: the files as they are
+            (tmp_path / name).write_bytes((live.parent / name).read_bytes())
+    assert (tmp_path / "store.db-wal").stat().st_size > 0
+    with Store.open(cut) as s:  # a named path, not the data directory's
+        assert s.notice is None and s.get_setting("kept") == 1

@@ -35,6 +35,17 @@ def test_wrap_never_starts_a_line_with_closing_punctuation():
         assert all(line[0] not in "。、！" for line in lines if line)
 
 
+def test_wrap_keeps_japanese_lines_inside_their_width():
+    """Issue 34: a "。" that may not start a line went onto the end of a full one, so Region
+    Select's message ran out of its box; now the character before it goes down with it."""
+    sentence = "こうさせずに ふれている(しるしの ところ)。つづけて まじわっている。"
+    for width in range(40, 240, 3):
+        lines = text.wrap(sentence, width)
+        assert "".join(lines).replace(" ", "") == sentence.replace(" ", "")
+        assert all(text.size(line)[0] <= width for line in lines), (width, lines)
+        assert all(line[0] not in "。、)" for line in lines if line)
+
+
 def test_japanese_lines_are_spaced_for_their_height():
     lines = ["せってい", "がめん"]
     assert text.line_pitch(lines) >= text.size(lines[0])[1] + 2

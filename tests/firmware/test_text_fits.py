@@ -28,12 +28,17 @@ def test_every_tile_title_is_shown_whole(game_id: str) -> None:
     assert " ".join(lines) == cart.title  # nothing cut, no "…"
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize("game_id", sorted(cartridges.discover()))
-def test_every_option_name_and_value_fit_apart(game_id: str) -> None:
+def test_every_option_name_and_value_fit_apart(game_id: str, language: str) -> None:
+    """In both languages (issue 34: Reversi's "あなたの い…" was shortened to fit)."""
     for opt in cartridges.discover()[game_id].options:
+        label = opt.label_ja if language == "ja" else opt.label
         for choice in opt.choices:
-            width = text.size(opt.label)[0] + LABEL_GAP + text.size(opt.shown(choice))[0]
-            assert width <= OPTION_ROW, (opt.label, opt.shown(choice), width)
+            for remembered in (True, False):
+                value = opt.shown(choice, language, remembered)
+                width = text.size(label)[0] + LABEL_GAP + text.size(value)[0]
+                assert width <= OPTION_ROW, (label, value, width)
 
 
 @pytest.mark.parametrize("game_id", sorted(cartridges.discover()))

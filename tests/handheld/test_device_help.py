@@ -51,7 +51,7 @@ def test_the_profiles_default_is_the_boards_as_the_unit_picks_it(tmp_path, frame
 
 def test_the_links_default_is_the_configs_radio_port(tmp_path, framebuffer, capsys) -> None:
     words = help_of("--link")
-    assert "default: radio off" not in words
+    assert "default: radio off" not in words and "default: off" not in words
     assert "the config's [radio] port" in words and "/dev/serial0" in words
     # what the help says is what happens: without --link the unit opens the config's port
     port = tmp_path / "the-configs-port"

@@ -264,3 +264,53 @@ def test_the_command_under_a_systemd_like_parent_stops_cleanly_on_sigterm(tmp_pa
         assert suspended is not None and suspended.game_id == "pop"
     finally:
         store.close()
+
+
+def test_an_empty_battery_saves_the_game_and_runs_the_shutdown_command(tmp_path, framebuffer):
+    """Issue 35, item 4: as a long POWER press does, from a stand-in sysfs tree."""
+    from hal.backends.device.battery import SysfsBattery
+    from hal.interfaces import BatteryPolicy
+
+    root = tmp_path / "power_supply" / "BAT0"
+    root.mkdir(parents=True)
+    (root / "type").write_text("Battery\n")
+    (root / "status").write_text("Discharging\n")
+    (root / "capacity").write_text("3\n")
+    config = DeviceConfig(
+        display=panels(tmp_path, framebuffer), input=InputConfig(shutdown_command=("echo", "off"))
+    )
+    hal = Hal(
+        name="device",
+        display=FramebufferDisplay(config.display),
+        input=HangingInput(),
+        clock=fakes_clock(),
+        data_dir=tmp_path,
+        battery=SysfsBattery(root.parent, policy=BatteryPolicy(poll_ticks=2)),
+    )
+    store = Store.open(tmp_path / "store.db")
+    started_before(store)
+    machine = boot(hal, store, config, BootOptions(game="pop", seed=3))
+    ran: list[list[str]] = []
+    runner = DeviceRunner(
+        hal, machine, run_command=ran.append, shutdown_command=config.input.shutdown_command
+    )
+    assert runner.run() == 0  # stops by itself: the battery asked for it
+    assert ran == [["echo", "off"]] and machine.shutdown_requested
+    with Store.open(tmp_path / "store.db") as reopened:
+        suspended = reopened.load_suspend()
+        assert suspended is not None and suspended.game_id == "pop"
+
+
+def fakes_clock():
+    """A clock that runs as fast as the loop asks (no real waiting)."""
+
+    class Fast:
+        t = 0.0
+
+        def now(self) -> float:
+            return self.t
+
+        def sleep(self, seconds: float) -> None:
+            self.t += seconds
+
+    return Fast()

@@ -2,7 +2,7 @@
 radio (`--link air://...`) pair with `--accept-pairing` and play a scripted Reversi game
 from their movies to the same end, and both lower panels show the same board: what the
 image's QEMU check (deploy/image/qemu_check.py --pair) does with two emulated Pis whose
-UARTs are joined. Real time (the link paces the units at 60 Hz): about 30 s."""
+UARTs are joined. Real time (the link paces the units at 60 Hz): about 45 s."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from device_config import config_file
 
 from games.reversi.scene.layout import BOARD_RECT
-from tests.firmware.link.test_cross_process import FRAMES, GAME, movie
+from tests.firmware.link.test_cross_process import FRAMES, GAME, movie, side
 
 pytestmark = pytest.mark.slow
 
@@ -43,15 +43,15 @@ def unit(tmp: Path, framebuffer, name: str, args: list[str]) -> subprocess.Popen
 
 def test_two_units_pair_and_play_to_the_same_board(tmp_path: Path, framebuffer) -> None:
     url = f"air://device-{os.getpid()}?baud=9600&delay_ms=10&jitter_ms=5"
-    (tmp_path / "black.movie").write_text(movie([(i, s) for i, s in enumerate(GAME) if i % 2 == 0]))
-    (tmp_path / "white.movie").write_text(movie([(i, s) for i, s in enumerate(GAME) if i % 2]))
+    (tmp_path / "black.movie").write_text(movie(side("black")))
+    (tmp_path / "white.movie").write_text(movie(side("white")))
     common = ["--link", url, "--game", "reversi", "--accept-pairing"]
     host = unit(tmp_path, framebuffer, "Hana", [*common, "--versus", "host",
                 "--movie", str(tmp_path / "black.movie")])  # fmt: skip
     guest = unit(tmp_path, framebuffer, "Ken", [*common, "--versus", "join",
                  "--movie", str(tmp_path / "white.movie")])  # fmt: skip
     try:
-        outs = [p.communicate(timeout=180)[0].decode() for p in (host, guest)]
+        outs = [p.communicate(timeout=300)[0].decode() for p in (host, guest)]
     finally:
         for p in (host, guest):
             if p.poll() is None:

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pygame
 
-from firmware.gfx import text, widgets
+from firmware.gfx import trace
 from firmware.headless import build_machine, movie_length
 from firmware.machine import Machine
 from firmware.movie import parse_movie
+from firmware.store_rescue import StoreNotice
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVIES = sorted((ROOT / "docs" / "movies").glob("*.txt"))
@@ -24,7 +25,8 @@ CHECKS = 30  # frames checked per movie (spread evenly, the last one included)
 
 @dataclass
 class Drawn:
-    """One text put on a surface: its ink's rect, and the button box holding it, if any."""
+    """One text put on a surface: its ink's rect, and the box it lies on (firmware.gfx.trace:
+    the whole box and its inner area), if any."""
 
     surface: pygame.Surface
     text: str
@@ -33,6 +35,7 @@ class Drawn:
     seq: int = 0
     base: int = 0  # the row under the baseline
     scale: int = 1
+    inner: pygame.Rect | None = None
 
 
 @dataclass
@@ -49,10 +52,6 @@ class Recorder:
     drawn: list[Drawn] = field(default_factory=list)
     covers: list[Cover] = field(default_factory=list)
     badges: list[Cover] = field(default_factory=list)  # the versus link badge's boxes
-    _box: list[pygame.Rect] = field(default_factory=list)
-
-    def next_seq(self) -> int:
-        return len(self.drawn) + len(self.covers)
 
     def hidden(self, d: Drawn) -> bool:
         """True when a box drawn after `d` covers all of it (a result panel over a row)."""
@@ -79,61 +78,40 @@ class Recorder:
             for c in self.covers
         )
 
-
-def _ink(s: str, scale: int, rect: pygame.Rect) -> pygame.Rect:
-    bound = text.render(s, (255, 255, 255), scale).get_bounding_rect()
-    return bound.move(rect.topleft)
+    def fill(self, seen: trace.Trace, badges: list[tuple[int, int]]) -> None:
+        """Take what a trace saw: each text with its own box, each box as a cover."""
+        for t in seen.texts:
+            own = seen.own_box(t)
+            self.drawn.append(Drawn(
+                t.surface, t.text, t.ink, None if own is None else own.rect, t.seq, t.base,
+                t.scale, None if own is None else own.inner,
+            ))
+        self.covers = [Cover(b.surface, b.rect, b.seq) for b in seen.boxes]
+        for first, last in badges:
+            self.badges += self.covers[first:last]
 
 
 @contextmanager
 def recording() -> Iterator[Recorder]:
-    """Record every `text.draw` (and the button it labels) while the block runs."""
+    """Record every text and box drawn (firmware.gfx.trace) while the block runs."""
     from firmware.scenes import versus
 
     rec = Recorder()
-    real_draw, real_button = text.draw, widgets.button
-    real_panel, real_bevel = widgets.panel, widgets.bevel_rect
     real_overlay = versus.draw_link_overlay
+    badges: list[tuple[int, int]] = []
+    with trace.recording() as seen:
 
-    def overlay(machine, top: pygame.Surface) -> None:  # type: ignore[no-untyped-def]
-        before = len(rec.covers)
-        real_overlay(machine, top)
-        rec.badges += rec.covers[before:]
+        def overlay(machine, top: pygame.Surface) -> None:  # type: ignore[no-untyped-def]
+            before = len(seen.boxes)
+            real_overlay(machine, top)
+            badges.append((before, len(seen.boxes)))
 
-    def panel(surface: pygame.Surface, rect: pygame.Rect, *a, **kw) -> None:  # type: ignore[no-untyped-def]
-        rec.covers.append(Cover(surface, pygame.Rect(rect), rec.next_seq()))
-        real_panel(surface, rect, *a, **kw)
-
-    def bevel(surface: pygame.Surface, rect: pygame.Rect, *a, **kw) -> None:  # type: ignore[no-untyped-def]
-        rec.covers.append(Cover(surface, pygame.Rect(rect), rec.next_seq()))
-        real_bevel(surface, rect, *a, **kw)
-
-    def draw(surface: pygame.Surface, s: str, pos: tuple[int, int], color, **kw) -> pygame.Rect:  # type: ignore[no-untyped-def]
-        rect = real_draw(surface, s, pos, color, **kw)
-        if s:
-            box = rec._box[-1] if rec._box else None
-            scale = kw.get("scale", 1)
-            ink = _ink(s, scale, rect)
-            base = rect.y + text.baseline(s, scale)
-            rec.drawn.append(Drawn(surface, s, ink, box, rec.next_seq(), base, scale))
-        return rect
-
-    def button(surface: pygame.Surface, rect: pygame.Rect, label, **kw) -> None:  # type: ignore[no-untyped-def]
-        rec._box.append(pygame.Rect(rect))
+        versus.draw_link_overlay = overlay  # type: ignore[assignment]
         try:
-            real_button(surface, rect, label, **kw)
+            yield rec
         finally:
-            rec._box.pop()
-
-    text.draw, widgets.button = draw, button  # type: ignore[assignment]
-    widgets.panel, widgets.bevel_rect = panel, bevel  # type: ignore[assignment]
-    versus.draw_link_overlay = overlay  # type: ignore[assignment]
-    try:
-        yield rec
-    finally:
-        text.draw, widgets.button = real_draw, real_button  # type: ignore[assignment]
-        widgets.panel, widgets.bevel_rect = real_panel, real_bevel  # type: ignore[assignment]
-        versus.draw_link_overlay = real_overlay  # type: ignore[assignment]
+            versus.draw_link_overlay = real_overlay  # type: ignore[assignment]
+            rec.fill(seen, badges)
 
 
 def _movie_kwargs(args: tuple[str, ...]) -> dict[str, object]:
@@ -376,15 +354,35 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
 ERROR = ("regions.update", ValueError("a pattern with no regions left"))
 
 
+def store_notices() -> list[tuple[str, StoreNotice]]:
+    """The store's notices after damage, with long names (firmware/store_rescue.py)."""
+    from firmware import store_rescue
+    from firmware.store_rescue import Salvage, repaired_notice
+
+    aside = "store.db.damaged-12"
+    most = {"records": 12345, "saved": 5, "pairings": 12, "settings": 9, "scores": 5}
+    everything = set(store_rescue.TABLES[t][2] for t in store_rescue.TABLES)
+    return [
+        ("store damaged", store_rescue.damaged_notice(aside, "x")),
+        ("store repaired, all read", repaired_notice(
+            aside, "x", counts=most, found=Salvage(opened=True), from_backup=True)),
+        ("store repaired, some unreadable", repaired_notice(
+            aside, "x", counts=most, found=Salvage(failed=everything, opened=True),
+            from_backup=True)),
+        ("store repaired from a backup only", repaired_notice(
+            aside, "x", counts=most, found=Salvage(), from_backup=True)),
+    ]
+
+
 def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
     """The firmware's screens no movie opens: each game's records list when empty, the
     radio name keyboard (empty, typed, too long), the button test, the touch calibration,
-    the error screen, the saved-game prompts (at boot and from the launcher) and a
-    question asked before acting."""
+    the error screen, the saved-game prompts (at boot and from the launcher), a question
+    asked before acting, and the launcher showing each game with a saved game waiting."""
     from firmware.scenes.buttontest import ButtonTestScene
     from firmware.scenes.calibration import CalibrationScene
     from firmware.scenes.error import ErrorScene
-    from firmware.scenes.prompts import ConfirmScene, ResumeScene
+    from firmware.scenes.prompts import ConfirmScene, NoticeScene, ResumeScene
     from firmware.scenes.radio import RadioNameScene
     from firmware.scenes.records import RecordsScene
     from firmware.settings import RADIO_NAME_MAX
@@ -423,5 +421,13 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         m.push(ConfirmScene(m, m.tr("Restart", "はじめから"), m.pop))
         yield seen("a question")
         m.pop()
+        for game_id in m.cartridges:  # the launcher's word that a saved game waits
+            m.saved.add(game_id)
+            m.to_launcher(selected=game_id)
+            yield seen(f"launcher, {game_id} with a saved game")
+        for where, notice in store_notices():
+            m.push(NoticeScene(m, notice.en, ja=notice.ja))
+            yield seen(where)
+            m.pop()
     finally:
         m.store.close()

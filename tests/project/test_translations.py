@@ -4,13 +4,19 @@ English, and no text is drawn straight from an English literal without its Japan
 Two views: the screens every screenshot movie reaches (in both languages, as drawn), and the
 source of the firmware's and the games' scenes (every literal handed to a drawing call, and
 every `tr(en, ja)` pair), which also covers the help pages, result reasons, link messages and
-error screens no movie reaches."""
+error screens no movie reaches.
+
+Issue 34 adds: English set in full-width letters counts (a Japanese line's
+"ＣＰＵ ｉｎｔｅｒｍｅｄｉａｔｅ"), every game is opened in Japanese with
+every choice of every option, and no name handed to a function goes into both languages of
+a sentence."""
 
 from __future__ import annotations
 
 import ast
 import functools
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -27,6 +33,8 @@ from screen_sweep import (
     sweep_versus_screens,
 )
 
+from firmware.cartridges import discover
+from firmware.game_api import Cartridge
 from firmware.gfx import text
 from tools.versus_screenshots import UNITS
 
@@ -37,8 +45,11 @@ SAME_IN_BOTH = {"OK", "CPU", "START", "SELECT", "SEL", "TWINFOLD", "Lv", "99of9"
 # languages.
 SAME_IN_BOTH |= {name for _role, name in UNITS} | set(NAMES)
 # Game notation and identifiers, the same in both languages: Arimaa's steps and turn labels
-# (Ed2n, 1g), Region Select's surface names (3_1_curl).
-NOTATION = re.compile(r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+")
+# (Ed2n, 1g), Region Select's surface names (3_1_curl), and the file names a store notice
+# shows as they are on the disk (store.db.damaged-1).
+NOTATION = re.compile(
+    r"[RCDHMErcdhme][a-h][1-8][nsewx]?|[a-h][1-8]|\d+[gs]|\w*\d_\w+|\w+\.db(?:\.damaged-\d+)?"
+)
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 # The error screen's failure: where it happened and what was raised, in the words raised.
 ERROR_WORDS = set(WORD.findall(f"{ERROR[0]} {type(ERROR[1]).__name__} {ERROR[1]}"))
@@ -49,7 +60,9 @@ JAPANESE_ON_ENGLISH_SCREENS = {"日本語"}
 
 
 def english_words(s: str) -> list[str]:
-    """The English words of a text that a Japanese screen must not show."""
+    """The English words of a text that a Japanese screen must not show (full-width letters
+    too: a Japanese line sets "CPU intermediate" as "ＣＰＵ ｉｎｔｅｒｍｅｄｉａｔｅ")."""
+    s = unicodedata.normalize("NFKC", s)
     tokens = [t for t in s.split() if t.strip(":.,!?()") not in SAME_IN_BOTH]
     rest = NOTATION.sub(" ", " ".join(tokens))
     return [w for w in WORD.findall(rest) if w not in SAME_IN_BOTH]
@@ -61,6 +74,35 @@ def test_english_words_finds_prose_but_not_notation():
     assert english_words("CPU 3: かんがえちゅう 3_1_curl") == []
     assert english_words("Arimaa  1g") == ["Arimaa"]
     assert english_words("99of9 OK: START") == []
+    assert english_words("ＣＰＵ ｉｎｔｅｒｍｅｄｉａｔｅ") == ["intermediate"]
+    assert english_words("store.db.damaged-12 として のこし、") == []
+
+
+def _every_choice(cart: Cartridge) -> list[dict[str, str]]:
+    """One set of options for each choice of each option (the others at their defaults)."""
+    return [{opt.key: choice} for opt in cart.options for choice in opt.choices] or [{}]
+
+
+@pytest.mark.parametrize("game", sorted(discover()))
+def test_no_english_name_reaches_a_japanese_game_screen(game, tmp_path):
+    """Issue 34: a name put into both languages of a sentence (Reversi's "CPU {level}") shows
+    English on a Japanese screen. Each game opened in Japanese with every choice of every
+    option, its first screens as drawn."""
+    from screen_sweep import machine_in, recording
+
+    from firmware.testing import run
+
+    problems = set()
+    for i, options in enumerate(_every_choice(discover()[game])):
+        m = machine_in(tmp_path / str(i), "ja", game=game, seed=1, options=options)
+        try:
+            run(m, 30, draw=False)
+            with recording() as rec:
+                m.render()
+        finally:
+            m.store.close()
+        problems |= {f"{options}: {d.text!r}" for d in rec.drawn if english_words(d.text)}
+    assert not problems, "\n".join(sorted(problems))
 
 
 @pytest.mark.parametrize("movie", MOVIES, ids=[m.stem for m in MOVIES])
@@ -152,4 +194,48 @@ def _untranslated(path: Path) -> list[str]:
 
 def test_scene_sources_draw_no_english_only_literal():
     problems = [p for path in SCENE_SOURCES for p in _untranslated(path)]
+    assert not problems, "\n".join(problems)
+
+
+# `str` parameters put into both languages of a sentence that hold words the caller has
+# already translated (the pause menu's "Restart" / "はじめから").
+TRANSLATED_BY_CALLER = {("firmware/scenes/pause.py", "what")}
+
+
+def _placeholders(node: ast.expr) -> set[str]:
+    if not isinstance(node, ast.JoinedStr):
+        return set()
+    return {
+        v.value.id for v in node.values
+        if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)
+    }
+
+
+def _str_parameters_in_both_languages(path: Path) -> list[str]:
+    """Each `tr(f"... {x}", f"... {x}")` whose `x` is a `str` parameter of its function: a
+    name handed in (Reversi's level, "intermediate") lands untranslated on a Japanese
+    screen."""
+    out = []
+    where = path.relative_to(ROOT).as_posix()
+    for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        params = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+        words = {
+            a.arg for a in params
+            if isinstance(a.annotation, ast.Name) and a.annotation.id == "str"
+            and (where, a.arg) not in TRANSLATED_BY_CALLER
+        }
+        for node in ast.walk(fn):
+            func = node.func if isinstance(node, ast.Call) else None
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name == "tr" and isinstance(node, ast.Call) and len(node.args) == 2:
+                both = _placeholders(node.args[0]) & _placeholders(node.args[1]) & words
+                out += [f"{where}:{node.lineno}: {x} goes into both languages" for x in both]
+    return out
+
+
+def test_no_name_handed_in_goes_into_both_languages_of_a_sentence():
+    """Issue 34, item 5, checked in the source: the screens a sweep does not reach too."""
+    problems = [p for path in SCENE_SOURCES for p in _str_parameters_in_both_languages(path)]
     assert not problems, "\n".join(problems)

@@ -187,7 +187,9 @@ class AeiEngine:
         budget = self._time_budget()
         if budget is not None:
             self.deadline = self.clock() + budget
-            limits = Limits(depth=self.depth or 64, nodes=0)
+            # the whole-turn rules (issue 36): a deeper look never trades a safe turn for
+            # one that hangs a piece the static check sees
+            limits = Limits(depth=self.depth or 64, nodes=0, full_turn=True)
             self.search = Searcher(
                 *_root3(game, limits),
                 should_stop=self._past_deadline,

@@ -1,10 +1,12 @@
 """Static evaluation: material (non-linear), trap control, frozen pieces, rabbit advancement
-and pieces in danger on traps. Scores are in centi-rabbits from gold's point of view."""
+and pieces in danger on traps (`evaluate`, from gold's point of view), and the side to
+move's captures and goal threats (`tactics`, from its own). Scores are in centi-rabbits."""
 
 from __future__ import annotations
 
 from ..rules.board import NEIGHBOURS, TRAP_SQUARES
-from ..rules.steps import Boards, frozen_mask, occupancy
+from ..rules.steps import Boards, occupancy
+from .tactics import capture_threats, goal_steps
 
 #: Value of a non-rabbit piece by how many enemy pieces are stronger than it: a piece with
 #: nothing stronger on the other side does the elephant's job whatever its kind.
@@ -19,43 +21,51 @@ TRAP_CONTROL = 45  # two or more pieces next to a trap
 TRAP_STRONGEST = 25  # the strongest piece next to a trap
 _TRAP_NEIGHBOURS = tuple(NEIGHBOURS[t] for t in TRAP_SQUARES)
 WIN = 1_000_000
+_FULL = (1 << 64) - 1
+_NOT_A = _FULL ^ 0x0101010101010101  # not on file a
+_NOT_H = _FULL ^ (0x0101010101010101 << 7)  # not on file h
 
 
 def evaluate(boards: Boards) -> int:
-    """Gold's advantage in this position (side to move not considered)."""
-    gold_occ, silver_occ = occupancy(boards)
+    """Gold's advantage in this position (side to move not considered). Bitboard arithmetic
+    throughout: it runs at every leaf of the search."""
+    occ = occupancy(boards)
     counts = [[boards[6 * s + k].bit_count() for k in range(6)] for s in (0, 1)]
-    frozen = frozen_mask(boards)
     score = 0
     for side in (0, 1):
-        sign = 1 if side == 0 else -1
+        base = 6 * side
+        ebase = 6 - base
         enemy = counts[1 - side]
-        value = RABBIT_TOTAL[min(counts[side][0], 8)]
+        own = counts[side]
+        value = RABBIT_TOTAL[min(own[0], 8)]
+        m = occ[side]
+        near_friend = (m << 8 | m >> 8 | (m & _NOT_H) << 1 | (m & _NOT_A) >> 1) & _FULL
         stronger = 0
-        piece_values = [0] * 6
-        for kind in range(5, 0, -1):
-            pv = PIECE_VALUE[min(stronger, 10)]
-            piece_values[kind] = pv
-            value += pv * counts[side][kind]
+        stronger_mask = 0
+        for kind in range(5, -1, -1):
+            pv = PIECE_VALUE[min(stronger, 10)] if kind else 100
+            if kind:
+                value += pv * own[kind]
+            if stronger_mask:
+                # frozen: next to a stronger enemy piece and to no friend
+                m = stronger_mask  # next to it (tactics.around, inlined: every leaf)
+                near = (m << 8 | m >> 8 | (m & _NOT_H) << 1 | (m & _NOT_A) >> 1) & _FULL
+                f = boards[base + kind] & ~near_friend & near
+                if f:
+                    value -= f.bit_count() * pv // FROZEN_FRACTION
             stronger += enemy[kind]
-        piece_values[0] = 100
-        # frozen pieces
-        for kind in range(6):
-            f = boards[6 * side + kind] & frozen
-            if f:
-                value -= f.bit_count() * piece_values[kind] // FROZEN_FRACTION
+            stronger_mask |= boards[ebase + kind]
         # rabbit advancement, worth more as the enemy thins out
-        rabbits = boards[6 * side]
-        thin = 16 - sum(enemy[1:])  # enemy non-rabbits gone
-        while rabbits:
-            low = rabbits & -rabbits
-            rabbits ^= low
-            row = (low.bit_length() - 1) // 8
-            if side == 1:
-                row = 7 - row
-            value += RABBIT_ROW[row] * (8 + thin) // 8
-        score += sign * value
+        rabbits = boards[base]
+        if rabbits:
+            thin = 16 - sum(enemy[1:])  # enemy non-rabbits gone
+            for row in range(2, 7):
+                n = (rabbits >> (8 * (row if side == 0 else 7 - row)) & 0xFF).bit_count()
+                if n:
+                    value += n * (RABBIT_ROW[row] * (8 + thin) // 8)
+        score += value if side == 0 else -value
     # trap control and pieces hanging on traps
+    gold_occ, silver_occ = occ
     for trap, tn in zip(TRAP_SQUARES, _TRAP_NEIGHBOURS, strict=True):
         g = tn & gold_occ
         s = tn & silver_occ
@@ -64,20 +74,72 @@ def evaluate(boards: Boards) -> int:
             score += TRAP_CONTROL
         elif sc >= 2 and sc > gc:
             score -= TRAP_CONTROL
-        strongest = -1
-        owner = 0
-        for index in range(11, -1, -1):
-            if boards[index] & tn:
-                kind = index % 6
-                if kind > strongest:
-                    strongest, owner = kind, index // 6
-                elif kind == strongest and owner != index // 6:
-                    owner = -1
-        if strongest >= 0 and owner >= 0:
-            score += TRAP_STRONGEST if owner == 0 else -TRAP_STRONGEST
+        if g or s:
+            for kind in range(5, -1, -1):
+                gk = boards[kind] & tn
+                sk = boards[6 + kind] & tn
+                if gk or sk:
+                    if not sk:
+                        score += TRAP_STRONGEST
+                    elif not gk:
+                        score -= TRAP_STRONGEST
+                    break
         bit = 1 << trap
         if gold_occ & bit and gc == 1 and sc >= 1:
             score -= 60
         if silver_occ & bit and sc == 1 and gc >= 1:
             score += 60
+    return score
+
+
+#: Share of a capturable piece's value credited to the side to move (it will usually take
+#: it, but the piece is not off the board yet and the capture may cost it something).
+CAPTURE_SHARE_NUM, CAPTURE_SHARE_DEN = 3, 4
+#: A rabbit of the side to move that could reach goal unopposed in its next turn, by the
+#: steps it would still need then (1..4), and one of the other side that threatens to.
+GOAL_THREAT = (0, 300, 200, 120, 60)
+GOAL_THREATENED = 150
+#: A rabbit of the side to move that can walk to goal with the steps it has left (the exact
+#: check at each turn start makes this a win; mid-turn it is nearly one).
+GOAL_NOW = 3000
+
+
+def piece_value(boards: Boards, index: int) -> int:
+    """What losing one piece of bitboard `index` costs its side, in the evaluation's terms
+    (a non-rabbit by how many enemy pieces are stronger; a rabbit by how many are left)."""
+    side, kind = divmod(index, 6)
+    if kind == 0:
+        n = min(boards[index].bit_count(), 8)
+        return RABBIT_TOTAL[n] - RABBIT_TOTAL[n - 1] if n else 0
+    ebase = 6 - 6 * side
+    stronger = sum(boards[ebase + k].bit_count() for k in range(kind + 1, 6))
+    return PIECE_VALUE[min(stronger, 10)]
+
+
+def best_capture(boards: Boards, side: int, steps_left: int) -> int:
+    """The value of the best piece `side` can capture with `steps_left` steps (0 if none)."""
+    best = 0
+    for _, index, _, _ in capture_threats(boards, side, steps_left):
+        value = piece_value(boards, index)
+        if value > best:
+            best = value
+    return best
+
+
+def tactics(boards: Boards, side: int, steps_left: int, capture_floor: int = 0) -> int:
+    """The side to move's tactical prospects, from its point of view: the best piece it can
+    capture with the steps it has left (tactics.capture_threats; at least `capture_floor`,
+    what it could capture from its turn's start when a search stops inside its turn); its
+    rabbits near goal (this turn, or unopposed in its next), less the other side's rabbits
+    that could reach goal in the turn after this one (tactics.goal_steps)."""
+    best = max(best_capture(boards, side, steps_left), capture_floor)
+    score = best * CAPTURE_SHARE_NUM // CAPTURE_SHARE_DEN
+    if boards[6 * side]:
+        steps = goal_steps(boards, side, steps_left + len(GOAL_THREAT) - 1)
+        if steps <= steps_left:
+            score += GOAL_NOW
+        elif steps <= steps_left + 4:
+            score += GOAL_THREAT[steps - steps_left]
+    if boards[6 - 6 * side] and goal_steps(boards, 1 - side, 4) <= 4:
+        score -= GOAL_THREATENED
     return score

@@ -8,12 +8,14 @@ from ..rules.game import Game
 from .search import Limits, Searcher
 
 #: level -> limits. Level 1 is the weakest; DEFAULT_LEVEL is what the handheld offers first.
+#: From level 3 up the whole own turn is always searched (every turn weighed against the
+#: opponent's captures and goals next turn); their node limits count the deeper search.
 LEVELS: dict[int, Limits] = {
     1: Limits(depth=4, nodes=300),
     2: Limits(depth=4, nodes=3_000),
-    3: Limits(depth=5, nodes=10_000),
-    4: Limits(depth=6, nodes=20_000),
-    5: Limits(depth=8, nodes=30_000),
+    3: Limits(depth=5, nodes=10_000, full_turn=True),
+    4: Limits(depth=6, nodes=20_000, full_turn=True),
+    5: Limits(depth=8, nodes=30_000, full_turn=True),
 }
 DEFAULT_LEVEL = 3
 TOP_LEVEL = max(LEVELS)
@@ -23,15 +25,22 @@ def searcher_for(
     game: Game,
     level: int = DEFAULT_LEVEL,
     on_iteration: Callable[[Searcher], None] | None = None,
+    part: tuple[int, int] = (0, 1),
 ) -> Searcher:
     """A Searcher for the side to move in `game` (the repetition rule applied at the root);
-    `on_iteration` hears of each finished iteration (the AEI engine's progress)."""
+    `on_iteration` hears of each finished iteration (the AEI engine's progress); `part`:
+    one share of a split search (ai/split.py)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}")
     pos = game.position
     forbidden = {b for (b, side), n in game.repetitions.items() if side != pos.side and n >= 2}
     return Searcher(
-        pos.boards, pos.side, LEVELS[level], frozenset(forbidden), on_iteration=on_iteration
+        pos.boards,
+        pos.side,
+        LEVELS[level],
+        frozenset(forbidden),
+        on_iteration=on_iteration,
+        part=part,
     )
 
 

@@ -7,7 +7,10 @@ turn where the depth runs out (finishing a pending push first), so every iterati
 complete legal turn and orders the next one. The
 root side's own turn is searched without transposition cut-offs (a visited set drops repeated
 in-turn states instead) so the principal variation is always a whole turn. At every later
-turn start the side to move is first checked for a goal in that turn (exact search).
+turn start the side to move is first checked for a goal in that turn (exact search); at
+every leaf the side to move is credited with the captures and goal threats the static
+tactics see (issue 36). `Limits.full_turn` makes the whole own turn a floor no node limit
+cuts, and `part` lets several processes share one turn (ai/split.py).
 
 Usage::
 
@@ -28,8 +31,9 @@ from dataclasses import dataclass
 
 from ..rules.board import GOAL_RANK
 from ..rules.steps import Boards, Child, expand
-from .evaluate import WIN, evaluate
+from .evaluate import GOAL_THREATENED, WIN, best_capture, evaluate, tactics
 from .goal import find_goal, find_goal_sliced
+from .tactics import NONE, WITHIN, capture_threats, goal_steps
 
 _rng = random.Random(20070128)
 ZOBRIST = tuple(tuple(_rng.getrandbits(64) for _ in range(64)) for _ in range(12))
@@ -58,12 +62,27 @@ def zobrist(boards: Boards) -> int:
     return h
 
 
+def _result(boards: Boards, side: int, steps: list[tuple[int, int]]) -> Boards:
+    """The boards after `side` plays these steps (a legal turn, pushes completed)."""
+    state: tuple[Boards, int, int, int, int, int] = (boards, 4, -1, 0, -1, 0)
+    for frm, to in steps:
+        for child in expand(state[0], side, *state[1:]):
+            if child[0] == frm and child[1] == to:
+                state = (child[2], state[1] - 1, *child[3:7])
+                break
+    return state[0]
+
+
 @dataclass(frozen=True)
 class Limits:
-    """`depth` in steps (>= 4), `nodes` 0 for no limit."""
+    """`depth` in steps (>= 4), `nodes` 0 for no limit. With `full_turn` the search always
+    finishes its own whole turn (depth 4) and `nodes` counts only the nodes searched after
+    it: every legal turn is weighed against the opponent's captures and goals before the
+    node limit can cut anything."""
 
     depth: int = 8
     nodes: int = 0
+    full_turn: bool = False
 
 
 class _Abort(Exception):
@@ -81,8 +100,14 @@ class Searcher:
         forbidden: frozenset[Boards] | set[Boards] = frozenset(),
         should_stop: Callable[[], bool] | None = None,
         on_iteration: Callable[[Searcher], None] | None = None,
+        part: tuple[int, int] = (0, 1),
     ) -> None:
+        """`part` = (i, n): score only the root turn's results whose Zobrist hash is i
+        modulo n (a share of the turn for one of n processes; `split.py` joins them)."""
         self.boards = boards
+        self.part, self.parts = part
+        #: (depth, score, steps) of every finished iteration (steps None: no result here)
+        self.iterations: list[tuple[int, int, list[tuple[int, int]] | None]] = []
         self.side = side
         self.limits = limits
         self.forbidden = forbidden
@@ -97,9 +122,15 @@ class Searcher:
         self._history: dict[tuple[int, int], int] = {}
         self._pv: dict[int, list[tuple[int, int]]] = {}
         self._root_seen: set[tuple[Boards, int, int, int, int, int]] = set()
+        # root turn results already scored in this iteration (another order of the same
+        # steps, or ending early, reaches them again: never better, so skipped)
+        self._root_done: set[Boards] = set()
         self._iter_best: list[tuple[int, int]] | None = None
         self._goal_cache: dict[tuple[Boards, int], bool] = {}
+        self._start_captures: dict[tuple[Boards, int], int] = {}
         self._pause_at = 0
+        # the node count that ends the search (0: none yet; see Limits.full_turn)
+        self._node_cap = 0 if limits.full_turn else limits.nodes // part[1]
         self._goal_work = [0]  # states expanded by goal checks, for slicing only
         self._gen = self._run()
 
@@ -157,11 +188,15 @@ class Searcher:
         )
         if goal:
             self.best_steps, self.score, self.depth_done = goal, WIN, 4
+            self.iterations.append((4, WIN, goal))
             return
         h0 = zobrist(self.boards)
         try:
             for depth in range(1, max(1, self.limits.depth) + 1):
+                if depth == 3 and self.limits.full_turn and self.limits.depth >= 4:
+                    continue  # a fifth of the whole turn's cost; depth 2 orders it as well
                 self._root_seen = set()
+                self._root_done = set()
                 self._pv = {}
                 self._iter_best = None
                 score = yield from self._node(
@@ -181,15 +216,39 @@ class Searcher:
                     self.boards,
                 )
                 if self._pv.get(0) is None:
-                    break  # no legal turn at all
-                self.best_steps, self.score, self.depth_done = list(self._pv[0]), score, depth
+                    # no legal turn at all (or none in this part, at any depth)
+                    self.iterations.extend(
+                        (d, -INF, None) for d in range(depth, self.limits.depth + 1)
+                    )
+                    break
+                steps = list(self._pv[0])
+                self.iterations.append((depth, score, steps))
+                if self._keeps_safe_turn(depth, steps, score):
+                    continue  # a deeper look that would hang a piece: keep the safe turn
+                self.best_steps, self.score, self.depth_done = steps, score, depth
                 if self.on_iteration is not None:
                     self.on_iteration(self)
-                if abs(score) >= WIN - 100:
-                    break
+                if score >= WIN - 100 or (self.parts == 1 and score <= -(WIN - 100)):
+                    break  # (a part's lost turns may not be the whole turn's)
+                if depth >= 4 and not self._node_cap and self.limits.nodes:
+                    self._node_cap = self.nodes + self.limits.nodes // self.parts
         except _Abort:
             pass
         self._adopt_partial()
+
+    def _keeps_safe_turn(self, depth: int, steps: list[tuple[int, int]], score: int) -> bool:
+        """With `full_turn`, a deeper iteration's turn does not replace the whole-turn
+        search's when it leaves a piece the static check sees capturable next turn and the
+        current one leaves none (unless it wins): deeper iterations stop inside the
+        opponent's turn, where the static check's view of its whole turn is cut short."""
+        if not self.limits.full_turn or depth <= 4 or self.best_steps is None:
+            return False
+        if score >= WIN - 100:
+            return False
+        opp = 1 - self.side
+        if not capture_threats(_result(self.boards, self.side, steps), opp):
+            return False
+        return not capture_threats(_result(self.boards, self.side, self.best_steps), opp)
 
     def _goal_threat(self, boards: Boards, side: int) -> bool:
         """Can `side` (to move, 4 steps) goal this turn? Cached per position."""
@@ -202,11 +261,47 @@ class Searcher:
             self._goal_cache[key] = hit
         return hit
 
-    def _leaf(self, boards: Boards, side: int, steps_left: int, ply: int) -> int:
+    def _leaf(
+        self, boards: Boards, side: int, steps_left: int, ply: int, beta: int, start: Boards
+    ) -> int:
+        """The position's value for `side`, to move with `steps_left` steps of the turn that
+        began at `start`: a goal it can make this turn wins; else the evaluation plus its
+        captures and goal threats. Inside a turn, the captures it could make from the
+        turn's start still count (a search stopped after one step of the opponent's turn
+        must not forget what its other steps could take). Those terms can only lower the
+        value by GOAL_THREATENED, so a position already at or above `beta` without them is
+        cut there (the parent will not choose it)."""
+        v = evaluate(boards)
+        v = v if side == 0 else -v
+        if v - GOAL_THREATENED >= beta:
+            return v - GOAL_THREATENED
         if steps_left == 4 and self._goal_threat(boards, side):
             return WIN - ply - 1
-        v = evaluate(boards)
-        return v if side == 0 else -v
+        floor = 0
+        if steps_left < 4:
+            key = (start, side)
+            floor_hit = self._start_captures.get(key)
+            if floor_hit is None:
+                floor_hit = best_capture(start, side, 4)
+                if len(self._start_captures) > TT_LIMIT:
+                    self._start_captures.clear()
+                self._start_captures[key] = floor_hit
+            floor = floor_hit
+        return v + tactics(boards, side, steps_left, floor)
+
+    def _hot_squares(self, boards: Boards, side: int, steps_left: int) -> tuple[int, int]:
+        """Move ordering's tactics: the squares around the captures `side` can make with its
+        steps left and, at a turn start, around the opponent's next-turn captures (where
+        defending moves are); and `side`'s rabbit bitboard index when a rabbit of it can walk
+        to goal with those steps (-1 otherwise)."""
+        hot = 0
+        for victim, _, trap, _ in capture_threats(boards, side, steps_left):
+            hot |= WITHIN[1][victim] | (1 << trap)
+        if steps_left == 4:
+            for victim, _, trap, _ in capture_threats(boards, 1 - side, 4):
+                hot |= WITHIN[1][victim] | WITHIN[1][trap]
+        runner = 6 * side if goal_steps(boards, side, steps_left) != NONE else -1
+        return hot, runner
 
     def _node(
         self,
@@ -228,14 +323,14 @@ class Searcher:
         self.nodes += 1
         if self.work >= self._pause_at:
             yield
-        if self.limits.nodes and self.nodes > self.limits.nodes:
+        if self._node_cap and self.nodes > self._node_cap:
             raise _Abort
         if depth <= 0:
             if not root_turn:
-                return self._leaf(boards, side, steps_left, ply)
+                return self._leaf(boards, side, steps_left, ply, beta, turn_start)
             if ps < 0 and boards != self.boards and boards not in self.forbidden:
                 self._pv[ply] = []  # a shallow iteration ends the root turn here
-                return -self._leaf(boards, 1 - side, 4, ply + 1)
+                return -self._leaf(boards, 1 - side, 4, ply + 1, -alpha, boards)
             depth = 1  # a push to finish or nothing changed yet: look one step further
         if steps_left == 4 and ply > 0 and self._goal_threat(boards, side):
             return WIN - ply - 1
@@ -260,6 +355,7 @@ class Searcher:
         children = expand(boards, side, steps_left, ps, pk, ls, lk)
         history = self._history
         enemy_base = 6 - 6 * side
+        hot, runner = self._hot_squares(boards, side, steps_left) if depth >= 2 else (0, -1)
 
         def order(child: Child) -> int:
             move = (child[0], child[1])
@@ -268,11 +364,16 @@ class Searcher:
             s = -history.get(move, 0)
             if child[7] >= 0:
                 s += -500_000 if child[9] >= enemy_base and child[9] < enemy_base + 6 else 500_000
+            if child[8] == runner:
+                s -= 300_000  # a rabbit on its way to goal
             if child[8] >= enemy_base and child[8] < enemy_base + 6:
                 s -= 100_000
+            if hot >> child[0] & 1 or hot >> child[1] & 1:
+                s -= 50_000  # around a capture either side can make
             return s
 
-        children.sort(key=order)
+        if not (root_turn and depth <= 1):  # the root turn's last step: no cut to gain
+            children.sort(key=order)
         opp = 1 - side
         # passing (ending the turn early) comes first when it is the TT move, else last
         can_pass = steps_left < 4 and ps < 0 and boards != turn_start
@@ -299,8 +400,12 @@ class Searcher:
                 cost = 1
                 nps, npk, nls, nlk = child[3], child[4], child[5], child[6]
             if ends:
-                if root_turn and (new == self.boards or new in self.forbidden):
-                    continue
+                if root_turn:
+                    if new == self.boards or new in self.forbidden or new in self._root_done:
+                        continue
+                    if self.parts > 1 and nh % self.parts != self.part:
+                        continue
+                    self._root_done.add(new)
                 if new[6 * side] & GOAL_RANK[side]:
                     value = WIN - ply
                 elif new[6 * opp] & GOAL_RANK[opp]:

@@ -97,7 +97,9 @@ def draw_play_panel(
     box = layout.STEPS_RECT
     widgets.panel(surf, box)
     if mover is not None:
-        text.draw(surf, tr(*tx.STEPS), (box.centerx, box.y + 4), pal.TEXT_DIM, align="center")
+        steps = tr(*tx.STEPS)  # (a Japanese line, 12 rows, starts higher: inside the box)
+        text.draw(surf, steps, (box.centerx, box.y + (2 if text.is_tall(steps) else 4)),
+                  pal.TEXT_DIM, align="center", valign="top")
         for i in range(4):
             dot = pygame.Rect(box.x + 7 + i * 14, box.y + 18, 10, 10)
             used = i >= steps_left

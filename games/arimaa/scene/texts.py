@@ -9,7 +9,7 @@ Text = tuple[str, str]
 
 SIDES: tuple[Text, Text] = (("Gold", "金"), ("Silver", "銀"))
 YOU: Text = ("You", "あなた")
-COMPUTER: Text = ("Computer", "コンピューター")
+COMPUTER: Text = ("Computer", "CPU")  # ("コンピューター Lv3" is wider than its box)
 PLAYER: Text = ("Player", "プレイヤー")
 LEVEL: Text = ("Lv", "Lv")
 CASUAL: Text = ("no clock", "時計なし")

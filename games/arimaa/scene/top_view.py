@@ -57,8 +57,11 @@ def draw_top(surf: pygame.Surface, view: TopView) -> None:
     for side, (rect, player) in enumerate(zip(PLAYER_RECTS, view.players, strict=True)):
         _player(surf, rect, side, player, view.score_label)
     widgets.panel(surf, STEPS_RECT, (52, 44, 40))
-    label = text.draw(surf, view.steps_label, (STEPS_RECT.x + 5, STEPS_RECT.y + 4), pal.ACCENT)
-    text.draw(surf, view.steps, (label.right + 6, STEPS_RECT.y + 4), pal.TEXT)
+    # one baseline; a Japanese label (12 rows) fills the strip's inner area
+    base = STEPS_RECT.y + (12 if text.is_tall(view.steps_label) else 11)
+    label = text.draw(surf, view.steps_label, (STEPS_RECT.x + 5, base), pal.ACCENT,
+                      valign="baseline")
+    text.draw(surf, view.steps, (label.right + 6, base), pal.TEXT, valign="baseline")
     widgets.panel(surf, MOVES_RECT, (30, 27, 26))
     y = MOVES_RECT.y + 4
     for line in view.moves[-MOVE_ROWS:]:
@@ -76,14 +79,19 @@ def _player(surf: pygame.Surface, rect: pygame.Rect, side: int, p: PlayerView, s
     if p.to_move:
         pygame.draw.rect(surf, pal.ACCENT, rect, 1, border_radius=3)
     surf.blit(sprites.piece(side, 5, 16), (rect.x + 4, rect.y + 4))
-    text.draw(surf, text.fit(p.name, rect.right - 4 - (rect.x + 24)), (rect.x + 24, rect.y + 4),
-              pal.TEXT)
+    # The tops of the name, the thinking note, the clock, the score and the captured pieces:
+    # Japanese lines are 12 rows (Latin 9), so they start higher and stand further apart.
+    rows = (2, 14, 27, 40, 52) if text.is_tall(p.clock + score) else (4, 13, 24, 36, 49)
+    name = text.fit(p.name, rect.right - 4 - (rect.x + 24))
+    name_top = rows[0] if text.is_tall(name) else 4
+    text.draw(surf, name, (rect.x + 24, rect.y + name_top), pal.TEXT, valign="top")
     if p.thinking:
-        text.draw(surf, p.thinking, (rect.x + 24, rect.y + 13), pal.TEXT_DIM)
+        text.draw(surf, p.thinking, (rect.x + 24, rect.y + rows[1]), pal.TEXT_DIM, valign="top")
     color = pal.DANGER if p.low_time else pal.TEXT
-    text.draw(surf, p.clock, (rect.x + 5, rect.y + 24), color)
-    text.draw(surf, f"{score} {p.score}", (rect.x + 5, rect.y + 36), pal.TEXT_DIM)
+    text.draw(surf, p.clock, (rect.x + 5, rect.y + rows[2]), color, valign="top")
+    text.draw(surf, f"{score} {p.score}", (rect.x + 5, rect.y + rows[3]), pal.TEXT_DIM,
+              valign="top")
     x = rect.x + 4
-    y = rect.y + 49
+    y = rect.y + rows[4]
     for i, kind in enumerate(p.captured):
         surf.blit(sprites.piece(side, kind, 12), (x + (i % 9) * 13, y + (i // 9) * 0))

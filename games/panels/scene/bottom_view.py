@@ -164,7 +164,9 @@ def _draw_column(surf: pygame.Surface, view: BottomView, tr: Tr) -> None:
     me = st.players[seat]
     mine = seat == st.current and not st.over
     color = sprites.owner_color(seat)
-    text.draw(surf, tr(*tx.STOCK), (layout.STOCK_X, 3), color, shadow=pal.OUTLINE)
+    head = tr(*tx.STOCK)  # (a Japanese line, 12 rows, starts higher: clear of the edge)
+    text.draw(surf, head, (layout.STOCK_X, 1 if text.is_tall(head) else 3), color,
+              shadow=pal.OUTLINE, valign="top")
     arriving = {a.data["slot"]: a for a in view.anims if a.kind == "arrive"}
     for i, card in enumerate(me.stock):
         rect = layout.stock_rect(i)

@@ -150,9 +150,10 @@ def _page_yaku(surf: pygame.Surface, tr: Tr) -> None:
 
 
 def _page_items(surf: pygame.Surface, tr: Tr) -> None:
+    tall = text.is_tall(tr("a", "あ"))  # Japanese lines are 12 rows: items further apart
     for k, kind in enumerate(("reshuffle", "renumber", "swivel", "prism")):
-        y = 8 + 38 * k
+        y = 8 + (42 if tall else 38) * k
         surf.blit(sprites.item_icon(kind), (8, y))
         text.draw(surf, tx.item_name(tr, kind), (34, y), pal.ACCENT)
         lines = text.wrap(tr(*tx.ITEM_HELP[kind]), 210)
-        text.draw_block(surf, lines[:2], (34, y + 11), pal.TEXT)
+        text.draw_block(surf, lines[:2], (34, y + (13 if tall else 11)), pal.TEXT)

@@ -50,17 +50,15 @@ def draw_top(surf: pygame.Surface, view: TopView, tr: Tr) -> None:
         title = f"{tr(*tx.REPLAY)} {tr(*tx.TURN)} {turn}/{total}"
     widgets.title_bar(surf, title, f"{tr(*tx.TARGET)} {st.config.target}")
     names = view.names
-    # Linked: the firmware draws the partner's name and link quality at y 36-52, top centre,
-    # so the rows are compact, one above that band and one below it.
-    compact = view.mode == "link"
+    # One row a player (a Japanese line is 12 rows: two lines a player left the message and
+    # the yaku list too little room). Linked: the firmware draws the partner's name and link
+    # quality at y 36-52, top centre, so one row is above that band and one below it.
+    linked = view.mode == "link"
     for seat in range(len(st.players)):
-        if compact:
-            _player_row_compact(surf, view, seat, names[seat], tr, 17 + seat * 37)
-        else:
-            _player_row(surf, view, seat, names[seat], tr, 20 + seat * 28)
-    top = 76 if compact else 20 + len(st.players) * 28 + 2
-    _draw_message(surf, view, tr, pygame.Rect(4, top, 248, 40))
-    _draw_yaku_list(surf, view, tr, top + 44)
+        _player_row(surf, view, seat, names[seat], tr, 17 + seat * 37 if linked else 18 + seat * 20)
+    top = 76 if linked else 18 + len(st.players) * 20 + 2
+    _draw_message(surf, view, tr, pygame.Rect(4, top, 248, 46))
+    _draw_yaku_list(surf, view, tr, top + 50)
 
 
 def _shown_score(view: TopView, seat: int) -> int:
@@ -78,42 +76,23 @@ def _player_row(
 ) -> None:
     st = view.state
     player = st.players[seat]
-    row = pygame.Rect(4, y, 248, 26)
-    widgets.panel(surf, row, pal.PANEL_HI if seat == st.current and not st.over else pal.PANEL)
-    color = sprites.owner_color(seat)
-    pygame.draw.rect(surf, color, (10, y + 6, 12, 14), border_radius=2)
-    if seat == st.current and not st.over:
-        pygame.draw.polygon(surf, pal.ACCENT, [(26, y + 7), (31, y + 12), (26, y + 17)])
-    text.draw(surf, name, (34, y + 2), pal.TEXT)
-    text.draw(surf, f"{tr(*tx.STOCK)} {len(player.stock)}", (34, y + 14), pal.TEXT_DIM)
-    for k, kind in enumerate(player.items):
-        surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)), (96 + 15 * k, y + 13))
-    score = _shown_score(view, seat)
-    text.draw(surf, str(score), (246, y + 4), pal.TEXT, scale=2, align="right",
-              shadow=pal.OUTLINE)
-    bar = pygame.Rect(150, y + 19, 60, 3)
-    pygame.draw.rect(surf, pal.PANEL_LO, bar)
-    filled = min(bar.w, bar.w * score // max(1, st.config.target))
-    pygame.draw.rect(surf, color, (bar.x, bar.y, filled, bar.h))
-
-
-def _player_row_compact(
-    surf: pygame.Surface, view: TopView, seat: int, name: str, tr: Tr, y: int
-) -> None:
-    st = view.state
-    player = st.players[seat]
     row = pygame.Rect(4, y, 248, 18)
     widgets.panel(surf, row, pal.PANEL_HI if seat == st.current and not st.over else pal.PANEL)
     color = sprites.owner_color(seat)
     pygame.draw.rect(surf, color, (9, y + 3, 10, 12), border_radius=2)
     if seat == st.current and not st.over:
         pygame.draw.polygon(surf, pal.ACCENT, [(22, y + 4), (27, y + 9), (22, y + 14)])
-    text.draw(surf, name, (30, y + 4), pal.TEXT)
-    text.draw(surf, f"{tr(*tx.STOCK)} {len(player.stock)}", (112, y + 4), pal.TEXT_DIM)
+    stock = f"{tr(*tx.STOCK)} {len(player.stock)}"
+    # One baseline for the row: with Japanese (12 rows) in it, the line fills the row's inner
+    # area; a Latin one sits a row higher.
+    base = y + (12 if text.is_tall(name + stock) else 11)
+    text.draw(surf, name, (30, base), pal.TEXT, valign="baseline")
+    text.draw(surf, stock, (112, base), pal.TEXT_DIM, valign="baseline")
     for k, kind in enumerate(player.items):
         surf.blit(pygame.transform.scale(sprites.item_icon(kind), (14, 12)), (166 + 15 * k, y + 3))
     score = _shown_score(view, seat)
-    text.draw(surf, str(score), (247, y + 4), pal.TEXT, align="right", shadow=pal.OUTLINE)
+    text.draw(surf, str(score), (247, base), pal.TEXT, align="right", shadow=pal.OUTLINE,
+              valign="baseline")
     filled = min(240, 240 * score // max(1, st.config.target))
     pygame.draw.rect(surf, color, (8, y + 15, filled, 2))
 
@@ -128,10 +107,12 @@ def _draw_message(surf: pygame.Surface, view: TopView, tr: Tr, box: pygame.Rect)
         parts = [tx.yaku_name(tr, k) for k in d["kinds"]]
         line = " + ".join(parts)
         scale = 2 if text.size(line, 2)[0] <= box.w - 8 else 1
-        text.draw(surf, line, (box.centerx, box.y + 4), pal.ACCENT, scale=scale, align="center",
-                  shadow=pal.OUTLINE)
+        tall = text.is_tall(line)  # Japanese: 24 rows at scale 2, from the inner area's top
+        text.draw(surf, line, (box.centerx, box.y + (2 if tall else 4)), pal.ACCENT,
+                  scale=scale, align="center", shadow=pal.OUTLINE, valign="top")
         detail = f"{names[d['seat']]}  {len(d['squares'])} x  +{d['points']} {tr(*tx.PTS)}"
-        text.draw(surf, detail, (box.centerx, box.y + 26), pal.TEXT, align="center")
+        text.draw(surf, detail, (box.centerx, box.y + (28 if tall else 26)), pal.TEXT,
+                  align="center", valign="top")
         return
     if anim is not None and anim.kind == "note":
         d = anim.data
@@ -166,19 +147,24 @@ def _draw_message(surf: pygame.Surface, view: TopView, tr: Tr, box: pygame.Rect)
     elif view.local_to_move:
         lines = [tr(*tx.YOUR_TURN) if view.mode == "cpu" else
                  f"{names[st.current]}: {tr(*tx.YOUR_TURN)}"]
-    y = box.y + 5
+    tall = any(map(text.is_tall, lines))
+    y = box.y + (3 if tall else 5)  # three Japanese lines (14 apart) fill the inner area
     for line in lines[:3]:
-        text.draw(surf, line, (box.centerx, y), pal.TEXT, align="center")
-        y += 11
+        text.draw(surf, line, (box.centerx, y), pal.TEXT, align="center", valign="top")
+        y += 14 if tall else 11
 
 
 def _draw_yaku_list(surf: pygame.Surface, view: TopView, tr: Tr, y: int) -> None:
-    text.draw(surf, tr(*tx.YAKU_LIST), (8, y), pal.ACCENT)
-    entries = view.yaku_log[-5:]
+    head = tr(*tx.YAKU_LIST)
+    text.draw(surf, head, (8, y), pal.ACCENT)
+    tall = text.is_tall(head)  # Japanese lines (12 rows) two rows further apart
+    first, pitch = y + (13 if tall else 12), 13 if tall else 11
+    shown = min(5, (192 - 2 - first) // pitch)  # the rows that stay on the screen
+    entries = view.yaku_log[-shown:]
     if not entries:
-        text.draw(surf, tr(*tx.NO_YAKU), (8, y + 12), pal.TEXT_DIM)
+        text.draw(surf, tr(*tx.NO_YAKU), (8, first), pal.TEXT_DIM)
     for k, (seat, kind, cards, points) in enumerate(reversed(entries)):
-        yy = y + 12 + 11 * k
+        yy = first + pitch * k
         pygame.draw.rect(surf, sprites.owner_color(seat), (8, yy + 1, 6, 7))
         text.draw(surf, f"{tx.yaku_name(tr, kind)} x{cards}", (18, yy), pal.TEXT)
         text.draw(surf, f"+{points}", (248, yy), pal.TEXT, align="right")

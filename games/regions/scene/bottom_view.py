@@ -150,7 +150,8 @@ def _bottom_list(bottom: pygame.Surface, view: BottomView) -> None:
         "choice:random:less": "-",
         "choice:random": [tr("Random", "ランダム"), f"N = {view.random_n}"],
         "choice:random:more": "+",
-        "choice:draw": [tr("Draw", "じぶんで"), tr("your own", "かく")],
+        # (two Japanese lines are taller than the button: one word, as the top screen says it)
+        "choice:draw": tr("Draw\nyour own", "かく").splitlines(),
     }
     for name, rect in layout.LIST_BUTTONS.items():
         face = pal.ACCENT_LO if name in ("choice:random", "choice:draw") else pal.BUTTON

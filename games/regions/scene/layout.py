@@ -54,12 +54,13 @@ def row_rect(slot: int) -> pygame.Rect:
 # the pattern choice, under a preview of the surface
 PATTERN_BUTTONS = {
     "choice:back": pygame.Rect(2, BAR_Y, 40, BAR_H),
-    "choice:pattern:less10": pygame.Rect(46, BAR_Y, 26, BAR_H),
-    "choice:pattern:less": pygame.Rect(74, BAR_Y, 22, BAR_H),
-    "choice:pattern:more": pygame.Rect(98, BAR_Y, 22, BAR_H),
-    "choice:pattern:more10": pygame.Rect(122, BAR_Y, 26, BAR_H),
-    "choice:pattern:random": pygame.Rect(152, BAR_Y, 50, BAR_H),
-    "choice:start": pygame.Rect(206, BAR_Y, 48, BAR_H),
+    "choice:pattern:less10": pygame.Rect(44, BAR_Y, 26, BAR_H),
+    "choice:pattern:less": pygame.Rect(72, BAR_Y, 22, BAR_H),
+    "choice:pattern:more": pygame.Rect(96, BAR_Y, 22, BAR_H),
+    "choice:pattern:more10": pygame.Rect(120, BAR_Y, 26, BAR_H),
+    # (wide enough for ランダム and スタート, 48 pixels, inside their frames)
+    "choice:pattern:random": pygame.Rect(148, BAR_Y, 52, BAR_H),
+    "choice:start": pygame.Rect(202, BAR_Y, 52, BAR_H),
 }
 
 # drawing a curve

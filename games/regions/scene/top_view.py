@@ -69,9 +69,12 @@ def clock(ticks: int) -> str:
 def _wrap_lines(
     surf: pygame.Surface, msg: str, x: int, y: int, w: int, color: tuple[int, int, int]
 ) -> int:
-    for line in text.wrap(msg, w)[:4]:
-        text.draw(surf, line, (x, y), color)
-        y += text.LINE_H + 1
+    """Up to four lines from `y` (their top: Japanese lines, 12 rows, 14 apart)."""
+    lines = text.wrap(msg, w)[:4]
+    pitch = text.line_pitch(lines, minimum=text.LINE_H + 1)
+    for line in lines:
+        text.draw(surf, line, (x, y), color, valign="top")
+        y += pitch
     return y
 
 

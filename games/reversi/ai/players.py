@@ -30,8 +30,8 @@ import sys
 from dataclasses import dataclass, replace
 from functools import cache
 
+from games.reversi.ai.evaluation import WIN, evaluate_simple
 from games.reversi.ai.evaluation import evaluate as handwritten_evaluate
-from games.reversi.ai.evaluation import evaluate_simple
 from games.reversi.ai.learned import WeightsError, make_evaluator, shipped_weights
 from games.reversi.ai.search import Evaluator, Search, SearchResult, Thinker
 from games.reversi.rules import bitboard as bb
@@ -173,7 +173,10 @@ class ComputerMove:
         level: int | Level,
         seed: int = 0,
         units_per_second: float | None = None,
+        root_moves: int = -1,
     ) -> None:
+        """`root_moves`: search only these root moves (a part of a split search, see
+        `split_root`; -1: all)."""
         if isinstance(level, int):
             if level not in LEVELS:
                 raise ValueError(f"unknown level {level} (1..{STRONGEST})")
@@ -204,6 +207,7 @@ class ComputerMove:
                     exact_node_limit=lv.exact_node_limit,
                     evaluator=evaluator_named(lv.evaluator),
                     all_moves=lv.noise > 0,
+                    root_moves=root_moves,
                 )
             )
 
@@ -243,6 +247,11 @@ class ComputerMove:
                 return move
 
     @property
+    def iterations(self) -> list[tuple[int, int, int]]:
+        """(depth, score, move) of the search's finished midgame iterations."""
+        return list(self._thinker.search.iterations) if self._thinker else []
+
+    @property
     def nodes(self) -> int:
         """Nodes searched so far."""
         return self._thinker.search.nodes if self._thinker else 0
@@ -261,6 +270,48 @@ class ComputerMove:
         solving = self._thinker is not None and self._thinker.search.solving
         per_node = END_NODE_UNITS if solving else MID_NODE_UNITS
         return self.think(max(1, -(-budget // per_node)))
+
+
+def split_root(
+    position: Position, level: int, parts: int, units_per_second: float | None = None
+) -> list[int] | None:
+    """The root moves of `level`'s midgame search dealt to `parts` searches (issue 36):
+    round the search's own root order, so each part gets good and poor moves alike. None
+    where splitting has nothing to gain or would change the choice's rules: fewer moves than
+    parts, a greedy or noisy level, an exact endgame solve."""
+    lv = LEVELS[level].at_speed(units_per_second)
+    p, o = position.player, position.opponent
+    moves = bb.legal_moves(p, o)
+    empties = 64 - (p | o).bit_count()
+    if moves.bit_count() < parts or lv.greedy or lv.noise or empties <= lv.exact_empties:
+        return None
+    search = Search(p, o, max_depth=1, node_limit=1, evaluator=evaluator_named(lv.evaluator))
+    order = search.order_root(p, o, moves)
+    masks = [0] * parts
+    for i, sq in enumerate(order):
+        masks[i % parts] |= 1 << sq
+    return masks
+
+
+def join_parts(results: list[tuple[list[tuple[int, int, int]], int]]) -> int:
+    """The move of a split search from each part's (iterations, final depth): the best score
+    at the deepest iteration every part finished, ties to the earlier part. A part that
+    proved a win decides; one that proved every move of it lost is left out (it stopped
+    early, and its moves cannot be best unless all are)."""
+    for iterations, _ in results:
+        if iterations and iterations[-1][1] >= WIN:
+            return iterations[-1][2]
+    alive = [it for it, _ in results if it and it[-1][1] > -WIN] or [
+        it for it, _ in results if it
+    ]
+    common = min(it[-1][0] for it in alive)
+    best: tuple[int, int] | None = None
+    for it in alive:
+        for depth, score, move in it:
+            if depth == common and (best is None or score > best[0]):
+                best = (score, move)
+    assert best is not None
+    return best[1]
 
 
 def choose_move(

@@ -77,8 +77,14 @@ class Search:
         exact_node_limit: int = 0,
         evaluator: Evaluator = evaluate,
         all_moves: bool = False,
+        root_moves: int = -1,
     ) -> None:
+        """`root_moves`: a mask of the root moves to search (a part of a split search for a
+        pool of processes, issue 36; -1: all of them)."""
         self.p = player
+        self.root_moves = root_moves
+        #: (depth, score, move) of every finished midgame iteration
+        self.iterations: list[tuple[int, int, int]] = []
         self.o = opponent
         self.max_depth = max(1, max_depth)
         self.node_limit = node_limit
@@ -105,6 +111,7 @@ class Search:
         moves = legal_moves(p, o)
         if not moves:
             return SearchResult(None, -self.evaluate(o, p), 0, False, 0)
+        moves &= self.root_moves
         empties = 64 - (p | o).bit_count()
         if empties <= self.exact_empties:
             self.hard_limit = self.exact_node_limit or INF
@@ -118,7 +125,7 @@ class Search:
                 self.exact_nodes = self.nodes
         self.hard_limit = self.nodes + self.node_limit
         self.tt.clear()
-        order = self._order_root(p, o, moves)
+        order = self.order_root(p, o, moves)
         best: SearchResult | None = None
         for depth in range(1, min(self.max_depth, empties) + 1):
             try:
@@ -126,6 +133,7 @@ class Search:
             except SearchAborted:
                 break
             best = SearchResult(move, score, depth, False, self.nodes, scores)
+            self.iterations.append((depth, score, move))
             order.remove(move)
             order.insert(0, move)
             if abs(score) >= WIN and not self.all_moves:
@@ -139,7 +147,8 @@ class Search:
         return best
 
     # --- midgame ------------------------------------------------------------------------
-    def _order_root(self, p: int, o: int, moves: int) -> list[int]:
+    def order_root(self, p: int, o: int, moves: int) -> list[int]:
+        """The root moves, most promising first (by the evaluator after each)."""
         keyed = []
         while moves:
             low = moves & -moves

@@ -182,6 +182,8 @@ def draw_result(surf: pygame.Surface, tr: Tr, winner: str, score: dict[str, int]
 
 
 def draw_versus_slot(surf: pygame.Surface, rect: pygame.Rect, label: str) -> None:
-    """An inert plate where a button would be in single-unit play (versus)."""
+    """An inert plate where a button would be in single-unit play (versus), widened about
+    its centre for a label longer than the button (full-width "ＳＴＡＲＴ： メニュー")."""
+    rect = rect.inflate(max(0, text.size(label)[0] + 12 - rect.w), 0)
     widgets.bevel_rect(surf, rect, pal.PANEL_LO, radius=3, depth=1)
     text.draw(surf, label, (rect.centerx, rect.centery - 4), pal.TEXT_DIM, align="center")

@@ -26,6 +26,14 @@ HINT_LEVEL_NAMES = {
     "full": ("full", "ぜんぶヒント"),
 }
 
+# The computer's levels (the setup's choices and the scoreboard's "CPU ふつう").
+LEVEL_NAMES = {
+    "beginner": ("beginner", "はじめて"),
+    "novice": ("novice", "やさしい"),
+    "intermediate": ("intermediate", "ふつう"),
+    "strong": ("strong", "つよい"),
+}
+
 COLOR_NAMES = {"black": ("Black", "黒"), "white": ("White", "白")}
 
 # Sentences around a disc picture: (English, Japanese).
@@ -59,10 +67,12 @@ def sentence(tr: Tr, color: str, tail: tuple[str, str]) -> str:
 
 
 def player_names(tr: Tr, mode: str, human: str, level_name: str) -> dict[str, str]:
-    """Who plays each colour, as the scoreboard and the record name them."""
+    """Who plays each colour, as the scoreboard and the record name them (the level's name
+    in the language shown: never an English name on a Japanese board)."""
     if mode == "cpu":
         cpu = "white" if human == "black" else "black"
-        return {human: tr("You", "あなた"), cpu: tr(f"CPU {level_name}", f"CPU {level_name}")}
+        level = LEVEL_NAMES.get(level_name, (level_name, level_name))
+        return {human: tr("You", "あなた"), cpu: "CPU " + tr(*level)}
     return {"black": tr("Player 1", "プレイヤー1"), "white": tr("Player 2", "プレイヤー2")}
 
 

@@ -87,7 +87,9 @@ def _scoreboard(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
         if view.turn == color:  # a little marker under the side to move
             pygame.draw.rect(surf, pal.ACCENT, (disc_x + 2, 28, 12, 2))
     if view.title:
-        text.draw(surf, view.title, (128, 7), pal.ACCENT, align="center")
+        # a Japanese title (12 rows) starts higher, clear of the sentence under it
+        top = 2 if text.is_tall(view.title) else 7
+        text.draw(surf, view.title, (128, top), pal.ACCENT, align="center", valign="top")
     if view.turn is not None:
         disc_sentence(surf, view.turn, tr(*tx.TO_MOVE), (128, TURN_Y), pal.TEXT)
         if view.thinking is not None:

@@ -12,7 +12,7 @@ import pygame
 
 from firmware.game_api import THINKING_INDICATOR_TICKS
 from firmware.gfx import palette as pal
-from firmware.gfx import text, widgets
+from firmware.gfx import text, trace, widgets
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, card_label, parse_card
 from games.sevens.scene import help as help_pages
@@ -73,15 +73,21 @@ def draw_talk(surf: pygame.Surface, tr: Tr, view: BottomView, names: list[str]) 
     pygame.draw.rect(surf, fill, rect.inflate(-2, -2), border_radius=5)
     pygame.draw.polygon(surf, fill, [(rect.x - 5, 24), (rect.x + 2, 19), (rect.x + 2, 29)])
     pygame.draw.rect(surf, sprites.SEAT_COLORS[bubble.seat], (rect.x + 5, rect.y + 5, 4, 7))
-    text.draw(surf, names[bubble.seat], (rect.x + 12, rect.y + 5), (90, 90, 110))
+    trace.box(surf, rect)  # the bubble frames its texts (the fit checks look inside)
+    name = names[bubble.seat]
+    # A Japanese name (12 rows) starts higher and the speech a row lower, clear of each other
+    text.draw(surf, name, (rect.x + 12, rect.y + (2 if text.is_tall(name) else 5)),
+              (90, 90, 110), valign="top")
     lines = text.wrap(bubble.text(tr("en", "ja") == "ja"), rect.w - 12)
     pitch = text.line_pitch(lines, minimum=10)
-    y = rect.y + 17  # under the name: Japanese rises 3 rows above y, so room for it
-    room = max(1, (rect.bottom - 1 - y - (pitch - 2)) // pitch + 1)
+    tall = any(map(text.is_tall, lines))
+    y = rect.y + (15 if tall else 17)  # the first line's top, under the name
+    last = y + (text.JA_H if tall else text.GLYPH_H) - 1  # its lowest row
+    room = max(1, (rect.bottom - 3 - last) // pitch + 1)  # lines whose rows stay inside
     if len(lines) > room:  # a long announcement (a big kill's cards): end with an ellipsis
         lines = [*lines[: room - 1], lines[room - 1][:-1] + "…"]
     for line in lines:
-        text.draw(surf, line, (rect.x + 6, y), pal.TEXT_DARK)
+        text.draw(surf, line, (rect.x + 6, y), pal.TEXT_DARK, valign="top")
         y += pitch
 
 
@@ -127,8 +133,10 @@ def draw_play(surf: pygame.Surface, tr: Tr, view: BottomView) -> None:
             elif mark == "danger":
                 sprites.badge(surf, (r.right - 5, r.bottom - 6), (240, 140, 20), "!")
         if marks:
-            text.draw(surf, "× " + tr(*tx.HINT_KILLS), (4, 167), pal.TEXT_DIM)
-            text.draw(surf, "! " + tr(*tx.HINT_DANGER), (4, 179), pal.TEXT_DIM)
+            kills, danger = "× " + tr(*tx.HINT_KILLS), "! " + tr(*tx.HINT_DANGER)
+            tall = text.is_tall(kills)  # Japanese lines (12 rows) a row further apart
+            text.draw(surf, kills, (4, 166 if tall else 167), pal.TEXT_DIM)
+            text.draw(surf, danger, (4, 180 if tall else 179), pal.TEXT_DIM)
         if not legal:
             widgets.button(surf, layout.PASS_RECT, tr(*tx.PASS), face=pal.ACCENT_LO)
         return

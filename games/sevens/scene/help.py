@@ -93,8 +93,9 @@ def _captions(surf: pygame.Surface, tr: Tr, lines: tuple[tuple[str, str], ...]) 
 
 def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
     widgets.background(surf)
-    title = tr(*PAGES[page][0])
-    text.draw(surf, f"{page + 1}/{len(PAGES)}  {title}", (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
+    title = f"{page + 1}/{len(PAGES)}  {tr(*PAGES[page][0])}"
+    text.draw(surf, title, (5, layout.strip_top(title)), pal.ACCENT, shadow=pal.OUTLINE,
+              valign="top")
     if page == 0:
         played = _cards("7S 7H 8H 7D 8D 9D 6D")
         _table(surf, played, [])
@@ -162,9 +163,10 @@ def draw_top(surf: pygame.Surface, tr: Tr, page: int) -> None:
                 sprites.frame(surf, rect, sprites.BLOCKED)
             else:
                 sprites.badge(surf, (rect.right - 5, rect.bottom - 6), (240, 140, 20), "!")
-            for j in range(2):
-                line = tr(labels[i][j], labels_ja[i][j])
-                text.draw(surf, line, (rect.centerx, 102 + 12 * j), pal.TEXT, align="center")
+            lines = [tr(labels[i][j], labels_ja[i][j]) for j in range(2)]
+            pitch = 12 if not any(map(text.is_tall, lines)) else 14  # Japanese: 12 rows tall
+            for j, line in enumerate(lines):
+                text.draw(surf, line, (rect.centerx, 102 + pitch * j), pal.TEXT, align="center")
 
 
 def draw_bottom(surf: pygame.Surface, tr: Tr, page: int) -> None:

@@ -14,16 +14,31 @@ from __future__ import annotations
 
 import pygame
 
+from firmware.gfx import text
+
 SLIDE_TICKS = 10  # a card played travels this long from its player's row to its place
 
 # ---------------------------------------------------------------- upper screen
-TABLE_X, TABLE_Y = 5, 15
+# The status strip holds a Japanese line (rows 1-12) above the table's felt.
+TABLE_X, TABLE_Y = 5, 16
 CELL_W, CELL_H = 18, 24
 PITCH_X, PITCH_Y = 19, 25
 TABLE_RECT = pygame.Rect(TABLE_X - 3, TABLE_Y - 3, 13 * PITCH_X + 5, 4 * PITCH_Y + 5)
-INFO_Y = 121
-INFO_ROW_H = 15
+INFO_Y = 123  # the header's Latin capitals (a Japanese header rises 3 rows, to 120)
+INFO_ROW_H = 14
+INFO_RECT = pygame.Rect(2, INFO_Y - 5, 252, 192 - INFO_Y + 4)
 INFO_COLS = {"name": 22, "left": 140, "killed": 170, "kills": 203, "out": 236}
+
+
+def info_row_y(seat: int) -> int:
+    """The Latin capitals' top of a seat's row in the information area."""
+    return INFO_Y + 13 + seat * INFO_ROW_H
+
+
+def strip_top(line: str) -> int:
+    """The top of the status strip's line: a Japanese one (12 rows) a little higher, so it
+    stays clear of the screen's edge and of the table."""
+    return 1 if text.is_tall(line) else 3
 
 
 def cell_rect(card: int) -> pygame.Rect:

@@ -68,7 +68,8 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
         status = ""
     if view.phase == "replay":
         status = f"{tr(*tx.REPLAY)} {view.replay_index}/{view.replay_total}  " + status
-    text.draw(surf, status, (5, 3), pal.ACCENT, shadow=pal.OUTLINE)
+    text.draw(surf, status, (5, layout.strip_top(status)), pal.ACCENT, shadow=pal.OUTLINE,
+              valign="top")
     o = game.options
     flags = (
         tr(f"max {o.max_kill}", f"最大{o.max_kill}")
@@ -76,7 +77,8 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
         + (" 7s" if o.sevens_laid_out else "")
         + (" +1" if o.extra_turn else "")
     )
-    text.draw(surf, flags, (251, 3), pal.TEXT_DIM, align="right")
+    text.draw(surf, flags, (251, layout.strip_top(flags)), pal.TEXT_DIM, align="right",
+              valign="top")
     # the table
     sliding = anim is not None and anim.card is not None and anim.age < SLIDE_TICKS
     flash = anim is not None and anim.killed and not sliding and (anim.age // 4) % 2 == 0
@@ -106,7 +108,7 @@ def draw_table_top(surf: pygame.Surface, tr: Tr, view: TopView) -> None:
             seat = anim.seat if anim.seat is not None else 0
             start = pygame.Rect(
                 layout.INFO_COLS["name"],
-                layout.INFO_Y + 12 + seat * layout.INFO_ROW_H - 8,
+                layout.info_row_y(seat) - 9,
                 end.w,
                 end.h,
             )
@@ -124,7 +126,7 @@ def draw_info(surf: pygame.Surface, tr: Tr, view: TopView, names: list[str]) -> 
     assert game is not None
     y = layout.INFO_Y
     cols = layout.INFO_COLS
-    widgets.panel(surf, pygame.Rect(2, y - 4, 252, 192 - y + 2))
+    widgets.panel(surf, layout.INFO_RECT)
     for key, label in (
         ("left", tx.HEAD_LEFT),
         ("killed", tx.HEAD_KILLED_SHORT),
@@ -134,7 +136,7 @@ def draw_info(surf: pygame.Surface, tr: Tr, view: TopView, names: list[str]) -> 
         text.draw(surf, tr(*label), (cols[key], y), pal.TEXT_DIM, align="center")
     text.draw(surf, tr(*tx.HEAD_NAME), (cols["name"], y), pal.TEXT_DIM)
     for s in range(4):
-        ry = y + 12 + s * layout.INFO_ROW_H
+        ry = layout.info_row_y(s) - 1
         if game.current == s:
             pygame.draw.rect(
                 surf, pal.PANEL_HI, (4, ry - 2, 248, layout.INFO_ROW_H - 1), border_radius=2
@@ -155,15 +157,20 @@ def draw_info(surf: pygame.Surface, tr: Tr, view: TopView, names: list[str]) -> 
 
 def draw_intro_top(surf: pygame.Surface, tr: Tr, phase: str, focus: str) -> None:
     widgets.background(surf)
-    text.draw(
-        surf, tr(*tx.TITLE), (128, 6), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE
-    )
+    title = tr(*tx.TITLE)
+    # Japanese is 24 rows at this size (Latin 18): its top 3 rows under the screen's edge
+    y = 3 if text.is_tall(title) else 6
+    text.draw(surf, title, (128, y), pal.ACCENT, scale=2, align="center", shadow=pal.OUTLINE,
+              valign="top")
     if phase == "members":
         for i, key in enumerate(PERSONALITIES):
             y = 30 + i * 31
             surf.blit(sprites.face(key, 0, 28), (8, y))
-            text.draw(surf, tr(*tx.SEAT_KIND[key]), (42, y + 3), pal.TEXT)
-            text.draw(surf, tr(*tx.SEAT_ABOUT[key]), (42, y + 15), pal.TEXT_DIM)
+            kind = tr(*tx.SEAT_KIND[key])
+            text.draw(surf, kind, (42, y + 3), pal.TEXT)
+            # a row under a Japanese name (12 rows, not 9) starts one lower, clear of it
+            text.draw(surf, tr(*tx.SEAT_ABOUT[key]), (42, y + 15 + text.is_tall(kind)),
+                      pal.TEXT_DIM)
         return
     # the option last touched, explained in full; then the game in three sentences
     widgets.panel(surf, pygame.Rect(6, 30, 244, 78))

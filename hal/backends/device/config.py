@@ -113,6 +113,18 @@ class SystemConfig:
 
 
 @dataclass(frozen=True)
+class BatteryConfig:
+    """`[battery]`: the kernel's power_supply class (hal/backends/device/battery.py)."""
+
+    enabled: bool = True
+    root: str = "/sys/class/power_supply"
+    name: str = ""  # a supply's folder name; "" = the first of type Battery
+    low_percent: int = 15  # warn once at or below this charge
+    critical_percent: int = 5  # save the game and shut down at or below this charge
+    poll_seconds: float = 2.0
+
+
+@dataclass(frozen=True)
 class BootConfig:
     game: str = ""
     seed: int | None = None  # None: a fresh seed for every game start (firmware.boot)
@@ -125,6 +137,7 @@ class DeviceConfig:
     radio: RadioConfig = field(default_factory=RadioConfig)
     system: SystemConfig = field(default_factory=SystemConfig)
     boot: BootConfig = field(default_factory=BootConfig)
+    battery: BatteryConfig = field(default_factory=BatteryConfig)
 
 
 class _Bad(ValueError):
@@ -246,6 +259,14 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "audio_device": _str,
     },
     "boot": {"game": _str, "seed": _int(0, 2**63 - 1)},
+    "battery": {
+        "enabled": _bool,
+        "root": _path,
+        "name": _str,
+        "low_percent": _int(1, 90),
+        "critical_percent": _int(1, 50),
+        "poll_seconds": _seconds(0.5, 60.0),
+    },
 }
 PANELS = ("upper", "lower", "panel")
 
@@ -330,8 +351,24 @@ def parse_config(data: dict[str, Any]) -> tuple[DeviceConfig, list[str]]:
         radio=RadioConfig(**sections["radio"]),
         system=SystemConfig(**sections["system"]),
         boot=BootConfig(**sections["boot"]),
+        battery=_battery(sections["battery"], problems),
     )
     return config, problems
+
+
+def _battery(fields: dict[str, Any], problems: list[str]) -> BatteryConfig:
+    """`[battery]`, with the critical threshold below the low one (else both defaults)."""
+    config = BatteryConfig(**fields)
+    if config.critical_percent >= config.low_percent:
+        problems.append(
+            f"battery.critical_percent ({config.critical_percent}) must be below"
+            f" battery.low_percent ({config.low_percent}); using the defaults for both"
+        )
+        defaults = BatteryConfig()
+        fields = {**fields, "low_percent": defaults.low_percent,
+                  "critical_percent": defaults.critical_percent}
+        config = BatteryConfig(**fields)
+    return config
 
 
 class ConfigError(ValueError):

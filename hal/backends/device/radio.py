@@ -20,27 +20,16 @@ log = logging.getLogger("twinfold")
 
 
 def open_radio(config: RadioConfig) -> ByteLink:
-    """The configured serial port as the link stack's `SerialLink`; `NoLink` when disabled
-    or unavailable."""
+    """The configured serial port (or `lan://`, the local network) as the link stack's
+    `SerialLink`; `NoLink` when disabled or unavailable."""
     if not config.enabled:
         return NoLink()
-    import serial
+    from hal.link.serial_link import LinkError, SerialLink, open_port
 
-    from hal.link.serial_link import SerialLink, register_handlers
-
-    register_handlers()  # air:// (the simulated radio: tests, two units on one machine)
-    try:
-        # A device node is written non-blocking (write_timeout 0); pyserial's URL handlers
-        # (loop://, socket://) treat 0 as "always late", so they get blocking writes; air://
-        # never blocks.
-        url = config.port
-        write_timeout = 0 if "://" not in url or url.startswith("air://") else None
-        port = serial.serial_for_url(
-            config.port, baudrate=config.baud, timeout=0, write_timeout=write_timeout,
-            exclusive=True,
-        )  # fmt: skip
-    except (serial.SerialException, OSError, ValueError) as exc:
-        log.warning("radio: cannot open %s: %s; the radio is off", config.port, exc)
+    try:  # air:// and lan:// are known to it (the simulated radio; the local network)
+        port = open_port(config.port, config.baud, exclusive=True)
+    except LinkError as exc:
+        log.warning("radio: %s; the radio is off", exc)
         return NoLink()
     log.info("radio: %s at %d baud", config.port, config.baud)
     return SerialLink(port)

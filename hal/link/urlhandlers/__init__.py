@@ -1,1 +1,2 @@
-"""pyserial URL handlers of Twinfold (`protocol_handler_packages`): `air://` (protocol_air)."""
+"""pyserial URL handlers of Twinfold (`protocol_handler_packages`): `air://` (protocol_air),
+`lan://` (protocol_lan)."""

@@ -22,9 +22,10 @@ import zlib
 from typing import Any
 from urllib.parse import urlsplit
 
-from serial.serialutil import PortNotOpenError, SerialBase, SerialException
+from serial.serialutil import SerialException
 
 from hal.link.air import Burst, Impairments, Receiver, Transmitter
+from hal.link.datagram import DatagramPort
 
 PORT_BASE = 41000  # below Linux's ephemeral range (32768..60999 overlaps; a taken slot is skipped)
 SLOTS = 8  # units per channel
@@ -50,23 +51,17 @@ def parse_url(url: str) -> tuple[str, Impairments, bool]:
     return channel, Impairments.from_query(parts.query), "baud=" in parts.query
 
 
-class Serial(SerialBase):
+class Serial(DatagramPort):
     """A pyserial port on the simulated air."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._sock: socket.socket | None = None
         self._ports: range = range(0)
-        self._buf = bytearray()
         super().__init__(*args, **kwargs)
 
     def open(self) -> None:
-        if self.is_open:
-            raise SerialException("Port is already open.")
-        url = self.portstr
-        if url is None:
-            raise SerialException("Port must be configured before it can be used.")
+        url = self._url_to_open()
         try:
-            channel, imp, baud_given = parse_url(str(url))
+            channel, imp, baud_given = parse_url(url)
         except ValueError as exc:
             raise SerialException(str(exc)) from None
         if not baud_given:
@@ -92,22 +87,12 @@ class Serial(SerialBase):
         self._rx = Receiver(self.unit, imp, random.Random(f"{imp.seed}:{self.unit}"))
         self.is_open = True
 
-    def _reconfigure_port(self) -> None:
-        return None
-
-    def close(self) -> None:
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-        self.is_open = False
-
     def _pump(self) -> None:
         """Hear every datagram that has arrived, then collect what is due."""
-        if self._sock is None:
-            raise PortNotOpenError()
+        sock = self._live()
         while True:
             try:
-                packet, addr = self._sock.recvfrom(4096)
+                packet, addr = sock.recvfrom(4096)
             except (BlockingIOError, InterruptedError):
                 break
             except OSError:  # e.g. ECONNREFUSED reported for an earlier send on Linux
@@ -121,11 +106,6 @@ class Serial(SerialBase):
         self._buf += self._rx.take(time.monotonic())
 
     @property
-    def in_waiting(self) -> int:
-        self._pump()
-        return len(self._buf)
-
-    @property
     def receiving(self) -> bool:
         """Carrier sense (`hal.link.air.Receiver.busy`)."""
         self._pump()
@@ -135,21 +115,8 @@ class Serial(SerialBase):
     def out_waiting(self) -> int:
         return self._tx.out_waiting(time.monotonic())
 
-    def read(self, size: int = 1) -> bytes:
-        timeout = self.timeout
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            self._pump()
-            if len(self._buf) >= size or (deadline is not None and time.monotonic() >= deadline):
-                break
-            time.sleep(0.002)
-        data = bytes(self._buf[:size])
-        del self._buf[:size]
-        return data
-
     def write(self, data: Any) -> int:
-        if self._sock is None:
-            raise PortNotOpenError()
+        sock = self._live()
         data = bytes(data)
         if not data:
             return 0
@@ -161,19 +128,8 @@ class Serial(SerialBase):
                 continue
             # nobody there (refused) or the socket buffer is full: the burst is lost
             with contextlib.suppress(OSError):
-                self._sock.sendto(packet, ("127.0.0.1", port))
+                sock.sendto(packet, ("127.0.0.1", port))
         return len(data)
-
-    def reset_input_buffer(self) -> None:
-        if self._sock is not None:
-            self._pump()
-        self._buf.clear()
-
-    def reset_output_buffer(self) -> None:
-        return None
-
-    def flush(self) -> None:
-        return None
 
     def from_url(self, url: str) -> None:  # pyserial's hook name; parsing happens in open()
         parse_url(url)

@@ -58,6 +58,6 @@ def test_a_headless_unit_with_a_link_dumps_its_link_state(tmp_path: Path) -> Non
         "Aki",
         None,
     )
-    assert set(link["rejected"]) == {"crc", "auth", "replay", "unpaired", "illegal"}
+    assert set(link["rejected"]) == {"crc", "auth", "replay", "unpaired", "illegal", "spoof"}
     assert link["frames"]["sent"] >= 1  # its beacon
     assert data["scene"] == "lobby"

@@ -1,6 +1,6 @@
 """Across processes: two `twinfold headless` units on one `air://` channel pair and play a
 scripted Reversi game to the same end; a third unit hosting on the same channel neither
-disturbs nor joins the paired game. Real time (the link paces headless at 60 Hz): ~28 s."""
+disturbs nor joins the paired game. Real time (the link paces headless at 60 Hz): ~45 s."""
 
 from __future__ import annotations
 
@@ -11,21 +11,36 @@ import sys
 import time
 from pathlib import Path
 
+from games.reversi.rules.position import Position
 from games.reversi.scene import layout
 
-# The shortest complete game (found by search): Black wipes White out in nine plies.
-GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]
+# A complete game (Black wipes White out in eleven plies), found by search for this property:
+# no square a side plays later is legal at any of that side's earlier turns. So each unit can
+# tap all of its squares round and round from BASE on, and only the move due is ever played
+# (R-REV-OP-3: an illegal or taken square changes nothing; after the end no square is live).
+# Nothing is timed per ply: the two processes' frame counts drift apart on a loaded machine
+# (one ply a second, on frames fixed in advance, lost a ply there), and a late move only
+# delays the next one.
+GAME = ["d3", "c5", "f6", "f3", "b5", "c4", "g2", "e2", "f1", "b4", "a4"]
 BASE = 900  # frames for pairing and the start (15 s: 12 s was once too short at load 9)
-SLOT = 60  # one ply per second; taps repeat inside the slot (early ones are ignored)
-FRAMES = BASE + SLOT * len(GAME) + 120
+PLY = 150  # frames the game may take per ply, on average (2.5 s)
+FRAMES = BASE + PLY * len(GAME) + 60
+TAP_EVERY = 6  # a tap is 3 frames down and 3 up
 
 
-def movie(plies: list[tuple[int, str]]) -> str:
+def side(color: str) -> list[str]:
+    """The squares `color` plays in GAME, in order."""
+    return GAME[color == "white" :: 2]
+
+
+def movie(squares: list[str]) -> str:
+    """Taps on `squares` in turn, each twice (with hints on, a first tap only previews),
+    from BASE until the run's last second."""
     lines = ["# twinfold movie 1"]
-    for index, square in plies:
-        x, y = layout.SQUARE_RECTS[square].center
-        for k in range(0, SLOT - 10, 10):
-            lines.append(f"{BASE + index * SLOT + k} tap {x} {y}")
+    centres = [layout.SQUARE_RECTS[square].center for square in squares for _ in range(2)]
+    for n, frame in enumerate(range(BASE, FRAMES - 60, TAP_EVERY)):
+        x, y = centres[n % len(centres)]
+        lines.append(f"{frame} tap {x} {y}")
     return "\n".join(lines) + "\n"
 
 
@@ -47,10 +62,22 @@ def headless(tmp: Path, name: str, args: list[str], frames: int) -> subprocess.P
     return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
+def test_the_script_plays_only_the_move_due() -> None:
+    """What makes the round-robin taps safe: GAME ends the game, and at each turn none of the
+    mover's later squares is legal yet (were one, a tap could play it out of order)."""
+    position = Position.start()
+    for ply, square in enumerate(GAME):
+        legal = set(position.legal_squares())
+        assert square in legal, (ply, square)
+        assert not legal & set(GAME[ply + 2 :: 2]), (ply, legal & set(GAME[ply + 2 :: 2]))
+        position = position.play(square)
+    assert position.is_over()
+
+
 def test_two_processes_play_to_the_same_end_and_a_third_stays_out(tmp_path: Path) -> None:
     url = f"air://xproc-{os.getpid()}?baud=9600&delay_ms=10&jitter_ms=5"
-    (tmp_path / "black.txt").write_text(movie([(i, s) for i, s in enumerate(GAME) if i % 2 == 0]))
-    (tmp_path / "white.txt").write_text(movie([(i, s) for i, s in enumerate(GAME) if i % 2]))
+    (tmp_path / "black.txt").write_text(movie(side("black")))
+    (tmp_path / "white.txt").write_text(movie(side("white")))
     common = ["--link", url, "--game", "reversi", "--accept-pairing"]
     host = headless(
         tmp_path,
@@ -68,7 +95,7 @@ def test_two_processes_play_to_the_same_end_and_a_third_stays_out(tmp_path: Path
     try:
         time.sleep(BASE / 60)  # the pair has joined; now a third unit starts hosting
         third = headless(tmp_path, "Mio", [*common, "--versus", "host"], FRAMES - BASE)
-        outs = [p.communicate(timeout=120)[0].decode() for p in (host, guest, third)]
+        outs = [p.communicate(timeout=300)[0].decode() for p in (host, guest, third)]
     finally:
         for p in (host, guest, third):
             if p is not None and p.poll() is None:

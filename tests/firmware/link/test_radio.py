@@ -179,3 +179,91 @@ def test_a_backlog_to_two_partners_drains_on_half_duplex_air() -> None:
             break
     assert got[g1.id] == parts and got[g2.id] == parts  # all of it, in order, within a minute
     assert air.tick < 60 * 50
+
+
+def test_only_a_request_opens_a_pairing_exchange() -> None:
+    """A late ack of a finished exchange (the network delivers those promptly, and twice)
+    must not stand in the way of the next unit's pairing as an exchange waiting forever."""
+    air = Air()
+    host = air.radio("Host")
+    host.accept_pairing = True
+    other = b"LATE"
+    host._on_body(packet.pair_body(other, host.id, b"\x00\x03\x00\x01\x00"))  # an ack
+    assert host.pairing is None
+    host._on_body(packet.pair_body(other, host.id, b"\x00\x00\xff\xff\x00\x01" + bytes(32)))
+    assert host.pairing is not None and host.pairing.peer == other  # a request does
+
+
+def _request(pk: bytes) -> bytes:
+    """A pairing request (seq 0 of a fresh exchange) with public key `pk`."""
+    return b"\x00\x00\xff\xff\x00\x01" + pk + b"Guest"
+
+
+def test_a_unit_that_asks_again_with_a_new_key_restarts_the_exchange() -> None:
+    """A guest that gave up and asks afresh (a new key, its messages numbered from 0 again)
+    gets a new exchange; the same request again (a retransmission) changes nothing."""
+    air = Air()
+    host = air.radio("Host")
+    host.accept_pairing = True
+    guest = b"GST1"
+    host._on_body(packet.pair_body(guest, host.id, _request(b"\x11" * 32)))
+    first = host.pairing
+    assert first is not None and first.peer_key == b"\x11" * 32
+    host._on_body(packet.pair_body(guest, host.id, _request(b"\x11" * 32)))
+    assert host.pairing is first
+    host._on_body(packet.pair_body(guest, host.id, _request(b"\x22" * 32)))
+    assert host.pairing is not first and host.pairing.peer_key == b"\x22" * 32
+
+
+def test_an_exchange_whose_partner_went_silent_ends_and_frees_the_host() -> None:
+    """Whatever its step, an exchange that hears nothing for PAIR_ANSWER_TICKS ends, its
+    channel with it, and the next unit's request is taken."""
+    from firmware.link.radio import PAIR_ANSWER_TICKS
+
+    air = Air()
+    host = air.radio("Host")
+    host.accept_pairing = True
+    host._on_body(packet.pair_body(b"GST1", host.id, _request(b"\x11" * 32)))
+    assert host.pairing is not None and host.pairing.step is Step.ASKING
+    air.run(PAIR_ANSWER_TICKS + 2)
+    assert host.pairing.step is Step.FAILED and host._pair_rel is None
+    host._on_body(packet.pair_body(b"GST2", host.id, _request(b"\x22" * 32)))
+    assert host.pairing.peer == b"GST2" and not host.pairing.done
+
+
+def test_a_request_in_the_tick_an_exchange_pairs_does_not_lose_its_key() -> None:
+    """On a network every frame of a tick arrives at once: the guest's confirmation that
+    pairs the exchange, and another guest's request that then takes its place. The key of
+    the exchange is kept at the moment it pairs (it was kept a tick later, by which time
+    the exchange was gone: the guest paired, the host never)."""
+    from firmware.link.framing import FrameDecoder
+    from firmware.link.pairing import CONFIRM
+    from firmware.link.radio import MemoryKeyring, Radio
+    from hal.link.memory import PipeLink
+
+    to_guest, to_host = PipeLink.pair()
+    host = Radio(to_host, MemoryKeyring(b"HOST"), "Host")
+    guest = Radio(to_guest, MemoryKeyring(b"GSTA"), "A")
+    host.accept_pairing = True
+    guest.start_pairing(b"HOST")
+    injected = False
+    for tick in range(1, 600):
+        guest.tick(tick)
+        for r in (host, guest):
+            if r.pairing is not None and r.pairing.code and not r.pairing.local_yes:
+                r.pairing.confirm(True)
+        for body in FrameDecoder().feed(bytes(to_host.inbox)):
+            if body[0] == packet.PAIR and body[9 + 5 : 9 + 6] == bytes([CONFIRM]):
+                to_host.inbox += b"\x00" + encode_frame(
+                    packet.pair_body(b"GSTB", b"HOST", _request(b"\x33" * 32))
+                )
+                injected = True
+                break
+        host.tick(tick)
+        if injected:
+            break
+    assert injected
+    assert host.pairing is not None and host.pairing.peer == b"GSTB"  # B's exchange now
+    assert b"GSTA" in host.paired()
+    guest.tick(600)
+    assert guest.paired()[b"HOST"].key == host.paired()[b"GSTA"].key

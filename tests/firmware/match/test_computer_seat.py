@@ -5,7 +5,9 @@ abandoned searches are discarded; suspend mid-search continues identically."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -99,21 +101,33 @@ def test_close_all_stops_every_worker_at_once() -> None:
     assert not any(w.alive for w in workers)
 
 
-def _worker_machine(tmp: Path, **options: str):
+def _worker_machine(tmp: Path, cores: int | None = None, **options: str):
     m = build_machine(tmp)
     m.profile = PROFILES["desktop-worker"]
+    if cores is not None:  # desktop-worker's cores depend on the machine: pin them
+        m.profile = replace(m.profile, cores=cores)
     m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white", **options})
     return m
 
 
-def test_quitting_the_game_stops_the_search_process(tmp_path: Path) -> None:
-    m = _worker_machine(tmp_path)
+def _search_processes(seat: ComputerSeat[str]) -> list[Any]:
+    """The seat's worker process, or its pool's processes (issue 36)."""
+    out = [seat._worker._process] if seat._worker is not None else []
+    if seat._pool is not None:
+        out += [proc.process for proc in seat._pool._procs]
+    return out
+
+
+@pytest.mark.parametrize("cores", [1, 3])
+def test_quitting_the_game_stops_the_search_process(tmp_path: Path, cores: int) -> None:
+    m = _worker_machine(tmp_path, cores)
     run(m, 5, draw=False)
     seat = m.game_scene().game.computer
-    assert seat is not None and seat._worker is not None and seat._worker.alive
-    worker = seat._worker
+    assert seat is not None
+    processes = _search_processes(seat)
+    assert len(processes) == cores and all(p.is_alive() for p in processes)
     m.to_launcher()  # what "quit" in the pause menu does
-    assert not worker.alive
+    assert not any(p.is_alive() for p in processes)
 
 
 def test_game_end_closes_the_worker(tmp_path: Path) -> None:
@@ -153,14 +167,15 @@ def test_games_against_the_computer_are_frame_identical_across_runs(
         close_all()
 
 
-def test_suspend_mid_search_in_a_worker_continues_identically(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cores", [1, 3])
+def test_suspend_mid_search_in_a_worker_continues_identically(tmp_path: Path, cores: int) -> None:
     try:
-        a = _worker_machine(tmp_path / "a")
+        a = _worker_machine(tmp_path / "a", cores)
         run(a, 10)
         assert a.game_scene().game.thinking
         slot = a.snapshot()
         b = build_machine(tmp_path / "b")
-        b.profile = PROFILES["desktop-worker"]
+        b.profile = a.profile
         b.restore(slot)
         assert _frames(a, 120) == _frames(b, 120)
     finally:

@@ -7,31 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from pyrimaa import board as pb
+from reference_brute import to_reference
 
 from games.arimaa.rules.board import GOAL_RANK, NEIGHBOURS, TRAPS
 from games.arimaa.rules.randomplay import random_game, random_walk, sparse_boards
 from games.arimaa.rules.steps import expand, frozen_mask, occupancy, turn_results
-
-
-def to_reference(boards, side, steps_left=4, push_sq=-1, push_kind=0, pull_sq=-1, pull_kind=0):
-    """Our in-turn state as a pyrimaa Position."""
-    bitboards = [0] * 15
-    bitboards[7] = bitboards[8] = None
-    for index, board in enumerate(boards):
-        s, kind = divmod(index, 6)
-        bitboards[kind + 1 + 8 * s] = board
-    gold, silver = occupancy(boards)
-    bitboards[0] = ~(gold | silver) & ((1 << 64) - 1)
-    if push_sq >= 0:
-        return pb.Position(
-            side, steps_left, bitboards, True, (push_kind + 1) | (8 * (1 - side)), push_sq
-        )
-    if pull_sq >= 0:
-        return pb.Position(
-            side, steps_left, bitboards, False, (pull_kind + 1) | (8 * side), pull_sq
-        )
-    return pb.Position(side, steps_left, bitboards)
 
 
 def from_reference(pos) -> tuple[int, ...]:
