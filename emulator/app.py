@@ -31,6 +31,7 @@ from emulator.clip import CLIP_FORMATS, CLIP_SECONDS, write_clip
 from emulator.display import WindowDisplay
 from emulator.keymap import EmuInput, KeymapError, load_keymap
 from emulator.layout import DEFAULT_GAP, LAYOUTS, Kind, Layout, LayoutError, fit_scale
+from emulator.messages import shown_path
 from emulator.quiet import captured_stderr
 from emulator.rewind import History, Rewinder
 from emulator.soundtrack import SoundLog
@@ -345,7 +346,10 @@ class App:
             seed=self.seed,
             cartridges=self.cartridges,
             profile=self.profile,
-            ask_language=self.movie is None,  # a first start offers the language choice
+            # a person at the window: a first start offers the language choice, and --game
+            # with a saved game of it waiting offers Continue / New game (not during a movie)
+            ask_language=self.movie is None,
+            offer_resume=self.movie is None,
         )
 
     def _boot(self) -> Machine:
@@ -480,7 +484,7 @@ class App:
             self.say(f"screenshot failed: {exc}")
             return
         self.display.flash()
-        self.say(f"screenshot {path}")
+        self.say(f"screenshot {shown_path(path)}")
         log.info("screenshot saved to %s", path)
 
     def _hk_undo_load_state(self) -> None:
@@ -643,7 +647,7 @@ class App:
         finally:
             restore(self.machine, now)
             self.loop.resync()
-        self.say(f"clip {path}")
+        self.say(f"clip {shown_path(path)}")
         log.info("clip of frames %d..%d saved to %s", start, end, path)
         return path
 
@@ -685,7 +689,7 @@ class App:
             self.reset()
         self.input.recorder = MovieRecorder()
         self.record_path = path
-        self.say(f"recording to {path}")
+        self.say(f"recording to {shown_path(path)}")
 
     def stop_recording(self) -> Path | None:
         recorder, path = self.input.recorder, self.record_path
@@ -708,7 +712,7 @@ class App:
             self.say(f"could not write the movie: {exc}")
             log.error("could not write movie %s: %s", path, exc)
             return None
-        self.say(f"movie saved: {path}")
+        self.say(f"movie saved: {shown_path(path)}")
         log.info("movie saved to %s", path)
         return path
 

@@ -32,7 +32,11 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
         epilog=hotkey_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_boot_arguments(emu, "store.db in the data directory, ~/.local/share/twinfold")
+    add_boot_arguments(
+        emu,
+        "store.db in the data directory, ~/.local/share/twinfold",
+        profile_default="desktop-worker on a machine with a spare core, else desktop",
+    )
     emu.add_argument(
         "--layout",
         choices=("vertical", "horizontal", "hybrid", "single", "windows"),

@@ -25,8 +25,10 @@ import pygame
 from pygame._sdl2.video import Renderer, Texture
 
 from emulator.layout import Layout, Panel
+from emulator.messages import message_lines
 from emulator.states import Slot, draw_picker
 from emulator.viewport import Mode, Placement, place, place_one, point_to_pixel
+from emulator.x11 import window_manager_running
 from firmware.gfx import text
 from hal.interfaces import SCREEN_H, SCREEN_SIZE, SCREEN_W, Display
 
@@ -35,6 +37,7 @@ HUD_TEXT = (236, 240, 248)
 HUD_BACK = (0, 0, 0, 170)
 FLASH_FRAMES = 10
 SPLIT_GAP = 32  # points between the two windows of the `windows` arrangement
+MARGIN = 4  # between a message box and the window's edge
 
 # Panel pixels stay square blocks whatever the size: no filtering when textures scale.
 os.environ["SDL_RENDER_SCALE_QUALITY"] = "nearest"
@@ -51,12 +54,8 @@ class Screen:
     placement: Placement = field(default_factory=lambda: Placement((1, 1), None, None))
 
     @classmethod
-    def open(
-        cls, title: str, size: tuple[int, int], panels: tuple[Panel, ...], *, fullscreen: bool
-    ) -> Screen:
+    def open(cls, title: str, size: tuple[int, int], panels: tuple[Panel, ...]) -> Screen:
         window = pygame.Window(title, size, resizable=True, allow_high_dpi=True)
-        if fullscreen:
-            window.set_fullscreen(desktop=True)
         renderer = Renderer(window)
         screen = cls(window, renderer, panels)
         for panel in panels:
@@ -104,6 +103,8 @@ class WindowDisplay(Display):
         self.split = split
         self.mode: Mode = mode
         self.fullscreen = fullscreen
+        self._windowed: tuple[tuple[int, int], tuple[int, int]] | None = None  # before fullscreen
+        self._bare_fullscreen = False  # fullscreen made by hand (an X server without a manager)
         self.screens: list[Screen] = []
         self._open()
 
@@ -123,25 +124,19 @@ class WindowDisplay(Display):
             for panel in ("upper", "lower"):
                 name = "upper screen" if panel == "upper" else "lower screen (stylus)"
                 screen = Screen.open(
-                    f"{self._title} - {name}",
-                    self.natural_size(panel),
-                    (panel,),
-                    fullscreen=False,
+                    f"{self._title} - {name}", self.natural_size(panel), (panel,)
                 )
                 self.screens.append(screen)
             self._place_side_by_side()
         else:
             self.screens.append(
-                Screen.open(
-                    self._title,
-                    self.natural_size(),
-                    ("upper", "lower"),
-                    fullscreen=self.fullscreen,
-                )
+                Screen.open(self._title, self.natural_size(), ("upper", "lower"))
             )
         for screen in self.screens:
             minimum = (SCREEN_W // 2, SCREEN_H // 2)
             screen.window.minimum_size = minimum
+        if self.fullscreen and not self.split:
+            self._enter_fullscreen(self.screens[0].window)
         self.relayout()
 
     def _place_side_by_side(self) -> None:
@@ -183,18 +178,43 @@ class WindowDisplay(Display):
         self.redraw()
 
     def set_fullscreen(self, on: bool) -> None:
-        """Fullscreen at the desktop's resolution (the single window; split windows stay)."""
-        self.fullscreen = on
+        """Fullscreen at the desktop's resolution (the single window; split windows stay);
+        leaving it gives the window back the size and place it had before."""
         if self.split:
+            self.fullscreen = on
             return
+        if on == self.fullscreen:
+            return
+        self.fullscreen = on
         window = self.screens[0].window
         if on:
-            window.set_fullscreen(desktop=True)
+            self._enter_fullscreen(window)
         else:
-            window.set_windowed()
-            window.size = self.natural_size()
+            self._leave_fullscreen(window)
         self.relayout()
         self.redraw()
+
+    def _enter_fullscreen(self, window: pygame.Window) -> None:
+        """The window manager's fullscreen; on an X server without one (where SDL would
+        report a fullscreen window that never came: issue 34, item 8), the window is moved
+        and sized to cover the screen by the emulator itself."""
+        self._windowed = (window.size, window.position)
+        if pygame.display.get_driver() == "x11" and not window_manager_running():
+            desktop = pygame.display.get_desktop_sizes() or [window.size]
+            self._bare_fullscreen = True
+            window.position = (0, 0)
+            window.size = desktop[0]
+        else:
+            window.set_fullscreen(desktop=True)
+
+    def _leave_fullscreen(self, window: pygame.Window) -> None:
+        size, position = self._windowed or (self.natural_size(), None)
+        if not self._bare_fullscreen:
+            window.set_windowed()
+        self._bare_fullscreen = False
+        window.size = size
+        if position is not None:
+            window.position = position
 
     def set_mode(self, mode: Mode) -> None:
         self.mode = mode
@@ -297,20 +317,35 @@ class WindowDisplay(Display):
         if decorate and self.picker is not None:
             layer.blit(draw_picker(size, *self.picker), (0, 0))
         text_scale = 2 if size[0] >= 2 * SCREEN_W else 1
+        room = size[0] - 2 * MARGIN - 4 * text_scale  # a line's width inside its box
         if decorate and self.hud:
-            self._text_box(layer, self.hud, (4, 4), text_scale)
+            hud = [text.fit(line, room, text_scale) for line in self.hud]
+            self._text_box(layer, hud, (MARGIN, MARGIN), text_scale)
         if decorate and self.status:
-            line_h = text.size("M", text_scale)[1]
-            self._text_box(layer, [self.status], (4, size[1] - line_h - 8), text_scale)
+            lines = self.status_lines(size, text_scale)
+            height = self._box_height(lines, text_scale)
+            self._text_box(layer, lines, (MARGIN, size[1] - height - MARGIN), text_scale)
         if self._flash > 0:
             layer.fill((255, 255, 255, int(255 * self._flash / FLASH_FRAMES)))
         return layer
+
+    def status_lines(self, size: tuple[int, int], scale: int) -> list[str]:
+        """The status message in lines that fit a window of `size` (wrapped; a long path
+        shortened in its middle, its file name kept), as many as the window has room for."""
+        room = size[0] - 2 * MARGIN - 4 * scale
+        line_h = text.LINE_H * scale
+        most = max(1, (size[1] - 2 * MARGIN - 3 * scale) // line_h)
+        return message_lines(self.status, room, scale, most)
+
+    @staticmethod
+    def _box_height(lines: list[str], scale: int) -> int:
+        return text.LINE_H * scale * len(lines) + 3 * scale
 
     @staticmethod
     def _text_box(layer: pygame.Surface, lines: list[str], at: tuple[int, int], scale: int) -> None:
         rendered = [text.render(line, HUD_TEXT, scale) for line in lines]
         width = max(s.get_width() for s in rendered) + 4 * scale
-        line_h = max(s.get_height() for s in rendered) + scale
+        line_h = text.LINE_H * scale  # (a line of the 5x7 font and its spacing)
         box = pygame.Surface((width, line_h * len(rendered) + 3 * scale), pygame.SRCALPHA)
         box.fill(HUD_BACK)
         for i, surf in enumerate(rendered):

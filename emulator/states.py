@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from emulator.messages import message_lines
 from firmware.gfx import text
 from hal.interfaces import SCREEN_H, SCREEN_W
 
@@ -30,6 +31,7 @@ PICKER_BACK = (16, 18, 26, 230)
 PICKER_CELL = (44, 48, 62)
 PICKER_TEXT = (236, 240, 248)
 PICKER_DIM = (150, 156, 170)
+PICKER_TITLE = "State slots: F1..F4 load, Shift+F1..F4 save"
 
 
 class SlotError(ValueError):
@@ -127,6 +129,11 @@ def read_slot_quietly(path: Path, number: int) -> Slot | str:
         return str(exc)
 
 
+def picker_header(width: int, scale: int) -> list[str]:
+    """The picker's header in the lines a window `width` pixels wide needs."""
+    return message_lines(PICKER_TITLE, width - 8 * scale, scale)
+
+
 def draw_picker(
     size: tuple[int, int], slots: list[Slot | str], titles: dict[str, str]
 ) -> pygame.Surface:
@@ -140,11 +147,13 @@ def draw_picker(
     columns = 4 if width >= 2.4 * height else 2
     rows = -(-len(slots) // columns)
     pad = 4 * scale
-    header = line_h + pad
+    # the header on as many lines as the window's width needs (issue 34, item 7)
+    titles_shown = picker_header(width, scale)
+    for i, title in enumerate(titles_shown):
+        layer.blit(text.render(title, PICKER_TEXT, scale), (pad, pad + i * line_h))
+    header = line_h * len(titles_shown) + pad
     cell_w = (width - pad * (columns + 1)) // columns
     cell_h = (height - header - pad * (rows + 1)) // rows
-    title = _fit("State slots: F1..F4 load, Shift+F1..F4 save", width - 2 * pad, scale)
-    layer.blit(text.render(title, PICKER_TEXT, scale), (pad, pad))
     for index, slot in enumerate(slots):
         col, row = index % columns, index // columns
         x = pad + col * (cell_w + pad)
@@ -159,14 +168,20 @@ def draw_picker(
         else:
             lines.append(titles.get(slot.game, slot.game))
             lines.append(slot.saved_at.replace("T", " "))
+        most = max(1, (cell_h - 4 * scale) // line_h)  # the lines the cell has room for
+        shown: list[tuple[str, tuple[int, int, int]]] = []
         for i, line in enumerate(lines):
-            shown = _fit(line, cell_w - 2 * scale, scale)
             color = PICKER_TEXT if i == 0 else PICKER_DIM
+            left = most - len(shown)
+            if left > 0:
+                wrapped = message_lines(line, cell_w - 4 * scale, scale, left)
+                shown += [(part, color) for part in wrapped]
+        for i, (part, color) in enumerate(shown):
             layer.blit(
-                text.render(shown, color, scale), (x + 2 * scale, y + 2 * scale + i * line_h)
+                text.render(part, color, scale), (x + 2 * scale, y + 2 * scale + i * line_h)
             )
         thumb = slot.thumb if isinstance(slot, Slot) else None
-        top = y + 2 * scale + len(lines) * line_h
+        top = y + 2 * scale + len(shown) * line_h
         room = (cell_w - 4 * scale, y + cell_h - top - 2 * scale)
         if thumb is not None and room[0] > 8 and room[1] > 8:
             factor = min(room[0] / THUMB_SIZE[0], room[1] / THUMB_SIZE[1])
@@ -177,11 +192,3 @@ def draw_picker(
             layer.blit(picture, (x + (cell_w - shown_size[0]) // 2, top))
     return layer
 
-
-def _fit(line: str, width: int, scale: int) -> str:
-    """`line`, shortened with an ellipsis until it fits `width` pixels."""
-    if text.size(line, scale)[0] <= width:
-        return line
-    while line and text.size(line + "...", scale)[0] > width:
-        line = line[:-1]
-    return line + "..."

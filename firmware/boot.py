@@ -24,7 +24,7 @@ from firmware.logs import setup_logging
 from firmware.machine import Machine, SystemScenes
 from firmware.match.profiles import DeviceProfile
 from firmware.scene import Host
-from firmware.scenes.boot import BootScene
+from firmware.scenes.boot import BootScene, open_boot_game
 from firmware.scenes.error import ErrorScene
 from firmware.scenes.game_scene import GameScene
 from firmware.scenes.launcher import LauncherScene
@@ -61,6 +61,10 @@ class BootConfig:
     # settings): the emulator's window and the handheld say True; headless runs and input
     # movies keep False so that a movie's taps mean the same on every store.
     ask_language: bool = False
+    # A boot game (`game`) with a saved game of it waiting offers Continue / New game as the
+    # launcher does (a person at the unit); False starts it fresh beside the saved one, which
+    # is kept (headless runs and movies: the same input means the same on every store).
+    offer_resume: bool = False
 
     def store_file(self, hal: Hal) -> Path:
         return Path(self.store_path) if self.store_path is not None else hal.data_dir / STORE_NAME
@@ -154,6 +158,7 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
             show_boot=config.show_boot,
             link_name=config.link_name,
             ask_language=config.ask_language,
+            offer_resume=config.offer_resume,
         )
     except ValueError as exc:
         if opened:
@@ -170,6 +175,7 @@ def system_scenes() -> SystemScenes:
         game=GameScene,
         error=ErrorScene,
         watch_link=watch_versus,
+        open_boot_game=open_boot_game,
     )
 
 

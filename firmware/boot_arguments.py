@@ -31,8 +31,11 @@ def option_argument(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def add_boot_arguments(parser: argparse.ArgumentParser, store_default: str) -> None:
-    """The arguments every command that boots the firmware takes."""
+def add_boot_arguments(
+    parser: argparse.ArgumentParser, store_default: str, profile_default: str = "desktop"
+) -> None:
+    """The arguments every command that boots the firmware takes; the defaults' words are
+    each command's own (what its code does without the argument)."""
     parser.add_argument("--game", metavar="ID", help="boot straight into this game")
     parser.add_argument(
         "--seed",
@@ -57,8 +60,7 @@ def add_boot_arguments(parser: argparse.ArgumentParser, store_default: str) -> N
         choices=sorted(PROFILES),
         default=None,
         help="device profile for computer players: in-loop slices or a worker process, and "
-        "the unit's speed (default: desktop; the emulator uses desktop-worker on a machine "
-        "with a spare core)",
+        f"the unit's speed (default: {profile_default})",
     )
 
 
@@ -119,7 +121,9 @@ def radio_name_argument(text: str) -> str:
     return name
 
 
-def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) -> None:
+def add_link_arguments(
+    parser: argparse.ArgumentParser, versus: bool = False, link_default: str = "off"
+) -> None:
     """The radio (issue 11): `--link URL`, `--name NAME`; with `versus` (headless) also
     `--versus host|join` and `--accept-pairing` for scripted play and tests."""
     parser.add_argument(
@@ -127,7 +131,7 @@ def add_link_arguments(parser: argparse.ArgumentParser, versus: bool = False) ->
         metavar="URL",
         help="the link: lan:// (the local network; ?channel=NAME&iface=NAME&port=N), the "
         "simulated radio air://CHANNEL?baud=9600&loss=0.1&... or a serial port such as "
-        "/dev/ttyUSB0 (default: off)",
+        f"/dev/ttyUSB0 (default: {link_default})",
     )
     parser.add_argument(
         "--name",

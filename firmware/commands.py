@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     headless.add_argument(
         "--first-start",
         action="store_true",
-        help="start as a fresh handheld or emulator window does: the language choice after "
-        "the boot animation when the store has no settings (to reproduce their first frames)",
+        help="start as a handheld or emulator window does: the language choice first when "
+        "the store has no settings, and with --game a saved game of it waiting offered "
+        "(Continue / New game) (to reproduce their first frames)",
     )
     add_link_arguments(headless, versus=True)
     headless.add_argument(

@@ -58,10 +58,12 @@ def build_machine(
     link: ByteLink | None = None,
     link_name: str = "",
     ask_language: bool = False,
+    offer_resume: bool = False,
 ) -> Machine:
     """A headless machine, fed by `movie` (if any), booted through `firmware.boot`; `link`
     is its radio (`link_name` overrides the stored radio name); `ask_language` offers the
-    first start's language choice as the handheld and the emulator's window do.
+    first start's language choice as the handheld and the emulator's window do, and
+    `offer_resume` a boot game's waiting saved game (Continue / New game) as they do.
 
     Raises BootError (a one-line CommandError) for a bad store, game or option.
     """
@@ -77,6 +79,7 @@ def build_machine(
         seed=seed,
         profile=profile,
         ask_language=ask_language,
+        offer_resume=offer_resume,
     )
     machine = boot(hal, config)
     machine.pacing.script = player  # late worker answers the movie recorded
@@ -146,6 +149,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             link=link,
             link_name=getattr(args, "name", "") or "",
             ask_language=bool(getattr(args, "first_start", False)),
+            offer_resume=bool(getattr(args, "first_start", False)),
         )
         try:
             if versus:

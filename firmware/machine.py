@@ -68,6 +68,9 @@ class SystemScenes:
     game: Callable[[Host, Cartridge, GameContext, Game], Scene]  # a running game
     error: Callable[[Host, str, Exception], Scene]  # a crash (P-FW-3): where, what
     watch_link: Callable[[Host], None]  # every tick with the radio on: a lost partner
+    # a boot game (`--game`, the config's): the language at a first start, then Continue /
+    # New game when a saved game of it waits, else the game (firmware/scenes/boot.py)
+    open_boot_game: Callable[[Host, str, dict[str, str]], None]
 
 
 class Machine:
@@ -85,6 +88,7 @@ class Machine:
         profile: DeviceProfile | None = None,
         show_boot: bool = True,
         ask_language: bool = False,
+        offer_resume: bool = False,
         link_name: str = "",
     ) -> None:
         self.hal = hal
@@ -99,6 +103,8 @@ class Machine:
         self.settings = Settings.from_json(stored_settings)
         # A store that never held settings: the boot screen offers the language first.
         self.ask_language = ask_language and stored_settings is None
+        # A boot game with a saved game of it waiting: offer Continue / New game first.
+        self.offer_resume = offer_resume
         self.touch_profile = touch_profile or TouchFilterConfig.NONE
         self.profile: DeviceProfile = profile or DEFAULT_PROFILE
         # when computer answers from worker processes were applied (kept by the emulator's
@@ -128,11 +134,15 @@ class Machine:
             self.link = LinkService(hal.link, store, self.settings, self._tick, link_name)
         if boot_game is not None:
             self.scenes.append(scenes.launcher(self, None))
-            self.start_game(boot_game, boot_options or {})
+            if boot_game not in cartridges:  # (as start_game says it, for every path)
+                raise ValueError(f"no game {boot_game!r} (games: {', '.join(sorted(cartridges))})")
+            scenes.open_boot_game(self, boot_game, boot_options or {})
         elif show_boot:
             self.scenes.append(scenes.boot(self))
         else:
             self.scenes.append(scenes.launcher(self, None))
+        self._scene_logged = ""
+        self._log_scene()
         from firmware.gfx import japanese
 
         japanese.characters()  # the glyph table loads at boot, not on a frame (about 10 ms)
@@ -370,6 +380,14 @@ class Machine:
         if self.battery.present:
             self._watch_battery()
         self.tick += 1
+        if self.scenes[-1].name != self._scene_logged:
+            self._log_scene()
+
+    def _log_scene(self) -> None:
+        """The log says which screen the unit shows from which tick (what a person saw, for
+        a bug report; what a test driving a real window waits for before its next tap)."""
+        self._scene_logged = self.scenes[-1].name
+        log.info("scene: %s at tick %d", self._scene_logged, self.tick)
 
     def _watch_battery(self) -> None:
         """Act on the battery monitor's events (firmware/battery.py): a low charge warns once;

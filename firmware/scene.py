@@ -38,6 +38,7 @@ class Host(GameHost, Protocol):
 
     notice: StoreNotice | None  # for the boot screen to show once (e.g. a repaired store)
     ask_language: bool  # a first start: the boot screen offers the language choice first
+    offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)
     saved: set[str]  # the games with a saved game waiting
 
     @property

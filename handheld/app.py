@@ -155,6 +155,7 @@ def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> 
         touch_profile=None if movie else TOUCH_PROFILE,
         profile=profile,
         ask_language=not movie,  # a first start offers the language choice
+        offer_resume=not movie,  # and a boot game's waiting saved game: Continue / New game
     )
     machine = firmware_boot(hal, boot_config, store=store)
     if movie:

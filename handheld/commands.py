@@ -42,8 +42,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     device.add_argument(
         "--dump", metavar="FILE", help="write the final state as JSON ('-': standard output)"
     )
-    add_boot_arguments(device, "store.db in the config's data_dir")
-    add_link_arguments(device, versus=True)  # --link: a radio port over the config's
+    # (the defaults as handheld/app.py applies them: device_profile, and the config's radio)
+    add_boot_arguments(
+        device,
+        "store.db in the config's data_dir",
+        profile_default="the board's, from /proc/device-tree/model, or the config's "
+        "[system] profile; desktop off a Raspberry Pi",
+    )
+    add_link_arguments(
+        device,
+        versus=True,
+        link_default="the config's [radio] port, /dev/serial0 unless it names another; "
+        "none with [radio] enabled = false",
+    )
     device.set_defaults(handler=run_from_args)
 
 

@@ -169,6 +169,7 @@ class Pairing:
         if self.key is None or self.local_yes:
             return
         self.local_yes = True
+        log.info("pairing with %s: the code is confirmed here", self.peer_name or self.peer.hex())
         self.outbox.append(bytes([CONFIRM]) + self._confirm_mac(joiner=self.joiner))
         self.step = Step.WAITING
         self._settle()

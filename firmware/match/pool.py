@@ -18,6 +18,7 @@ import atexit
 import importlib
 import logging
 import multiprocessing
+import signal
 import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
@@ -54,7 +55,23 @@ def think_until_done(conn: Connection, thinker: Any) -> tuple[Any, Any]:
 
 def serve(conn: Connection, start: Callable[[Any], tuple[Any, Callable[[Any, int], Any]]]) -> None:
     """A search process's loop: one job at a time, `start(job)` giving its thinker and how
-    to word the answer; a newer message cancels the current job (None stops the process)."""
+    to word the answer; a newer message cancels the current job (None stops the process).
+
+    It also ends when the parent is gone (issue 34, item 9): a parent that quits, or drops
+    the worker of a clip's replay, closes the pipe, and the process then ends quietly
+    instead of printing a traceback (EOFError, BrokenPipeError) on the terminal the person
+    quit in. Ctrl+C in that terminal reaches the whole process group: the parent handles it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve_jobs(conn, start)
+    except (EOFError, OSError):  # the pipe closed (BrokenPipeError is an OSError)
+        return
+
+
+def _serve_jobs(
+    conn: Connection, start: Callable[[Any], tuple[Any, Callable[[Any, int], Any]]]
+) -> None:
     pending: Any = None
     while True:
         job = pending if pending is not None else conn.recv()

@@ -51,6 +51,8 @@ class SearchWorker:
         child.close()
         self._job = 0
         _LIVE.add(self)
+        # dropped without close() (a clip's or rewind's replayed seat): the process goes too
+        weakref.finalize(self, _stop, self._process)
 
     @property
     def alive(self) -> bool:
@@ -86,6 +88,12 @@ class SearchWorker:
         self._process.join(timeout=2)
         self._conn.close()
         _LIVE.discard(self)
+
+
+def _stop(process: multiprocessing.process.BaseProcess) -> None:
+    if process.is_alive():
+        process.kill()
+    process.join(timeout=2)
 
 
 def close_all() -> int:

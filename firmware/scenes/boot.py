@@ -93,3 +93,47 @@ class BootScene(Scene):
         label.set_alpha(alpha)
         bottom.blit(label, (128 - label.get_width() // 2, 120))
         text.draw(bottom, "v0.1", (250, 180), pal.TEXT_DIM, align="right")
+
+
+def open_boot_game(machine: Host, game_id: str, options: dict[str, str]) -> None:
+    """Boot straight into a game (`--game`, the handheld config's boot game), over the
+    launcher, as a person starting it there would meet it (issue 34, item 10): a first
+    start asks the language first (when the unit asks it at all), and a saved game of it
+    waiting is offered with Continue / New game (when `machine.offer_resume`) instead of a
+    fresh game that could not be saved beside it. New game asks before discarding it, then
+    starts with `options`; Back leaves the choice in the launcher."""
+    from firmware.scenes.language import LanguageScene
+    from firmware.scenes.prompts import ResumeScene
+
+    machine.cartridges[game_id].resolve_options(dict(options))  # a bad option: now, not later
+
+    def start() -> None:
+        saved = None
+        if machine.offer_resume and game_id in machine.saved:
+            saved = machine.store.load_suspend(game_id)
+        if saved is None:
+            machine.start_game(game_id, dict(options))
+            return
+        meta = saved.meta if isinstance(saved.meta, dict) else {}
+        state = saved.state if isinstance(saved.state, dict) else {}
+        machine.push(
+            ResumeScene(
+                machine,
+                game_id,
+                state,
+                meta,
+                at_boot=False,
+                new_game=lambda: machine.start_game(game_id, dict(options)),
+            )
+        )
+
+    if machine.ask_language:
+        machine.ask_language = False
+
+        def chosen() -> None:
+            machine.pop()  # the language screen; the launcher is under it
+            start()
+
+        machine.push(LanguageScene(machine, chosen))
+        return
+    start()

@@ -103,7 +103,9 @@ class LauncherScene(Scene):
             self._turn_page()
         name = hit(self.hotspots(), inp)
         if name is None:
-            if Button.START in inp.pressed and self.selected:
+            # START, or A on the selected (highlighted) tile, plays it like the Play button
+            # (issue 34, item 11). With the D-pad cursor shown, A taps what it points at.
+            if inp.pressed & {Button.START, Button.A} and self.selected:
                 self._play()
             return
         self.machine.play("select")

@@ -86,9 +86,20 @@ class StepClock:
             self.t += seconds
 
 
+def started_before(store: Path) -> Path:
+    """A store whose unit has been started before (its settings saved), so the window does
+    not first ask the language, as it does on a new store; returns the path."""
+    from firmware.settings import Settings
+
+    with Store.open(store) as opened:
+        opened.set_setting("settings", Settings().to_json())
+    return store
+
+
 def make_app(tmp_path: Path, *extra: str) -> App:
+    store = started_before(tmp_path / "store.db")
     args = build_parser().parse_args(
-        ["emu", "--store", str(tmp_path / "store.db"), "--scale", "1", "--gap", "4", *extra]
+        ["emu", "--store", str(store), "--scale", "1", "--gap", "4", *extra]
     )
     pygame.display.init()
     pygame.event.clear()

@@ -109,3 +109,15 @@ def test_blank_and_title(display: WindowDisplay) -> None:
     assert tuple(display.window_pixels().get_at((10, 10)))[:3] == (0, 0, 0)
     display.set_title("Twinfold - Reversi")
     assert display.screens[0].window.title == "Twinfold - Reversi"
+
+
+def test_leaving_fullscreen_gives_back_the_size_the_window_had(display: WindowDisplay) -> None:
+    """Issue 34, item 8: not the layout's natural size."""
+    window = display.screens[0].window
+    window.size = (600, 800)
+    display.relayout()
+    display.set_fullscreen(True)
+    assert display.fullscreen
+    display.set_fullscreen(False)
+    assert tuple(window.size) == (600, 800)
+    assert display.screens[0].placement.size == (600, 800)  # laid out for that size again

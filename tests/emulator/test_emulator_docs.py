@@ -58,3 +58,42 @@ def test_the_docs_describe_the_new_commands_and_options() -> None:
         assert needle in doc
     for needle in (".ci/window-checks", "TWINFOLD_REQUIRE_WINDOWS=1"):
         assert needle in doc
+
+
+def test_readme_says_where_the_emulator_writes_its_files(tmp_path: Path) -> None:
+    """Issue 34, item 16: the folders README names are those the emulator writes to."""
+    import pygame
+
+    from tests.emulator.test_app import make_app, press, probe, run
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "its data directory, `~/.local/share/twinfold` (`$XDG_DATA_HOME/twinfold`;" in readme
+    app = make_app(tmp_path, "--game", "probe")
+    try:
+        run(app, 40)
+        assert probe(app).count > 0
+        press(app, "f12")  # screenshot
+        press(app, "c")  # clip
+        app.save_state(1)
+        press(app, "f11")  # record on ... and off
+        run(app, 3)
+        press(app, "f11")
+    finally:
+        app.shutdown()
+        pygame.display.quit()
+    written = {p.parent.name for p in tmp_path.rglob("twinfold-*")} | {
+        p.parent.name for p in tmp_path.rglob("slot-*")
+    }
+    assert written == {"clips", "screenshots", "movies", "states"}
+    for folder in written:
+        assert f"`{folder}/`" in readme, folder
+
+
+def test_readme_names_what_the_window_and_image_checks_need() -> None:
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    window_checks = (ROOT / ".ci" / "window-checks").read_text(encoding="utf-8")
+    packages = "xvfb xdotool x11-utils matchbox-window-manager"
+    assert f"`{packages}`" in readme and packages in window_checks
+    assert "`python3 run.py test` takes about" in readme
+    for needle in ("root", "`qemu-system-aarch64`", "`mmdebstrap`", ".ci/image-checks"):
+        assert needle in readme, needle

@@ -17,7 +17,7 @@ from emulator.clip import movie_machine
 from firmware.cli import build_parser
 from firmware.machine import screens_hash
 from firmware.movie import MoviePlayer, load_movie
-from tests.emulator.test_app import StepClock, key_event
+from tests.emulator.test_app import StepClock, key_event, started_before
 from tests.emulator.test_rewind import MOVIE, shown_hash
 
 # the movie's game, played live: its input comes through the window's input (not --movie,
@@ -27,9 +27,8 @@ GAME += ["--option", "seat3=coward", "--profile", "desktop-worker"]
 
 
 def live_app(tmp_path: Path, *extra: str) -> App:
-    args = build_parser().parse_args(
-        ["emu", "--store", str(tmp_path / "store.db"), "--scale", "1", *GAME, *extra]
-    )
+    store = started_before(tmp_path / "store.db")
+    args = build_parser().parse_args(["emu", "--store", str(store), "--scale", "1", *GAME, *extra])
     pygame.display.init()
     pygame.event.clear()
     app = App(args, clock=StepClock())  # ticks as fast as the CPU goes: the worker lags

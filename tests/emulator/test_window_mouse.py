@@ -64,3 +64,17 @@ def test_mouse_maps_to_the_shown_lower_pixel_in_fullscreen(xdisplay: str, tmp_pa
         wm.terminate()
         wm.wait(timeout=30)
     assert "fullscreen: ok" in out and "fullscreen-fit: ok" in out
+    assert "left fullscreen: size" in out
+
+
+def test_fullscreen_without_a_window_manager_covers_the_screen(
+    xdisplay: str, tmp_path: Path
+) -> None:
+    """Issue 34, item 8: on a bare X server SDL's fullscreen request goes unanswered; the
+    window must still cover the screen, the picture be laid out for the size the window
+    really has (every click lands on the pixel shown), and leaving fullscreen give back the
+    size it had before."""
+    out = run_child(xdisplay, tmp_path, "fullscreen-bare")
+    assert "fullscreen: shown at (0, 0, 1280, 1024)" in out
+    assert "fullscreen: ok" in out and "fullscreen-fit: ok" in out
+    assert "left fullscreen: shown at (40, 30, 600, 800)" in out and "windowed-again: ok" in out

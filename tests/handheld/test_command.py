@@ -7,6 +7,8 @@ import json
 from device_config import config_file
 
 from firmware.cli import main
+from firmware.settings import Settings
+from firmware.storage import Store
 
 
 def test_bad_keys_and_values_are_named_and_the_firmware_still_runs(tmp_path, framebuffer, capsys):
@@ -18,6 +20,12 @@ def test_bad_keys_and_values_are_named_and_the_firmware_still_runs(tmp_path, fra
     err = capsys.readouterr().err
     assert "boot.seed: must be a whole number" in err and "using the default" in err
     assert "colours: unknown section" in err
+    state = json.loads(dump.read_text())
+    # a first start (a new store) asks the language before the boot game (issue 34, item 10)
+    assert state["frame"] == 3 and state["scene"] == "language"
+    with Store.open(tmp_path / "data" / "store.db") as store:  # the language was chosen
+        store.set_setting("settings", Settings().to_json())
+    assert main(["device", "--config", config, "--frames", "3", "--dump", str(dump)]) == 0
     state = json.loads(dump.read_text())
     assert state["frame"] == 3 and state["scene"] == "pop"  # boot.game was still taken
     log = (tmp_path / "data" / "twinfold.log").read_text()

@@ -12,6 +12,7 @@ import pytest
 from device_config import config_file
 from evdev import ecodes
 
+from firmware.settings import Settings
 from firmware.storage import Store
 from hal.backends.device.config import DeviceConfig, DisplayConfig, InputConfig, PanelConfig
 from hal.backends.device.evdev_input import EvdevInput
@@ -43,6 +44,12 @@ def panels(tmp_path: Path, framebuffer) -> DisplayConfig:
     )
 
 
+def started_before(store: Store) -> None:
+    """A unit started before (its settings saved): no first-start language question before
+    the boot game (firmware/scenes/boot.py)."""
+    store.set_setting("settings", Settings().to_json())
+
+
 def make_runner(tmp_path, framebuffer, input_source, **kwargs):
     config = DeviceConfig(display=panels(tmp_path, framebuffer))
     hal = Hal(
@@ -53,6 +60,7 @@ def make_runner(tmp_path, framebuffer, input_source, **kwargs):
         data_dir=tmp_path,
     )
     store = Store.open(tmp_path / "store.db")
+    started_before(store)
     machine = boot(hal, store, config, kwargs.pop("options", BootOptions()))
     return DeviceRunner(hal, machine, **kwargs)
 
@@ -213,6 +221,9 @@ def test_the_command_under_a_systemd_like_parent_stops_cleanly_on_sigterm(tmp_pa
 
     root = Path(__file__).resolve().parents[2]
     config = config_file(tmp_path, framebuffer, '[boot]\ngame = "pop"\n')
+    (tmp_path / "data").mkdir(exist_ok=True)
+    with Store.open(tmp_path / "data" / "store.db") as store:
+        started_before(store)
     address = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(address)
@@ -277,6 +288,7 @@ def test_an_empty_battery_saves_the_game_and_runs_the_shutdown_command(tmp_path,
         battery=SysfsBattery(root.parent, policy=BatteryPolicy(poll_ticks=2)),
     )
     store = Store.open(tmp_path / "store.db")
+    started_before(store)
     machine = boot(hal, store, config, BootOptions(game="pop", seed=3))
     ran: list[list[str]] = []
     runner = DeviceRunner(

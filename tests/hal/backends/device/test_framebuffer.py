@@ -100,6 +100,15 @@ model_file = "{tmp_path / "no-model"}"
 
 
 def run_device(config: Path) -> None:
+    """The unit booted into GAME on a store started before: like headless, no first-start
+    language question (a new store asks it first: firmware/scenes/boot.py)."""
+    from firmware.settings import Settings
+    from firmware.storage import Store
+
+    data = Path(config).parent / "data"
+    data.mkdir(exist_ok=True)
+    with Store.open(data / "store.db") as store:
+        store.set_setting("settings", Settings().to_json())
     args = ["device", "--config", str(config), "--frames", str(FRAMES)]
     assert main([*args, "--game", GAME, "--seed", str(SEED)]) == 0
 
