@@ -282,12 +282,13 @@ def start(
     """Devices, store and machine, ready to run (the command and the tests use this)."""
     data_dir = Path(config.system.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    hal = build_hal(config, data_dir, input_source=input_source, link=link)
-    if options.movie is not None:
-        hal.input = MovieInput(hal.input, options.movie)
-    # checked, repairs announced; the data directory's own store is Twinfold's whatever it holds
+    # checked, repairs announced; the data directory's own store is Twinfold's whatever it holds.
+    # Opened before the devices, so a refused store is the one line said (no panel warnings).
     store = open_store(options.store or data_dir / "store.db", ours=options.store is None)
     try:
+        hal = build_hal(config, data_dir, input_source=input_source, link=link)
+        if options.movie is not None:
+            hal.input = MovieInput(hal.input, options.movie)
         machine = boot(hal, store, config, options)
     except BaseException:
         store.close()
