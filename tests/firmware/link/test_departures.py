@@ -126,6 +126,7 @@ def test_a_guest_that_quits_is_named_by_the_host_and_the_other_guest(
     units = ThreeUnits(tmp_path)
     units.start(plays)
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.stopped.add(2)  # switched off: it says nothing more
     units.cy.link.shutdown(wait=lambda: units.run(1))  # the others go on meanwhile
     took = units.run(60 * 10, until=lambda: units.scenes() == ["notice", "notice"])
@@ -147,6 +148,7 @@ def test_a_guest_that_leaves_by_the_pause_menu_is_named_in_japanese_too(
     units = ThreeUnits(tmp_path, languages=("en", "ja", "en"))
     units.start(3)
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.tappers[2].queue = [RawInput(held=frozenset({Button.START})), None, None]
     units.run(60, until=lambda: units.cy.scene.name == "pause")
     assert units.cy.scene.name == "pause"
@@ -169,6 +171,7 @@ def test_a_silent_guest_is_named_lost_by_the_host_and_the_other_guest(
     units = ThreeUnits(tmp_path, languages=("en", "ja", "en"))
     units.start(4)
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.stopped.add(2)
     took = units.run(LOST_TICKS + 120, until=lambda: units.scenes() == ["waiting", "waiting"])
     assert units.scenes() == ["waiting", "waiting"]
@@ -200,6 +203,7 @@ def test_a_guest_stuck_joining_says_the_host_went_away_once(
     air.run(600, until=lambda: (host.tick(), guest.tick(), guest.seat is not None)[2])
     assert guest.seat is not None
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     air.radios.remove(host_radio)  # switched off
     for _ in range(60 * 20):
         air.run(1)
@@ -220,6 +224,7 @@ def test_a_silent_guest_that_comes_back_resumes_the_match_everywhere(
     units = ThreeUnits(tmp_path)
     units.start(4)
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.stopped.add(2)
     units.run(LOST_TICKS + 120, until=lambda: units.scenes() == ["waiting", "waiting"])
     assert units.scenes() == ["waiting", "waiting"]
@@ -242,6 +247,7 @@ def test_the_host_that_quits_is_named_by_every_guest(
     units = ThreeUnits(tmp_path)
     units.start(5)
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.stopped.add(0)
     units.host.link.shutdown(wait=lambda: units.run(1))
     units.run(60 * 10, until=lambda: units.scenes() == ["notice", "notice"])
@@ -259,6 +265,7 @@ def test_a_guest_that_restarts_is_named_restarted(
     units = ThreeUnits(tmp_path)
     units.start(5)
     caplog.set_level(logging.INFO, logger="twinfold.link")
+    caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.cy.store.close()
     tapper = Tapper(9)
     cy = scripted_machine(
