@@ -180,8 +180,8 @@ def system_scenes() -> SystemScenes:
 
 
 def watch_versus(host: Host) -> None:
-    """`firmware.scenes.versus.watch`, loaded on first use: only a unit with a radio runs
+    """`firmware.scenes.versus_match.watch`, loaded on first use: only a unit with a radio runs
     it, and the versus screens bring the link stack (and its cryptography) with them."""
-    from firmware.scenes.versus import watch
+    from firmware.scenes.versus_match import watch
 
     watch(host)

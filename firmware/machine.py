@@ -16,7 +16,7 @@ import logging
 import secrets
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -338,6 +338,15 @@ class Machine:
     def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
         log.info("%s: result recorded (%s)", game_id, result.outcome or "no winner")
+        parts = self.link.seat_parts(game_id) if self.link is not None else None
+        if parts is not None:  # a versus match: who played which part of each seat
+            en, ja, stored = parts
+            result = replace(
+                result,
+                summary=f"{result.summary} ({en})",
+                summary_ja=f"{result.summary_ja or result.summary} ({ja})",
+                record=None if result.record is None else {**result.record, "seat_parts": stored},
+            )
         if result.record is not None:
             header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
             if result.summary_ja:

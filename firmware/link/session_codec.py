@@ -22,6 +22,11 @@ Messages (over each host-guest reliable channel; the first byte says which):
     S k n part        host -> guest  the host's state, part k of n (zlib JSON; sealed: the
                                      guest's seat's view; the first one is the opening deal)
     U r_0 .. r_n      host -> guest  (sealed) every random, once the game is over
+    T seat t i        host -> guest  the unit in seat is gone: the computer takes its seat in
+                                     t ticks (2 bytes; 0: it plays it from action i, 2 bytes)
+    O                 host -> guest  you are back: your seat is yours again if you want it
+    Y                 guest -> host  yes: give me my seat back (at the next turn boundary)
+    H seat i          host -> guest  the unit in seat plays it again from action i (2 bytes)
     E d               either way     the game is over here, final digest prefix d
     B [why [seat]]    either way     abandon; a host refusing a join says why in one byte
                                      (REFUSALS: full, another game, another version, started);
@@ -41,6 +46,12 @@ from dataclasses import dataclass
 DIGEST_BYTES = 6
 PART_BYTES = 40
 JOIN_TIMEOUT = 600  # ticks a guest waits for the host's welcome before looking again
+# Ticks a lost guest of a match of three or four units is waited for before the computer
+# takes its seat (a unit that said goodbye is not waited for); a guest waits twice as long
+# for a lost host before the match is over for it. A session's `grace_ticks` (the
+# `--link-grace` option) sets another.
+GRACE_TICKS = 600
+SEAT = struct.Struct("!BHH")  # T: seat, ticks, action; H: seat, action (ticks 0)
 ACTION = struct.Struct("!HB6s")
 
 # Why a host refused a join (the byte after "B"), and the failure key a guest keeps for it.
@@ -64,6 +75,7 @@ FAILURES = {
     "guest_left": "a player left before the start",
     "partner_left": "partner left",
     "partner_restarted": "partner restarted or left",
+    "host_gone": "the host left the match; it cannot go on without the host",
 }
 
 
@@ -75,6 +87,7 @@ class State(enum.Enum):
     JOINING = "joining"  # joined; agreeing on options and randomness
     PLAYING = "playing"
     WAITING = "waiting"  # a partner's link is lost
+    STRANDED = "stranded"  # two units: the partner is gone for good; finish alone or leave
     OVER = "over"
     ABANDONED = "abandoned"
 

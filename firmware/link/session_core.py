@@ -12,16 +12,16 @@ import logging
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from firmware.link.radio import Radio
 from firmware.link.session_codec import (
     ACTION,
-    DEPARTURE_CODES,
-    DEPARTURES,
     DIGEST_BYTES,
     FAILURES,
+    GRACE_TICKS,
     JOIN_TIMEOUT,
     REFUSALS,
     Guest,
@@ -69,6 +69,19 @@ class SessionCore:
     failure: str = ""  # why the last join or session failed: a key of FAILURES, or ""
     rules_version: int = 0  # this unit's version of the game's rules (Cartridge.rules_version)
     departed: dict[int, str] = field(default_factory=dict)  # seat -> why (DEPARTURES) it left
+    grace_ticks: int = GRACE_TICKS  # a lost guest's seat waits this long for it (3-4 units)
+    # the seats the computer plays for a unit that is gone: seat -> the action it took over at
+    standins: dict[int, int] = field(default_factory=dict)
+    # who played which part of a seat that changed hands: seat -> [(name, from action)], the
+    # computer named "" (the record and the result say so)
+    seat_parts: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    countdown: dict[int, int] = field(default_factory=dict)  # seat -> tick the wait ends
+    offered: bool = False  # a guest: the host offers this unit its seat back
+    alone: bool = False  # two units: this unit finishes against the computer, unlinked
+    # what the firmware announces on this unit: ("takeover" | "back", seat), oldest first
+    news: list[tuple[str, int]] = field(default_factory=list)
+    # the game's computer player for a seat (given at `attach`): it takes a gone unit's seat
+    computer: Callable[[int], Seat[Any]] | None = None
 
     def __post_init__(self) -> None:
         self._secret = os.urandom(16)
@@ -91,6 +104,8 @@ class SessionCore:
         self._lost_seen: list[int] = []  # the lost seats as last logged (and told, a host)
         self._reported_lost: list[int] = []  # a guest: the seats the host says are lost
         self._logged = ""  # the failure logged last (a guest stuck joining logs it once)
+        self._offers: set[int] = set()  # a host: the seats offered back to their units
+        self._handback: set[int] = set()  # a host: the seats whose units said yes
 
     def _fail(self, why: str) -> None:
         """Remember and log why a join or the session failed (a key of FAILURES)."""
@@ -101,7 +116,24 @@ class SessionCore:
 
     @property
     def partners(self) -> list[bytes]:
-        return [g.peer for g in self.guests] if self.role == "host" else [self.host or b""]
+        """The units this one plays with now (a host's: not those gone whose seat the
+        computer took; none once it finishes alone)."""
+        if self.alone:
+            return []
+        if self.role == "host":
+            gone = self.standins.keys() | self.departed.keys()
+            return [g.peer for g in self.guests if g.seat not in gone]
+        return [self.host or b""]
+
+    def _listening(self) -> list[Guest]:
+        """A host's guests that still hear the match (all but those that said goodbye: a
+        lost one catches up on what was sent when it is back)."""
+        return [g for g in self.guests if g.seat not in self.departed]
+
+    @property
+    def units(self) -> int:
+        """How many units play the match (the seats beyond them are the game's own)."""
+        return 1 + len(self.guests) if self.role == "host" else max(2, len(self.names))
 
     def partner_name(self) -> str:
         names = [self.radio.paired()[p].name for p in self.partners if p in self.radio.paired()]
@@ -142,78 +174,6 @@ class SessionCore:
             bars -= 1
         return max(1, bars)
 
-    def abandon(self, cause: str = "left") -> None:
-        """Leave the session; in a running match the others are told why (`cause`, a value
-        of DEPARTURES) and whose seat is gone."""
-        running = self.state in (State.PLAYING, State.WAITING, State.OVER)
-        goodbye = b"B"
-        if running and self.seat is not None:
-            goodbye += bytes([DEPARTURE_CODES[cause], self.seat])
-            log.info("versus: leaving the match (%s)", cause)
-        for p in self.partners:
-            if p:
-                self.radio.send(p, goodbye)
-        self.state = State.ABANDONED
-        self.radio.beacon = None
-        self.radio.accept_pairing = False
-
-    def name_of(self, seat: int) -> str:
-        """The radio name of the unit in `seat` (as the host handed them round)."""
-        if 0 <= seat < len(self.names):
-            return self.names[seat]
-        paired = self.radio.paired()
-        peer = self.host if seat == 0 else next(
-            (g.peer for g in self.guests if g.seat == seat), None
-        )
-        return paired[peer].name if peer in paired else f"Player {seat + 1}"
-
-    def lost_seats(self) -> list[int]:
-        """The seats of the units this match hears nothing from now: a host's silent guests;
-        a guest's host, or else the guests the host reports lost (`L`)."""
-        if self.role == "host":
-            return sorted(g.seat for g in self.guests if self._lost(g.peer))
-        if self.host is not None and self._lost(self.host):
-            return [0]
-        return list(self._reported_lost)
-
-    def gone(self) -> list[tuple[int, str, str]]:
-        """Every unit gone from the match, as (seat, name, why): those that left (the
-        goodbye's cause) and those lost now."""
-        out = dict(self.departed)
-        if self.state in (State.PLAYING, State.WAITING):
-            for seat in self.lost_seats():
-                out.setdefault(seat, "lost")
-        return [(seat, self.name_of(seat), why) for seat, why in sorted(out.items())]
-
-    def _depart(self, seat: int, why: str) -> None:
-        """The unit in `seat` left the match (`why`: quit, left, restarted): remember and log
-        it; a host tells the other guests (the match ends for every unit, as before)."""
-        if seat in self.departed or seat == self.seat:
-            return
-        self.departed[seat] = why
-        log.info("versus: %s (seat %d) is gone: %s", self.name_of(seat), seat, why)
-        if self.role == "host":
-            for g in self.guests:
-                if g.seat != seat:
-                    self.radio.send(g.peer, b"B" + bytes([DEPARTURE_CODES[why], seat]))
-
-    def _watch_lost(self) -> None:
-        """Log each unit whose link is lost or back; a host tells the guests still there."""
-        lost = self.lost_seats()
-        if lost == self._lost_seen:
-            return
-        for seat in lost:
-            if seat not in self._lost_seen:
-                log.info("versus: %s (seat %d) is gone: lost", self.name_of(seat), seat)
-        for seat in self._lost_seen:
-            if seat not in lost:
-                log.info("versus: the link to %s (seat %d) is back", self.name_of(seat), seat)
-        self._lost_seen = lost
-        if self.role == "host":
-            for g in self.guests:
-                if g.seat not in lost:
-                    self.radio.send(g.peer, b"L" + bytes(lost))
-
     def close(self) -> None:
         self.radio.silent = set()
         self.radio.beacon = None
@@ -239,12 +199,20 @@ class SessionCore:
                 out.append(remote)
         return out
 
-    def attach(self, match: Match[Any], dealer: Any = None) -> None:
+    def attach(
+        self,
+        match: Match[Any],
+        dealer: Any = None,
+        computer: Callable[[int], Seat[Any]] | None = None,
+    ) -> None:
         """Send this unit's actions out, and check each remote action's digest. A sealed
         host sends each guest its view of the deal; a sealed guest keeps `dealer` (deal seed
-        -> the whole rules) to check the host's game at the end."""
+        -> the whole rules) to check the host's game at the end. `computer` (seat -> the
+        game's computer player for it) lets the computer take the seat of a unit that is
+        gone: on the host with three or four units, or on the one left of two."""
         self.match = match
         self.dealer = dealer
+        self.computer = computer
         self._refused_before = sum(match.refused.values())
         match.listeners.append(self._on_played)
         match.divergence_listeners.append(self._on_divergence)
@@ -272,7 +240,7 @@ class SessionCore:
                 self.radio.send(p, msg)
         elif self.role == "host":  # forward to the other guests
             msg = b"A" + ACTION.pack(index, played.seat, digest) + played.data
-            for g in self.guests:
+            for g in self._listening():
                 if g.seat != played.seat:
                     self.radio.send(g.peer, msg)
         self._check_over()
@@ -286,7 +254,7 @@ class SessionCore:
             digest = bytes.fromhex(rules.public_digest())[:DIGEST_BYTES]
             data = played.data + rules.disclosure(events)
             msg = b"A" + ACTION.pack(index, played.seat, digest) + data
-            for g in self.guests:
+            for g in self._listening():
                 self.radio.send(g.peer, msg)
         self._check_over()
 
@@ -299,7 +267,7 @@ class SessionCore:
         self.divergences += 1
         log.warning("versus: states differ after action %d; the host's state wins", index)
         if self.role == "host":
-            for g in self.guests:
+            for g in self._listening():
                 self._send_state(g.peer)
         elif self.host is not None and not self._resync_asked:
             # one request at a time: the answer repairs every later difference too, and a
@@ -333,7 +301,7 @@ class SessionCore:
         if self.match is None or not self.match.over:
             return
         if self.sealed and self.role == "host":
-            for g in self.guests:
+            for g in self._listening():
                 self.radio.send(g.peer, b"U" + b"".join(self._reveals))
         elif self.sealed and not self._unseal():
             return  # the randoms have not come yet, or the host's game failed its check
@@ -371,8 +339,11 @@ class SessionCore:
             else:
                 self._restarted(peer)
         for src, msg in self.radio.take_messages():
-            self._on_message_safe(src, msg)
-        if self.state in (State.PLAYING, State.WAITING):
+            if not self.alone:  # finishing alone: the partner's words come too late
+                self._on_message_safe(src, msg)
+        if self.state in (State.PLAYING, State.WAITING) and not self.alone:
+            self._keep_seats()
+        if self.state in (State.PLAYING, State.WAITING) and not self.alone:
             self._watch_lost()
             self.state = State.WAITING if self.lost_seats() else State.PLAYING
             self.radio.silent = set(self.partners)  # they announce nothing while we play
@@ -399,18 +370,6 @@ class SessionCore:
                 else:
                     self._diverged(len(self.match.history))
 
-    def _restarted(self, peer: bytes) -> None:
-        """A partner's channel started afresh mid-match: it restarted (a unit that left
-        said goodbye first); the match cannot go on without its state."""
-        if self.role == "host":
-            guest = next((g for g in self.guests if g.peer == peer), None)
-            if guest is not None:
-                self._depart(guest.seat, "restarted")
-        else:
-            self._depart(0, "restarted")
-        self.state = State.ABANDONED
-        self._fail("partner_restarted")
-
     def _lost(self, peer: bytes) -> bool:
         channel = self.radio.peers.get(peer)
         return channel is None or channel.rel.lost
@@ -436,20 +395,6 @@ class SessionCore:
             self._guest_message(kind, body)
         else:
             self.radio.reject("illegal", "session traffic from a unit not in this session")
-
-    def _goodbye(self, src: bytes, body: bytes) -> None:
-        """A partner abandoned the session: who is gone and why. A goodbye without a cause
-        (before the start, or protocol 3 firmware) is the sender's own leaving."""
-        why = DEPARTURES.get(body[0], "left") if body else "left"
-        if self.role == "host":
-            guest = next((g for g in self.guests if g.peer == src), None)
-            seat = guest.seat if guest is not None else None
-        else:
-            seat = body[1] if len(body) >= 2 and body[0] in DEPARTURES else 0
-        if seat is not None and self.state in (State.PLAYING, State.WAITING, State.OVER):
-            self._depart(seat, why)
-        self.state = State.ABANDONED
-        self._fail("partner_restarted" if why == "restarted" else "partner_left")
 
     def _start(self, parts: list[bytes]) -> None:
         self._logged = ""
@@ -522,4 +467,19 @@ class SessionCore:
         raise NotImplementedError
 
     def commits_known(self) -> bool:
+        raise NotImplementedError
+
+    def _keep_seats(self) -> None:
+        raise NotImplementedError
+
+    def _watch_lost(self) -> None:
+        raise NotImplementedError
+
+    def lost_seats(self) -> list[int]:
+        raise NotImplementedError
+
+    def _restarted(self, peer: bytes) -> None:
+        raise NotImplementedError
+
+    def _goodbye(self, src: bytes, body: bytes) -> None:
         raise NotImplementedError

@@ -14,18 +14,19 @@ from firmware.link.packet import LINK_PROTOCOL, Beacon
 from firmware.link.session_codec import (
     ACTION,
     DIGEST_BYTES,
+    SEAT,
     State,
     chunks,
     commit_of,
     seed_of,
 )
-from firmware.link.session_core import SessionCore
+from firmware.link.session_departures import Departures
 from firmware.match import ActionError, Played, SealedView
 
 log = logging.getLogger("twinfold.link")
 
 
-class GuestSide(SessionCore):
+class GuestSide(Departures):
     """The guest's messages and duties (the match it drives is the core's)."""
 
     def look(self, game: str, rules_version: int = 1) -> None:
@@ -124,6 +125,13 @@ class GuestSide(SessionCore):
             self._start(reveals)
         elif kind == b"L":
             self._reported_lost = sorted(set(body) & set(range(1, self.seats)))
+            for seat in [s for s in self.countdown if s and s not in self._reported_lost]:
+                del self.countdown[seat]  # back before the computer took its seat
+        elif kind in (b"T", b"H"):
+            self._seat_news(kind, *SEAT.unpack_from(body))
+        elif kind == b"O":
+            self.offered = True
+            log.info("versus: the host offers this unit its seat back")
         elif kind == b"A":
             self._action(body)
         elif kind == b"S":
@@ -142,6 +150,8 @@ class GuestSide(SessionCore):
         """A sealed guest's own action goes to the host, which applies it and echoes it."""
         if self.match is None or self.host is None or self.seat is None:
             return
+        if self.seat in self.standins:
+            return  # the computer plays this seat until the host hands it back
         queued = sum(len(r.inbox) for r in self._remote.values())
         head = ACTION.pack(len(self.match.history) + queued, self.seat, bytes(DIGEST_BYTES))
         self.radio.send(self.host, b"P" + head + self.match.rules.encode(action))
@@ -220,3 +230,57 @@ class GuestSide(SessionCore):
             self.radio.disconnect(self.host)
         self.host, self.seat, self._host_commit, self._host_reveal = None, None, b"", b""
         self._commits, self._reveals = [], []
+
+    # ------------------------------------------------- seats of units that are gone
+    def _seat_news(self, kind: bytes, seat: int, wait: int, index: int) -> None:
+        """The host's word about a seat: the computer takes it in `wait` ticks, or plays it
+        from action `index` (`T`); its unit plays it again from action `index` (`H`)."""
+        if not 0 < seat < self.units:
+            raise ValueError(f"seat {seat} is not another unit's")
+        if kind == b"T" and wait:
+            self.countdown[seat] = self.radio.tick_no + wait
+            return
+        self.countdown.pop(seat, None)
+        if kind == b"T":
+            self.standins[seat] = index
+            self._part(seat, "", index)
+            log.info(
+                "versus: the computer plays %s's seat (seat %d) from action %d",
+                self.name_of(seat), seat, index,
+            )
+        else:
+            self.standins.pop(seat, None)
+            self.departed.pop(seat, None)
+            self._part(seat, self.name_of(seat), index)
+            log.info("versus: %s plays its seat again from action %d", self.name_of(seat), index)
+            if seat == self.seat:
+                self.offered = False
+        if seat != self.seat:
+            self.news.append(("takeover" if kind == b"T" else "back", seat))
+
+    def accept_seat(self) -> bool:
+        """Yes to the host's offer: this unit plays its seat again from the next turn
+        boundary (the host sends its state first)."""
+        if not self.offered or self.host is None:
+            return False
+        self.offered = False
+        log.info("versus: taking the seat back")
+        self.radio.send(self.host, b"Y")
+        return True
+
+    def _keep_seats(self) -> None:
+        """A guest whose host is lost waits twice the grace period for it, with the time
+        left shown; then the match is over for it (the host holds the deal), or, two
+        units, it may finish alone."""
+        if self.host is None:
+            return
+        if not self._lost(self.host):
+            self.countdown.pop(0, None)
+            return
+        now = self.radio.tick_no
+        if 0 not in self.countdown:
+            self.countdown[0] = now + 2 * self.grace_ticks
+        elif now >= self.countdown[0]:
+            del self.countdown[0]
+            self._depart(0, "lost")
+            self._partner_gone("host_gone")

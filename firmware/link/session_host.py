@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import zlib
+from typing import Any
 
 from firmware.link.packet import LINK_PROTOCOL, Beacon
 from firmware.link.session_codec import (
@@ -15,18 +16,19 @@ from firmware.link.session_codec import (
     DIGEST_BYTES,
     PART_BYTES,
     REFUSAL_CODES,
+    SEAT,
     Guest,
     State,
     commit_of,
     seed_of,
 )
-from firmware.link.session_core import SessionCore
-from firmware.match import SealedRules
+from firmware.link.session_departures import Departures
+from firmware.match import RemoteSeat, SealedRules
 
 log = logging.getLogger("twinfold.link")
 
 
-class HostSide(SessionCore):
+class HostSide(Departures):
     """The host's messages and duties (the match it drives is the core's)."""
 
     def host_game(
@@ -162,6 +164,9 @@ class HostSide(SessionCore):
             self._action(body, check=kind == b"A")
         elif kind == b"Q":
             self._send_state(src)
+        elif kind == b"Y" and guest.seat in self.standins and guest.seat in self._offers:
+            log.info("versus: %s takes its seat back at the next turn", self.name_of(guest.seat))
+            self._handback.add(guest.seat)
         elif kind == b"E":
             self._final[src] = body[:DIGEST_BYTES]
             self._settle_result()
@@ -221,3 +226,90 @@ class HostSide(SessionCore):
         parts = [data[i : i + PART_BYTES] for i in range(0, len(data), PART_BYTES)]
         for k, part in enumerate(parts):
             self.radio.send(peer, b"S" + bytes([k, len(parts)]) + part)
+
+    # ------------------------------------------------- seats of units that are gone
+    def _keep_seats(self) -> None:
+        """Every tick of a running match: a guest gone (goodbye) or lost has its seat taken
+        by the computer, at once or after `grace_ticks` (three or four units; told to the
+        others with `T`); one that is back is offered its seat (`O`) and, once it says yes,
+        takes it at the next turn boundary. With two units the player left chooses
+        (`State.STRANDED`) once the partner has been lost for the grace period."""
+        if self.match is None or self.match.over:
+            return
+        now = self.radio.tick_no
+        for g in list(self.guests):
+            seat = g.seat
+            if seat in self.standins:
+                self._offer_back(g)
+                continue
+            if seat not in self.departed and not self._lost(g.peer):
+                self.countdown.pop(seat, None)  # back in time (`L` tells the others)
+                continue
+            if seat not in self.countdown:
+                wait = 0 if seat in self.departed else self.grace_ticks
+                self.countdown[seat] = now + wait
+                if wait:
+                    log.info(
+                        "versus: the computer takes %s's seat in %d ticks unless it returns",
+                        self.name_of(seat), wait,
+                    )
+                    self._tell(seat, SEAT.pack(seat, wait, 0), b"T")
+            if now < self.countdown[seat]:
+                continue
+            if self.units > 2 and self.computer is not None:
+                index = self._stand_in(seat)
+                self.news.append(("takeover", seat))
+                for other in self._listening():  # the unit itself too, should it return
+                    self.radio.send(other.peer, b"T" + SEAT.pack(seat, 0, index))
+            elif self.units == 2:
+                self.countdown.pop(seat, None)
+                self._partner_gone("partner_left")
+
+    def _tell(self, seat: int, body: bytes, kind: bytes) -> None:
+        """Tell every guest still listening, but the one in `seat`, about that seat."""
+        for g in self._listening():
+            if g.seat != seat:
+                self.radio.send(g.peer, kind + body)
+
+    def play_on(self) -> bool:
+        """The host's "Play on without ...": the wait for every lost guest ends now."""
+        waited = [s for s in self.countdown if s not in self.standins]
+        for seat in waited:
+            self.countdown[seat] = self.radio.tick_no
+        if waited:
+            log.info("versus: the host plays on without waiting")
+        return bool(waited)
+
+    def _offer_back(self, guest: Guest) -> None:
+        """A guest whose seat the computer plays is heard again: offer it the seat; once it
+        said yes, hand it over at a turn boundary (not while the computer decides for it)."""
+        seat = guest.seat
+        if seat in self.departed or self._lost(guest.peer):
+            return
+        if seat not in self._offers:
+            self._offers.add(seat)
+            log.info("versus: %s is back; its seat is offered back", self.name_of(seat))
+            self.radio.send(guest.peer, b"O")
+        assert self.match is not None
+        if seat in self._handback and self.match.to_move != seat:
+            self._hand_back(guest)
+
+    def _hand_back(self, guest: Guest) -> None:
+        """The returning guest plays its seat again from the next action: its state is
+        sent afresh (it may have missed actions) and every guest is told (`H`)."""
+        assert self.match is not None
+        seat, index = guest.seat, len(self.match.history)
+        remote: RemoteSeat[Any] = RemoteSeat()
+        self.match.replace_seat(seat, remote)
+        self._remote[seat] = remote
+        del self.standins[seat]
+        self._handback.discard(seat)
+        self._offers.discard(seat)
+        self._part(seat, self.name_of(seat), index)
+        self._lost_seen = [s for s in self._lost_seen if s != seat]
+        log.info("versus: %s plays its seat again from action %d", self.name_of(seat), index)
+        self._send_state(guest.peer, force=True)
+        body = SEAT.pack(seat, 0, index)
+        for g in self._listening():
+            self.radio.send(g.peer, b"H" + body)
+        self.news.append(("back", seat))

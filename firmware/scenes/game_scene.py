@@ -43,7 +43,7 @@ class GameScene(Scene):
         if thinking >= THINKING_INDICATOR_TICKS and not self.game.draws_thinking:
             draw_thinking(top, thinking)
         if self.ctx.versus is not None:
-            from firmware.scenes.versus import draw_link_overlay
+            from firmware.scenes.versus_match import draw_link_overlay
 
             draw_link_overlay(self.machine, top)
 

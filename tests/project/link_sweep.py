@@ -161,7 +161,8 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
     from firmware.link.session import State
     from firmware.scenes.pause import PauseScene
     from firmware.scenes.records import RecordsScene
-    from firmware.scenes.versus import LobbyScene, WaitingScene, start_versus
+    from firmware.scenes.versus import LobbyScene, start_versus
+    from firmware.scenes.versus_match import WaitingScene
     from tools.versus_screenshots import seeded_secrets
 
     game_id, count, options, longest = LINK_MATCHES[name]

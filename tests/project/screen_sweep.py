@@ -304,10 +304,10 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
     from firmware.scenes.versus import (
         DEPARTURE_TEXT,
         FAILURE_TEXT,
-        WaitingScene,
         departure_text,
         failure_text,
     )
+    from firmware.scenes.versus_match import WaitingScene
     from hal.link.memory import MemoryMedium
     from tools.versus_screenshots import MOVIES as VERSUS_MOVIES
     from tools.versus_screenshots import UNITS, seeded_secrets

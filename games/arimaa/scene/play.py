@@ -98,9 +98,12 @@ class ArimaaScene(Game):
             self._new_game()
 
     # ------------------------------------------------------------------ set-up
+    def _computer_seat(self, side: int) -> Seat[ArimaaAction]:
+        return ClockedSeat(self.ctx.computer_seat(ArimaaComputer(self.level, self.ai_seed)))
+
     def _seat_for(self, side: int) -> Seat[ArimaaAction]:
         if self.mode == "cpu" and side != self.human_side:
-            return ClockedSeat(self.ctx.computer_seat(ArimaaComputer(self.level, self.ai_seed)))
+            return self._computer_seat(side)
         return LocalSeat[ArimaaAction]()
 
     def _new_game(self) -> None:
@@ -112,7 +115,8 @@ class ArimaaScene(Game):
         if self.versus is not None:
             # This unit's player is a local seat, the partner's a remote seat fed by the link.
             self.match: Match[ArimaaAction] = Match(self.rules, self.versus.make_seats())
-            self.versus.attach(self.match)
+            # the partner gone for good: the computer at this game's level may finish
+            self.versus.attach(self.match, computer=self._computer_seat)
         else:
             self.match = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
         self._reset_view()

@@ -22,7 +22,7 @@ from firmware.game_api import Game, GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
-from games.regions.match import RaceRules, RegionsRules
+from games.regions.match import AbsentSeat, RaceRules, RegionsRules
 from games.regions.records import Best, best_of
 from games.regions.rules import threestate as ts
 from games.regions.rules.catalogue import entry
@@ -307,7 +307,8 @@ class RegionsScene(Game):
             assert isinstance(local, LocalSeat)
             self.seat = local
             self.match = Match(RaceRules(setup), seats)
-            self.versus.attach(self.match)
+            # the partner gone for good: the player may finish the puzzle alone
+            self.versus.attach(self.match, computer=lambda seat: AbsentSeat())
         else:
             self.match = Match(RegionsRules(Puzzle(setup)), [self.seat])
         self.best_before = self.bests().get(self.record_key(pattern))

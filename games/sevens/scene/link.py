@@ -59,6 +59,13 @@ def versus_match(scene: LinkSource, setup: Setup, members: list[str]) -> Match[s
             if kind in PERSONALITIES:
                 seats[s] = scene.ctx.computer_seat(SevensComputer(kind, f"{scene._seed}:ai:{s}"))
     match = Match(rules, seats)
-    session.attach(match, dealer=lambda seed: deal_for_link(seed, setup.rules))
+    computer = None
+    if session.role == "host":  # it alone holds every hand: its computer takes a gone seat
+
+        def computer(seat: int) -> Any:
+            kind = PERSONALITIES[seat % len(PERSONALITIES)]
+            return scene.ctx.computer_seat(SevensComputer(kind, f"{scene._seed}:ai:{seat}"))
+
+    session.attach(match, dealer=lambda seed: deal_for_link(seed, setup.rules), computer=computer)
     return match
 
