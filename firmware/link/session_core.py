@@ -470,6 +470,17 @@ class SessionCore:
         raise NotImplementedError
 
     def _keep_seats(self) -> None:
+        """Every tick of a running match: the seats of units that are gone (the host's
+        duty), or the wait for a lost host (a guest's)."""
+        if self.role == "host":
+            self._keep_guest_seats()
+        else:
+            self._watch_host()
+
+    def _keep_guest_seats(self) -> None:
+        raise NotImplementedError
+
+    def _watch_host(self) -> None:
         raise NotImplementedError
 
     def _watch_lost(self) -> None:

@@ -268,7 +268,7 @@ class GuestSide(Departures):
         self.radio.send(self.host, b"Y")
         return True
 
-    def _keep_seats(self) -> None:
+    def _watch_host(self) -> None:
         """A guest whose host is lost waits twice the grace period for it, with the time
         left shown; then the match is over for it (the host holds the deal), or, two
         units, it may finish alone."""

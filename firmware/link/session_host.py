@@ -228,7 +228,7 @@ class HostSide(Departures):
             self.radio.send(peer, b"S" + bytes([k, len(parts)]) + part)
 
     # ------------------------------------------------- seats of units that are gone
-    def _keep_seats(self) -> None:
+    def _keep_guest_seats(self) -> None:
         """Every tick of a running match: a guest gone (goodbye) or lost has its seat taken
         by the computer, at once or after `grace_ticks` (three or four units; told to the
         others with `T`); one that is back is offered its seat (`O`) and, once it says yes,
@@ -253,7 +253,7 @@ class HostSide(Departures):
                         "versus: the computer takes %s's seat in %d ticks unless it returns",
                         self.name_of(seat), wait,
                     )
-                    self._tell(seat, SEAT.pack(seat, wait, 0), b"T")
+                    self._tell(seat, SEAT.pack(seat, min(wait, 0xFFFF), 0), b"T")
             if now < self.countdown[seat]:
                 continue
             if self.units > 2 and self.computer is not None:

@@ -121,6 +121,12 @@ HOST_DEPARTURE_TEXT = {
 }
 
 
+def sentences(machine: Any, said: list[str]) -> str:
+    """Sentences one after another: a space between English ones, none between Japanese
+    ones (`tr` keeps the English for an empty Japanese text, so it cannot say "")."""
+    return ("" if machine.tr("en", "ja") == "ja" else " ").join(s for s in said if s)
+
+
 def names_text(machine: Any, names: list[str]) -> str:
     """Unit names as one phrase in the player's language ("Bob, Cy" / "Bob、Cy")."""
     return str(machine.tr(", ".join(names), "、".join(names)))
@@ -141,7 +147,7 @@ def departure_text(machine: Any, gone: list[tuple[int, str, str]]) -> str:
         str(machine.tr(*DEPARTURE_TEXT[why])).format(names_text(machine, names))
         for why, names in groups.items()
     ]
-    return str(machine.tr(" ", "")).join(said)
+    return sentences(machine, said)
 
 
 def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:

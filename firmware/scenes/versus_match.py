@@ -27,6 +27,7 @@ from firmware.scenes.versus import (
     link_bars,
     names_text,
     radio_of,
+    sentences,
     top_message,
 )
 
@@ -51,7 +52,7 @@ def announcement_text(machine: Host, kind: str, seat: int, session: Session) -> 
     if kind == "takeover":
         why = [g for g in session.gone() if g[0] == seat]
         if why:
-            said = str(machine.tr(" ", "")).join([departure_text(machine, why), said])
+            said = sentences(machine, [departure_text(machine, why), said])
     return said
 
 
@@ -366,5 +367,5 @@ def watch(machine: Host) -> None:
         gone = session.gone()
         said = departure_text(machine, gone) if gone and not session.cheated else ""
         if said and why == "host_gone":
-            said = str(machine.tr(" ", "")).join([said, failure_text(machine, why)])
+            said = sentences(machine, [said, failure_text(machine, why)])
         machine.push(NoticeScene(machine, said or failure_text(machine, why)))

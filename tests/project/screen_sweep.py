@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -306,6 +307,7 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         FAILURE_TEXT,
         departure_text,
         failure_text,
+        sentences,
     )
     from firmware.scenes.versus_match import WaitingScene
     from hal.link.memory import MemoryMedium
@@ -353,15 +355,103 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
                 yield f"versus failure {why}", rec
                 guest.pop()
             many = [(1, "Ken", "quit"), (2, "Mio", "lost"), (3, "Sora", "restarted")]
-            for gone in [[(1, "Ken", why)] for why in DEPARTURE_TEXT] + [many]:
-                guest.push(NoticeScene(guest, departure_text(guest, gone)))
+            hosts = [[(0, "Hana", why)] for why in DEPARTURE_TEXT]
+            for gone in [[(1, "Ken", why)] for why in DEPARTURE_TEXT] + [many] + hosts:
+                said = departure_text(guest, gone)
+                if gone[0][0] == 0:  # the host gone: the match cannot go on (issue 33)
+                    said = sentences(guest, [said, failure_text(guest, "host_gone")])
+                guest.push(NoticeScene(guest, said))
                 with recording() as rec:
                     guest.render()
                 yield f"versus gone {gone}", rec
                 guest.pop()
+            yield from sweep_seat_screens(guest)
         finally:
             for m in units.values():
                 m.store.close()
+
+
+class _SeatSession:
+    """A match of three or four units as its screens read it (issue 33: the waiting
+    screen with the time left and "Play on without ...", a seat offered back, the one left
+    of two): the session the screens of `sweep_seat_screens` are drawn for."""
+
+    def __init__(self, role: str, units: int, state: Any) -> None:
+        self.role, self.units, self.state = role, units, state
+        self.sealed, self.offered, self.seat, self.alone = True, True, 1, False
+        self.names = ["Hana", "Ken", "Mio", "Sora"][:units]
+        self.match = None
+
+    def lost_seats(self) -> list[int]:
+        return [0] if self.role == "guest" else list(range(1, self.units))
+
+    def name_of(self, seat: int) -> str:
+        return self.names[seat]
+
+    def time_left(self) -> int:
+        return 1199  # twenty seconds, the longest wait shown
+
+    def gone(self) -> list[tuple[int, str, str]]:
+        return [(1, "Ken", "quit")]
+
+    def quality(self) -> int:
+        return 0
+
+    def partner_name(self) -> str:
+        return "Hana"
+
+
+def sweep_seat_screens(unit: Machine) -> Iterator[tuple[str, Recorder]]:
+    """Issue 33's screens of a running match on `unit` (in a game): the waiting screen of
+    a host of four units (three lost: the longest names line, the "Play on" button) and
+    of a guest waiting for its host, the seat offered back, the one left of two, and the
+    announcements over the game when a seat changes hands."""
+    from firmware.gfx import battery as battery_gfx
+    from firmware.gfx import palette as pal
+    from firmware.link.session import State
+    from firmware.scenes.versus import departure_text
+    from firmware.scenes.versus_match import (
+        ANNOUNCE_TEXT,
+        OfferScene,
+        StrandedScene,
+        WaitingScene,
+        announcement_text,
+    )
+
+    service = unit.link
+    assert service is not None
+    real = service.session
+    try:
+        for role, units in (("host", 4), ("host", 3), ("guest", 3), ("guest", 2)):
+            service.session = _SeatSession(role, units, State.WAITING)  # type: ignore[assignment]
+            unit.push(WaitingScene(unit))
+            with recording() as rec:
+                unit.render()
+            yield f"versus waiting ({role} of {units} units)", rec
+            unit.pop()
+        service.session = _SeatSession("guest", 3, State.PLAYING)  # type: ignore[assignment]
+        unit.push(OfferScene(unit))
+        with recording() as rec:
+            unit.render()
+        yield "versus seat offered back", rec
+        unit.pop()
+        service.session = _SeatSession("host", 2, State.STRANDED)  # type: ignore[assignment]
+        unit.push(StrandedScene(unit, departure_text(unit, [(1, "Ken", "quit")])))
+        with recording() as rec:
+            unit.render()
+        yield "versus partner gone for good", rec
+        unit.pop()
+        session = _SeatSession("host", 4, State.PLAYING)
+        for kind in ANNOUNCE_TEXT:
+            for seat, name, why in [(1, "Ken", "quit"), (3, "Sora", "lost")]:
+                session.gone = lambda s=seat, n=name, w=why: [(s, n, w)]  # type: ignore[method-assign]
+                words = announcement_text(unit, kind, seat, session)  # type: ignore[arg-type]
+                with recording() as rec:
+                    unit.render()
+                    battery_gfx.draw_banner(unit.top, words, pal.TEAL)
+                yield f"versus announced: {words}", rec
+    finally:
+        service.session = real
 
 
 # The failure the error screen shows: where, and the exception (its own words, in English).
