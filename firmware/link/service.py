@@ -163,6 +163,7 @@ class LinkService:
                 if self.announced is not None else None
             ),
             "alone": bool(s is not None and s.alone),
+            "grace_ticks": s.grace_ticks if s is not None else self.grace_ticks,
             "parts": {
                 str(seat): [[who or "computer", at] for who, at in parts]
                 for seat, parts in (s.seat_parts.items() if s is not None else [])

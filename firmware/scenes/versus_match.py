@@ -62,8 +62,7 @@ def seconds(ticks: int) -> int:
 
 
 def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
-    """Partner name and link quality at the top screen's centre during a versus game, and
-    the latest announcement (a seat that changed hands) for a few seconds."""
+    """Partner name and link quality at the top screen's centre during a versus game."""
     service = machine.link
     if service is None or service.session is None:
         return
@@ -83,6 +82,11 @@ def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
         text.draw(top, label, (box.x + 4, box.y + (2 if text.is_tall(label) else 4)), pal.TEXT,
                   valign="top")
     link_bars(top, (box.right - 17, box.y + (3 if label else 1)), session.quality())
+
+
+def draw_announcement(machine: Host, top: pygame.Surface) -> None:
+    """The latest announcement (a seat that changed hands) across the upper screen for a
+    few seconds, over the game (as the battery's warning is)."""
     shown = announcement(machine)
     if shown:
         battery_gfx.draw_banner(top, shown, pal.TEAL)

@@ -95,7 +95,7 @@ class Recorder:
 @contextmanager
 def recording() -> Iterator[Recorder]:
     """Record every text and box drawn (firmware.gfx.trace) while the block runs."""
-    from firmware.scenes import versus
+    from firmware.scenes import versus_match as versus
 
     rec = Recorder()
     real_overlay = versus.draw_link_overlay
