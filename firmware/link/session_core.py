@@ -78,6 +78,7 @@ class SessionCore:
     countdown: dict[int, int] = field(default_factory=dict)  # seat -> tick the wait ends
     offered: bool = False  # a guest: the host offers this unit its seat back
     alone: bool = False  # two units: this unit finishes against the computer, unlinked
+    rejoined: bool = False  # a guest that joined its running match again after a restart
     # what the firmware announces on this unit: ("takeover" | "back", seat), oldest first
     news: list[tuple[str, int]] = field(default_factory=list)
     # the game's computer player for a seat (given at `attach`): it takes a gone unit's seat

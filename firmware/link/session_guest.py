@@ -86,17 +86,21 @@ class GuestSide(Departures):
             self._host_commit = body[5:21]
             self.options = {str(k): str(v) for k, v in json.loads(body[21:]).items()}
             assert self.host is not None
-            self.radio.send(self.host, b"C" + commit_of(self._secret))
+            self.rejoined = bool(body[2] & 2) and self.sealed  # back into a running match
+            if not self.rejoined:
+                self.radio.send(self.host, b"C" + commit_of(self._secret))
         elif kind == b"R" and self.sealed:
             commits = chunks(body)
             mine = commit_of(self._secret)
-            if not (commits and commits[0] == self._host_commit and self.seat is not None
-                    and self.seat < len(commits) and commits[self.seat] == mine):
+            ours = self.rejoined or (self.seat is not None and self.seat < len(commits)
+                                     and commits[self.seat] == mine)
+            if not (commits and commits[0] == self._host_commit and ours):
                 self.radio.reject("illegal", "the commitments leave out ours or the host's")
                 return
             self._commits, self.seats = commits, len(commits)
             assert self.host is not None
-            self.radio.send(self.host, b"V" + self._secret)
+            if not self.rejoined:  # a unit joining again had its random in its last life
+                self.radio.send(self.host, b"V" + self._secret)
         elif kind == b"G" and self.sealed:
             if self._commits:
                 self._start([b"public", *self._commits])
@@ -207,7 +211,7 @@ class GuestSide(Departures):
             return "the host revealed a different number of randoms"
         if any(commit_of(r) != c for r, c in zip(self._reveals, self._commits, strict=True)):
             return "a revealed random does not match its commitment"
-        if self.seat is None or self._reveals[self.seat] != self._secret:
+        if self.seat is None or (not self.rejoined and self._reveals[self.seat] != self._secret):
             return "the revealed randoms leave out ours"
         return None
 

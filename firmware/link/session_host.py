@@ -103,16 +103,21 @@ class HostSide(Departures):
             g.seat = seat
             self._welcome(g)
 
-    def _welcome(self, guest: Guest) -> None:
-        """Tell a guest its seat, the most seats, the flags, the host's commitment and the
-        options (again after the seats were renumbered)."""
+    def _welcome(self, guest: Guest, rejoin: bool = False) -> None:
+        """Tell a guest its seat, the most seats, the flags (1 sealed, 2 joining a running
+        match again), the host's commitment and the options (again after the seats were
+        renumbered)."""
         opts = json.dumps(self.options, separators=(",", ":")).encode()
-        head = bytes([guest.seat, self.seats, int(self.sealed), LINK_PROTOCOL, self.rules_version])
+        flags = int(self.sealed) | (2 if rejoin else 0)
+        head = bytes([guest.seat, self.seats, flags, LINK_PROTOCOL, self.rules_version])
         self.radio.send(guest.peer, b"W" + head + self._host_commit + opts)
 
     def _host_message(self, src: bytes, kind: bytes, body: bytes) -> None:
         guest = next((g for g in self.guests if g.peer == src), None)
         if kind == b"J":
+            if guest is not None and self._may_rejoin(guest, body):
+                self._rejoin(guest)
+                return
             refusal = self._refusal(guest, body)
             if refusal is not None:
                 log.info("versus: refused a join: %s", refusal)
@@ -236,6 +241,7 @@ class HostSide(Departures):
         (`State.STRANDED`) once the partner has been lost for the grace period."""
         if self.match is None or self.match.over:
             return
+        self._announce_rejoin()
         now = self.radio.tick_no
         for g in list(self.guests):
             seat = g.seat
@@ -313,3 +319,47 @@ class HostSide(Departures):
         for g in self._listening():
             self.radio.send(g.peer, b"H" + body)
         self.news.append(("back", seat))
+
+    def _rejoinable(self) -> list[Guest]:
+        """Guests of a sealed match whose seat the computer plays and that are gone (a
+        restarted unit has lost its session: it may join again from the lobby)."""
+        if not self.sealed or self.match is None or self.match.over:
+            return []
+        return [
+            g for g in self.guests
+            if g.seat in self.standins and (g.seat in self.departed or self._lost(g.peer))
+        ]
+
+    def _may_rejoin(self, guest: Guest, body: bytes) -> bool:
+        """A join ("J" body) from the unit whose seat the computer plays: it comes back."""
+        return (
+            guest in self._rejoinable()
+            and self.state in (State.PLAYING, State.WAITING)
+            and self._refusal(None, body) in (None, "started", "full")
+        )
+
+    def _rejoin(self, guest: Guest) -> None:
+        """A unit that restarted joins its running match again: its seat, the names, every
+        commitment, its view of the game now (its opening), the go, that the computer plays
+        its seat, and the offer to take it back (at the next turn boundary, as any unit
+        that returns). Its new random plays no part: the deal was made without it."""
+        seat = guest.seat
+        log.info("versus: %s joins the match again; its seat is offered back", self.name_of(seat))
+        self.departed.pop(seat, None)
+        self._offers.add(seat)
+        self._welcome(guest, rejoin=True)
+        self.radio.send(guest.peer, b"N" + json.dumps(self.names, ensure_ascii=False).encode())
+        self.radio.send(guest.peer, b"R" + b"".join(self._commits))
+        self._send_state(guest.peer, force=True)
+        self.radio.send(guest.peer, b"G")
+        self.radio.send(guest.peer, b"T" + SEAT.pack(seat, 0, self.standins[seat]))
+        self.radio.send(guest.peer, b"O")
+
+    def _announce_rejoin(self) -> None:
+        """While a gone unit may join again, the host's beacon offers its seat (a unit not of
+        this match that tries is refused: the match has started)."""
+        free = len(self._rejoinable())
+        if free and self.radio.beacon is None:
+            self._announce(free)
+        elif not free and self.radio.beacon is not None:
+            self.radio.beacon = None

@@ -23,8 +23,11 @@ import pygame
 import pytest
 
 from firmware.link.reliable import LOST_TICKS
+from firmware.scenes.versus import start_versus
 from firmware.scenes.versus_match import announcement
+from firmware.testing import scripted_machine
 from tests.firmware.link.match_units import MatchUnits
+from tests.games.sevens.sevens_driver import Tapper
 
 GRACE = 420  # ticks a lost guest is waited for (7 s: the deal of four units at 9600 baud
 # starves a channel for up to 3 s, which is not a unit gone)
@@ -201,3 +204,34 @@ def test_the_host_killed_every_guest_leaves_saying_the_host_left(tmp_path: Path)
         assert m.link.session is None and m.game_scene() is None
         stats = m.store.get_stats("sevens")
         assert stats["played"] == 1 and not stats.get("wins") and not stats.get("losses")
+
+
+def test_a_guest_that_restarted_joins_again_and_takes_its_seat_back(tmp_path: Path) -> None:
+    """Cy's unit restarts mid-game (no goodbye: a crash, a reset) on its store: the host's
+    computer takes its seat at once; Cy joins again from the lobby, is offered its seat,
+    takes it back at a turn boundary from its view of the game now, and the three finish
+    alike, Cy's check of the sealed deal passing (its new random played no part)."""
+    units = MatchUnits(tmp_path, grace=GRACE)
+    units.start(6)
+    host, ken, _ = units.machines
+    units.machines[2].store.close()
+    tapper = Tapper(9)
+    cy = scripted_machine(tmp_path / "Cy", tapper, link=units.medium.attach(), link_name="Cy")
+    cy.to_launcher()
+    tapper.machine = cy
+    units.machines[2] = cy
+    units.run(60 * 10, until=lambda: all(_link(m)["computer"] == [2] for m in (host, ken)))
+    assert _link(host)["gone"] == [{"seat": 2, "name": "Cy", "why": "restarted"}]
+    start_versus(cy, "join", "sevens", {})
+    cy.scene.auto_join = True
+    units.run(60 * 60, until=lambda: cy.scene.name == "offer")
+    assert cy.scene.name == "offer" and cy.link.session.rejoined
+    cy.scene.take()
+    units.run(60 * 20, until=lambda: all(_link(m)["computer"] == [] for m in units.machines))
+    assert all(_link(m)["computer"] == [] for m in units.machines)
+    assert announcement(ken) == "Cy is back and plays again."
+    _finish(units)
+    assert len({m.link.session.match.rules.digest() for m in units.machines}) == 1
+    assert not cy.link.session.cheated and cy.link.session._unsealed()
+    parts = host.store.list_records("sevens")[0].record["seat_parts"]["2"]
+    assert [who for who, _ in parts] == ["Cy", "computer", "Cy"]
