@@ -3,9 +3,9 @@ in lockstep; only actions travel, each with a digest of the state it produced.
 
 The session is split by role: the wire vocabulary (message letters, codes, states) in
 `session_codec.py`, the state and the lockstep match both roles share in `session_core.py`,
-the host's messages in `session_host.py` and the guest's in `session_guest.py`. A unit's
-`Session` is both (its role is chosen by `host_game` or `look`); the names other modules use
-are importable from here.
+the host's messages in `session_host.py` and the guest's in `session_guest.py`, what becomes
+of the units that leave in `session_departures.py`. A unit's `Session` is both roles (its
+role is chosen by `host_game` or `look`); the names other modules use are importable here.
 
 A unit leaving a match says goodbye at once (`abandon(cause)`): the emulator's quit, the end
 of a headless run and a shutdown say "quit", the pause menu's "Leave the match" and the
@@ -14,6 +14,15 @@ guests, so every unit names exactly the units that are gone (`gone()`, the scree
 dump) and the log has each with its cause; a unit that falls silent is lost after
 `reliable.LOST_TICKS` (2.5 s) and named so (`lost_seats()`). Units of link protocol 3
 without these read a goodbye as before (the partner left) and ignore `L`.
+
+The match outlives a unit (issue 33): with three or four units the host's computer (the
+game's, given to `attach(match, computer=...)`) takes the seat of a guest gone with a
+goodbye at once, of a lost one after `grace_ticks`, tells everyone (`T`) and plays on in
+lockstep; a guest heard again, or one that restarted and joins again, is offered its seat
+(`O`), says yes (`Y`, `accept_seat`) and takes it at the next turn boundary (`H`). Of two
+units the one left may finish alone (`finish_alone`). A lost host is waited for twice the
+grace period; then, as after its goodbye, the match is over for its guests. `seat_parts`
+says who played which part of a seat (the record and the result name them).
 
 A join that fails never fails silently: `failure` names why (a key of FAILURES: no answer,
 refused and why, another version, the host left or restarted), the lobby shows it and the

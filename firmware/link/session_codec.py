@@ -8,7 +8,9 @@ Messages (over each host-guest reliable channel; the first byte says which):
     J p r game        guest -> host  join the game the host offers; p, r: the guest's link
                                      protocol and rules versions (one byte each)
     W seat seats f p r c_H options-json  host -> guest  welcome: your seat, the most seats,
-                                     flags (1 = sealed), the host's versions, its commitment
+                                     flags (1 = sealed, 2 = again: a unit that restarted
+                                     back into its running match), the host's versions,
+                                     its commitment
     C c_G             guest -> host  the guest's commitment (SHA-256 of its random, 16 bytes)
     R r_H             host -> guest  the host's random, revealed once every guest committed
     R c_0 .. c_n      host -> guest  (sealed) every commitment in seat order, instead

@@ -137,11 +137,7 @@ class WaitingScene(MenuScene):
         )
 
     def abandon(self) -> None:
-        service = radio_of(self.machine)
-        if service.session is not None:
-            service.session.abandon("left")
-        service.end_session()
-        self.machine.to_launcher()
+        leave_match(self.machine)
 
     def play_on(self) -> None:
         """The host's "Play on without Cy": the computer takes the lost seats now."""
@@ -211,35 +207,60 @@ class WaitingScene(MenuScene):
         return {"lost": self.lost_names(), "time_left": left, **super().dump()}
 
 
-class OfferScene(MenuScene):
+def leave_match(machine: Host) -> None:
+    """Leave the running match (a goodbye, "left") for the launcher."""
+    service = radio_of(machine)
+    if service.session is not None:
+        service.session.abandon("left")
+    service.end_session()
+    machine.to_launcher()
+
+
+class ChoiceScene(MenuScene):
+    """A choice over a running match: one way on (`key`, its label in English and
+    Japanese, `choose`) or leaving the match; `bar` is the lower screen's title."""
+
+    top_y = 110
+    bar = ("", "")
+
+    def __init__(self, machine: Host, key: str, label: tuple[str, str]) -> None:
+        super().__init__(machine)
+        tr = machine.tr
+        self.items = [
+            MenuItem(key, lambda: tr(*label), self.choose, face=pal.ACCENT_LO),
+            MenuItem("leave", lambda: tr("Leave the match", "ゲームを ぬける"), self.leave,
+                     face=pal.DANGER),
+        ]
+
+    def choose(self) -> None:
+        raise NotImplementedError
+
+    def leave(self) -> None:
+        leave_match(self.machine)
+
+    def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
+        widgets.background(bottom)
+        widgets.title_bar(bottom, self.machine.tr(*self.bar))
+
+
+class OfferScene(ChoiceScene):
     """This unit is back after the computer took its seat: take it back (from the next
     turn boundary, with the host's state) or leave the match."""
 
     name = "offer"
-    top_y = 110
+    bar = ("Your seat", "あなたの せき")
 
     def __init__(self, machine: Host) -> None:
-        super().__init__(machine)
-        tr = machine.tr
-        self.items = [
-            MenuItem("take", lambda: tr("Take my seat back", "せきに もどる"), self.take,
-                     face=pal.ACCENT_LO),
-            MenuItem("leave", lambda: tr("Leave the match", "ゲームを ぬける"), self.leave,
-                     face=pal.DANGER),
-        ]
+        super().__init__(machine, "take", ("Take my seat back", "せきに もどる"))
+
+    def choose(self) -> None:
+        self.take()
 
     def take(self) -> None:
         session = radio_of(self.machine).session
         if session is not None:
             session.accept_seat()
         self.machine.pop()
-
-    def leave(self) -> None:
-        service = radio_of(self.machine)
-        if service.session is not None:
-            service.session.abandon("left")
-        service.end_session()
-        self.machine.to_launcher()
 
     def update(self, inp: InputState) -> None:
         session = radio_of(self.machine).session
@@ -261,29 +282,21 @@ class OfferScene(MenuScene):
             ],
         )
 
-    def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
-        widgets.background(bottom)
-        widgets.title_bar(bottom, self.machine.tr("Your seat", "あなたの せき"))
 
-
-class StrandedScene(MenuScene):
+class StrandedScene(ChoiceScene):
     """Two units, the partner gone for good: finish the match alone (the game's computer
     plays the partner's side; Region Select's race is the player's puzzle alone) or
     leave."""
 
     name = "alone"
-    top_y = 110
+    bar = ("Partner gone", "あいてが いません")
 
     def __init__(self, machine: Host, message: str) -> None:
-        super().__init__(machine)
-        tr = machine.tr
+        super().__init__(machine, "finish", ("Finish alone", "ひとりで つづける"))
         self.message = message
-        self.items = [
-            MenuItem("finish", lambda: tr("Finish alone", "ひとりで つづける"), self.finish,
-                     face=pal.ACCENT_LO),
-            MenuItem("leave", lambda: tr("Leave the match", "ゲームを ぬける"), self.leave,
-                     face=pal.DANGER),
-        ]
+
+    def choose(self) -> None:
+        self.finish()
 
     def finish(self) -> None:
         session = radio_of(self.machine).session
@@ -291,14 +304,11 @@ class StrandedScene(MenuScene):
             self.machine.pop()
 
     def leave(self) -> None:
-        service = radio_of(self.machine)
+        session = radio_of(self.machine).session
         game = self.machine.game_scene()
-        if service.session is not None:
-            if game is not None:
-                record_unfinished(self.machine, game.cartridge.id, service.session)
-            service.session.abandon("left")
-        service.end_session()
-        self.machine.to_launcher()
+        if session is not None and game is not None:
+            record_unfinished(self.machine, game.cartridge.id, session)
+        leave_match(self.machine)
 
     def update(self, inp: InputState) -> None:
         session = radio_of(self.machine).session
@@ -319,10 +329,6 @@ class StrandedScene(MenuScene):
                    "ひとりで さいごまで (あいては コンピュータ)、または ぬける。"),
             ],
         )
-
-    def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
-        widgets.background(bottom)
-        widgets.title_bar(bottom, self.machine.tr("Partner gone", "あいてが いません"))
 
     def dump(self) -> dict[str, object]:
         return {"message": self.message, **super().dump()}
