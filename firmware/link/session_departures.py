@@ -114,6 +114,8 @@ class Departures(SessionCore):
                     return
         else:
             self._depart(0, "restarted")
+            self._partner_gone("host_gone")
+            return
         self._partner_gone("partner_restarted")
 
     def _partner_gone(self, failure: str) -> None:

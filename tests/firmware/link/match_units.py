@@ -13,6 +13,7 @@ from typing import Any
 from firmware.link.radio import PairRecord
 from firmware.link.session import State
 from firmware.scenes.versus import start_versus
+from firmware.scenes.versus_match import announcement_text
 from firmware.storage import Store
 from firmware.testing import scripted_machine
 from games.sevens.scene.setup import Setup
@@ -114,3 +115,12 @@ class MatchUnits:
 
     def scenes(self) -> list[str]:
         return [m.scene.name for m in self.running()]
+
+
+def announced(machine: Any) -> str:
+    """The latest announcement on this unit, as shown (its banner stays up 4 s; the dump
+    keeps which it was)."""
+    said = machine.dump()["link"]["announced"]
+    if said is None:
+        return ""
+    return announcement_text(machine, said["kind"], said["seat"], machine.link.session)

@@ -18,11 +18,10 @@ import pytest
 from firmware.link.reliable import LOST_TICKS
 from firmware.link.session import Session, State
 from firmware.link.testbed import Air, prepaired
-from firmware.scenes.versus_match import announcement
 from firmware.testing import scripted_machine
 from hal.interfaces import Button, RawInput
 from hal.link.air import Impairments
-from tests.firmware.link.match_units import MatchUnits
+from tests.firmware.link.match_units import MatchUnits, announced
 from tests.games.sevens.sevens_driver import Tapper
 
 NAMES = ("Hana", "Ken", "Cy")
@@ -72,7 +71,7 @@ def test_a_guest_that_quits_is_named_by_the_host_and_the_other_guest(
     assert took < LOST_TICKS  # told by the goodbye, not by the silence
     assert units.scenes() == ["sevens", "sevens"]
     for m in (units.host, units.ken):
-        assert announcement(m) == "Cy left the game. The computer plays for Cy now."
+        assert announced(m) == "Cy left the game. The computer plays for Cy now."
         assert _gone(m) == [{"seat": 2, "name": "Cy", "why": "quit"}]
     assert _departures(caplog, "quit") == ["versus: Cy (seat 2) is gone: quit"] * 2
     assert not _departures(caplog, "lost")
@@ -95,8 +94,8 @@ def test_a_guest_that_leaves_by_the_pause_menu_is_named_in_japanese_too(
     assert units.cy.scene.name == "launcher"
     units.run(60 * 10, until=lambda: all(_taken(m) for m in (units.host, units.ken)))
     assert units.scenes()[:2] == ["sevens", "sevens"]
-    assert announcement(units.host) == "Cy left the game. The computer plays for Cy now."
-    assert announcement(units.ken) == (
+    assert announced(units.host) == "Cy left the game. The computer plays for Cy now."
+    assert announced(units.ken) == (
         "Cyが ゲームを ぬけました。Cyの かわりに コンピュータが うちます。"
     )
     for m in (units.host, units.ken):
@@ -224,6 +223,6 @@ def test_a_guest_that_restarts_is_named_restarted(
     units.run(60 * 10, until=lambda: all(_taken(m) for m in (units.host, units.ken)))
     assert units.scenes() == ["sevens", "sevens", "launcher"]
     for m in (units.host, units.ken):
-        assert announcement(m) == "Cy restarted. The computer plays for Cy now."
+        assert announced(m) == "Cy restarted. The computer plays for Cy now."
         assert _gone(m) == [{"seat": 2, "name": "Cy", "why": "restarted"}]
     assert _departures(caplog, "restarted") == ["versus: Cy (seat 2) is gone: restarted"] * 2

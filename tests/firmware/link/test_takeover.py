@@ -24,9 +24,8 @@ import pytest
 
 from firmware.link.reliable import LOST_TICKS
 from firmware.scenes.versus import start_versus
-from firmware.scenes.versus_match import announcement
 from firmware.testing import scripted_machine
-from tests.firmware.link.match_units import MatchUnits
+from tests.firmware.link.match_units import MatchUnits, announced
 from tests.games.sevens.sevens_driver import Tapper
 
 GRACE = 420  # ticks a lost guest is waited for (7 s: the deal of four units at 9600 baud
@@ -137,7 +136,7 @@ def test_the_computer_takes_a_gone_guests_seat_and_the_match_ends_alike(
     for m in units.running():
         assert _link(m)["gone"] == gone  # exactly the unit that is gone, on every unit
         assert _link(m)["announced"] == {"kind": "takeover", "seat": seat}
-        assert announcement(m).endswith(f"The computer plays for {names[seat]} now.")
+        assert announced(m).endswith(f"The computer plays for {names[seat]} now.")
     taken = [r.getMessage() for r in caplog.records if "the computer plays" in r.getMessage()]
     assert len(taken) == len(names) - 1  # logged once on each unit still there
     _finish(units)
@@ -166,7 +165,7 @@ def test_a_guest_that_comes_back_takes_its_seat_back(tmp_path: Path) -> None:
     units.run(60 * 20, until=lambda: all(_link(m)["computer"] == [] for m in units.machines))
     for m in (host, ken):
         assert _link(m)["announced"] == {"kind": "back", "seat": 2}
-        assert announcement(m) == "Cy is back and plays again."
+        assert announced(m) == "Cy is back and plays again."
         assert _link(m)["gone"] == []
     parts = _link(host)["parts"]["2"]
     assert [who for who, _ in parts] == ["Cy", "computer", "Cy"]
@@ -229,7 +228,7 @@ def test_a_guest_that_restarted_joins_again_and_takes_its_seat_back(tmp_path: Pa
     cy.scene.take()
     units.run(60 * 20, until=lambda: all(_link(m)["computer"] == [] for m in units.machines))
     assert all(_link(m)["computer"] == [] for m in units.machines)
-    assert announcement(ken) == "Cy is back and plays again."
+    assert announced(ken) == "Cy is back and plays again."
     _finish(units)
     assert len({m.link.session.match.rules.digest() for m in units.machines}) == 1
     assert not cy.link.session.cheated and cy.link.session._unsealed()
