@@ -23,7 +23,7 @@ import pygame
 
 from firmware.battery import BatteryMonitor
 from firmware.cursor import HotspotCursor
-from firmware.game_api import Cartridge, Game, GameContext, GameResult
+from firmware.game_api import Cartridge, Game, GameContext, GameResult, Versus
 from firmware.gfx import battery as battery_gfx
 from firmware.gfx import palette as pal
 from firmware.gfx import widgets
@@ -232,7 +232,7 @@ class Machine:
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
-        versus: Any = None,
+        versus: Versus | None = None,
         resumed: bool = False,
     ) -> None:
         """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;

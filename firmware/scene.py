@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
-from firmware.game_api import Cartridge, Game, GameContext, GameHost
+from firmware.game_api import Cartridge, Game, GameContext, GameHost, Versus
 from firmware.input import InputState
 from firmware.store_rescue import StoreNotice
 
@@ -63,7 +63,7 @@ class Host(GameHost, Protocol):
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
-        versus: Any = None,
+        versus: Versus | None = None,
         resumed: bool = False,
     ) -> None: ...
     def suspend_game(self) -> bool: ...

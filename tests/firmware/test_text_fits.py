@@ -7,6 +7,7 @@ import pygame
 import pytest
 
 from firmware import cartridges
+from firmware.game_api import Cartridge, rule_broken
 from firmware.gfx import text
 from firmware.scenes.launcher import TILE_W
 from firmware.scenes.menu import LABEL_GAP
@@ -24,8 +25,9 @@ def _pygame() -> None:
 def test_every_tile_title_is_shown_whole(game_id: str) -> None:
     cart = cartridges.discover()[game_id]
     lines = text.wrap(cart.title, TILE_W - 6)
-    assert len(lines) <= 2 and all(text.size(line)[0] <= TILE_W - 4 for line in lines)
-    assert " ".join(lines) == cart.title  # nothing cut, no "…"
+    fits = len(lines) <= 2 and all(text.size(line)[0] <= TILE_W - 4 for line in lines)
+    assert fits, f"{game_id}: {cart.title!r} as {lines}: {rule_broken('G3')}"
+    assert " ".join(lines) == cart.title, rule_broken("G3")  # nothing cut, no "…"
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -38,19 +40,25 @@ def test_every_option_name_and_value_fit_apart(game_id: str, language: str) -> N
             for remembered in (True, False):
                 value = opt.shown(choice, language, remembered)
                 width = text.size(label)[0] + LABEL_GAP + text.size(value)[0]
-                assert width <= OPTION_ROW, (label, value, width)
+                assert width <= OPTION_ROW, f"{label!r} {value!r}: {width}: {rule_broken('G3')}"
 
 
 @pytest.mark.parametrize("game_id", sorted(cartridges.discover()))
 def test_every_description_says_how_it_is_played_and_fits(game_id: str) -> None:
     """Issue 24, item 7: on one unit, against the computer, over the link (how many units)."""
     cart = cartridges.discover()[game_id]
-    assert "one unit" in cart.description.lower()
-    assert ("Versus:" in cart.description) == cart.versus
-    assert ("たいせん" in cart.description_ja) == cart.versus
+    check_description(cart)
+
+
+def check_description(cart: Cartridge) -> None:
+    """Rule G2 on one cartridge (also run on a game installed as a package)."""
+    why = f"{cart.id}: {rule_broken('G2')}"
+    assert "one unit" in cart.description.lower(), why
+    assert ("Versus:" in cart.description) == cart.versus, why
+    assert ("たいせん" in cart.description_ja) == cart.versus, why
     if cart.link_units is not None:
         lo, hi = cart.link_units
         words = {2: "two", 3: "three", 4: "four"}
         said = words[lo] if lo == hi else f"{words[lo]} to {words[hi]}"
-        assert f"{said} units" in cart.description
-    assert len(text.wrap(cart.description, 226)) <= 7  # the launcher shows seven lines
+        assert f"{said} units" in cart.description, why
+    assert len(text.wrap(cart.description, 226)) <= 7, why  # the launcher shows seven lines
