@@ -144,11 +144,15 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
     opened = store is None
     if store is None:
         store = open_store(path, ours=config.store_path is None)
+    left_out: list[registry.LeftOut] = []
+    if config.cartridges is None:
+        cartridges, left_out = registry.discover_all()
     try:
         return Machine(
             hal,
             store,
-            cartridges=config.cartridges if config.cartridges is not None else registry.discover(),
+            cartridges=config.cartridges if config.cartridges is not None else cartridges,
+            left_out=len(left_out),
             scenes=system_scenes(),
             seed=config.seed,
             boot_game=config.game,

@@ -110,6 +110,9 @@ class Option:
         return self.choice_labels.get(choice, choice)
 
 
+LAUNCHER_ORDER_DEFAULT = 100
+
+
 @dataclass(frozen=True)
 class Cartridge:
     """A game's registration: what the launcher shows and how to start it.
@@ -152,6 +155,9 @@ class Cartridge:
     # The game's stored data (`GameContext.save_data`) whose presence means this unit
     # remembers choices from an earlier game; None: the options remember nothing.
     memory_key: str | None = None
+    # Where the launcher shows the game: by this key, then by id (the five games take 10 to
+    # 50; a game that says nothing comes after them, by its id).
+    launcher_order: int = LAUNCHER_ORDER_DEFAULT
 
     def remembers(self, store: Store) -> bool:
         """True unless the game keeps choices (`memory_key`) and has stored none yet."""

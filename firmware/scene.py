@@ -37,6 +37,7 @@ class Host(GameHost, Protocol):
     and the store (from `GameHost`). `firmware.machine.Machine` satisfies it."""
 
     notice: StoreNotice | None  # for the boot screen to show once (e.g. a repaired store)
+    left_out: int  # games that could not be loaded: the boot screen says so once
     ask_language: bool  # a first start: the boot screen offers the language choice first
     offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)
     saved: set[str]  # the games with a saved game waiting

@@ -443,5 +443,12 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
             m.push(NoticeScene(m, notice.en, ja=notice.ja))
             yield seen(where)
             m.pop()
+        from firmware.scenes.boot import left_out_notice
+
+        for count in (1, 3):  # games that could not be loaded (firmware/cartridges.py)
+            en, ja = left_out_notice(count)
+            m.push(NoticeScene(m, en, ja=ja))
+            yield seen(f"{count} games left out")
+            m.pop()
     finally:
         m.store.close()
