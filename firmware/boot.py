@@ -123,7 +123,9 @@ def check_request(config: BootConfig) -> None:
         check_store_path(Path(config.store_path))
     if config.game is None:
         return
-    found = config.cartridges if config.cartridges is not None else registry.discover()
+    found = config.cartridges
+    if found is None:  # (the boot's own look, once the log is open, reports games left out)
+        found = registry.discover_all(report=False)[0]
     cartridge = found.get(config.game)
     if cartridge is None:
         raise BootError(f"no game {config.game!r} (games: {', '.join(sorted(found))})")

@@ -54,11 +54,13 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
-def _leave_out(out: list[LeftOut], source: str, reason: str, exc: BaseException | None) -> None:
-    """Log a game left out once per process: one line (stderr too, once logging is set up)
-    and, at INFO, the trace for the log file."""
+def _leave_out(
+    out: list[LeftOut], source: str, reason: str, exc: BaseException | None, report: bool
+) -> None:
+    """Log a game left out once per process (`report`): one line (stderr too, once logging
+    is set up) and, at INFO, the trace for the log file."""
     out.append(LeftOut(source, reason))
-    if (source, reason) in _told:
+    if not report or (source, reason) in _told:
         return
     _told.add((source, reason))
     log.warning("game %s left out: %s", source, reason)
@@ -73,8 +75,9 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
     )
 
 
-def discover_all() -> tuple[dict[str, Cartridge], list[LeftOut]]:
-    """Every game found (in the launcher's order) and those left out."""
+def discover_all(report: bool = True) -> tuple[dict[str, Cartridge], list[LeftOut]]:
+    """Every game found (in the launcher's order) and those left out; `report` False: log
+    nothing (a look before the log is open, which the boot's own look reports)."""
     from firmware.game_api import Cartridge
 
     found: dict[str, Cartridge] = {}
@@ -82,9 +85,11 @@ def discover_all() -> tuple[dict[str, Cartridge], list[LeftOut]]:
 
     def add(cartridge: Any, source: str) -> None:
         if not isinstance(cartridge, Cartridge):
-            _leave_out(left_out, source, f"{type(cartridge).__name__} is not a Cartridge", None)
+            reason = f"{type(cartridge).__name__} is not a Cartridge"
+            _leave_out(left_out, source, reason, None, report)
         elif cartridge.id in found:
-            _leave_out(left_out, source, f"the id {cartridge.id!r} is another game's", None)
+            reason = f"the id {cartridge.id!r} is another game's"
+            _leave_out(left_out, source, reason, None, report)
         else:
             found[cartridge.id] = cartridge
 
@@ -96,7 +101,7 @@ def discover_all() -> tuple[dict[str, Cartridge], list[LeftOut]]:
             module = importlib.import_module(module_name)
             cartridge = module.CARTRIDGE
         except Exception as exc:
-            _leave_out(left_out, f"games.{name}", _one_line(exc), exc)
+            _leave_out(left_out, f"games.{name}", _one_line(exc), exc, report)
             continue
         add(cartridge, f"games.{name}")
     for ep in _entry_points():
@@ -105,7 +110,7 @@ def discover_all() -> tuple[dict[str, Cartridge], list[LeftOut]]:
         try:
             loaded = ep.load()
         except Exception as exc:
-            _leave_out(left_out, source, _one_line(exc), exc)
+            _leave_out(left_out, source, _one_line(exc), exc, report)
             continue
         add(getattr(loaded, "CARTRIDGE", loaded), source)  # the Cartridge, or its module
 

@@ -51,9 +51,10 @@ GAME_RULES: dict[str, str] = {
     "G6": "every GameResult with a summary has its summary_ja (the records list in Japanese)",
     "G7": "every text lies inside the inner area of the box it is drawn on, a row clear of"
     " the screen's edge, touching no other text, on one baseline with the texts beside it",
-    "G8": "a game with versus keeps its Match as the scene's `match` and steps it in update"
-    " (the sweeps' default player offers random legal actions to its local seat there), and"
-    " records its result with ctx.finish once the session has `agreed`",
+    "G8": "a game with a match keeps it as the scene's `match`, steps it in update and lists"
+    " its legal actions (the sweeps' default player offers a random one to a local seat"
+    " there); it records its result with ctx.finish (in versus once the session has"
+    " `agreed`), so the sweeps see it end",
 }
 
 

@@ -21,7 +21,7 @@ ONE_SHOT_UNITS = 1  # a decision too quick to weigh: the seat's minimum delay de
 ONE_SHOT_UNITS_PER_TICK = 2_000  # the slice budget a one-shot player asks for (any will do)
 
 
-@dataclass(frozen=True)
+@dataclass
 class OneShotPlayer(Generic[A]):
     """A `ComputerPlayer` whose `decide(rules, seat)` returns the action at once.
 

@@ -15,7 +15,7 @@ import itertools
 import re
 
 import pytest
-from link_sweep import LINK_MATCHES, sweep_link_match, sweep_lobby_labels
+from link_sweep import LINK_MATCHES, sweep_link_match, sweep_lobby_labels, sweep_unit_games
 from screen_sweep import (
     LANGUAGES,
     MOVIES,
@@ -97,8 +97,9 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
 @pytest.mark.parametrize(
     "sweep",
     [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
-     sweep_versus_screens, sweep_lobby_labels, sweep_system_screens],
-    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels", "system"],
+     sweep_versus_screens, sweep_lobby_labels, sweep_system_screens, sweep_unit_games],
+    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels", "system",
+         "unit-games"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):

@@ -17,14 +17,22 @@ import ast
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from link_sweep import LINK_MATCHES, NAMES, sweep_link_match, sweep_lobby_labels
+from link_sweep import (
+    LINK_MATCHES,
+    NAMES,
+    sweep_link_match,
+    sweep_lobby_labels,
+    sweep_unit_games,
+)
 from screen_sweep import (
     ERROR,
     MOVIES,
     ROOT,
+    Drawn,
     sweep_help_screens,
     sweep_movie,
     sweep_result_screens,
@@ -122,28 +130,35 @@ def test_movie_screens_speak_one_language(movie, tmp_path):
 @pytest.mark.parametrize(
     "sweep",
     [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_versus_screens,
-     sweep_lobby_labels, sweep_system_screens, *(
+     sweep_lobby_labels, sweep_system_screens, sweep_unit_games, *(
          functools.partial(sweep_link_match, match) for match in LINK_MATCHES
      )],
-    ids=["setup", "help", "result", "versus", "lobby-labels", "system",
+    ids=["setup", "help", "result", "versus", "lobby-labels", "system", "unit-games",
          *(f"link-{match}" for match in LINK_MATCHES)],
 )
 def test_setup_help_and_result_screens_speak_one_language(sweep, tmp_path):
     missing = set()
     for language in ("en", "ja"):
         for where, rec in sweep(language, tmp_path / language):
-            for d in rec.drawn:
-                english = english_words(d.text)
-                if where == "error":  # the failure's own words stay as they were raised
-                    english = [w for w in english if w not in ERROR_WORDS]
-                if language == "ja" and english:
-                    missing.add(f"{where}: no Japanese for {d.text!r}")
-                japanese = {c for c in d.text if text.is_japanese(c)}
-                if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
-                    missing.add(f"{where}: no English for {d.text!r}")
-                if language == "en" and YOU_WINS.search(d.text):
-                    missing.add(f"{where}: {d.text!r} (You win)")
+            missing |= other_language(where, rec.drawn, language)
     assert not missing, "\n".join([*sorted(missing), *one_language_rules(missing)])
+
+
+def other_language(where: str, drawn: Iterable[Drawn], language: str) -> set[str]:
+    """The texts of one screen in `language` that are not in it (rules G4, G6)."""
+    missing = set()
+    for d in drawn:
+        english = english_words(d.text)
+        if where == "error":  # the failure's own words stay as they were raised
+            english = [w for w in english if w not in ERROR_WORDS]
+        if language == "ja" and english:
+            missing.add(f"{where}: no Japanese for {d.text!r}")
+        japanese = {c for c in d.text if text.is_japanese(c)}
+        if language == "en" and japanese and d.text not in JAPANESE_ON_ENGLISH_SCREENS:
+            missing.add(f"{where}: no English for {d.text!r}")
+        if language == "en" and YOU_WINS.search(d.text):
+            missing.add(f"{where}: {d.text!r} (You win)")
+    return missing
 
 
 def one_language_rules(missing: set[str]) -> list[str]:

@@ -85,7 +85,7 @@ class TicTacToeScene(Game):
         if spot == "button:play-again":
             self._start()
             return
-        seat = self.match.to_move()
+        seat = self.match.to_move
         local = self.match.seats[seat] if seat is not None else None
         if spot is not None and spot.startswith("square:") and isinstance(local, LocalSeat):
             local.offer(int(spot.split(":")[1]))
@@ -99,6 +99,7 @@ class TicTacToeScene(Game):
         result = self.match.result()
         winner = None if result is None else result.winner
         moves = [p.data[0] for p in self.match.history]
+        outcome: str | None
         if winner is None:
             outcome, en, ja = "draw", "A draw", "ひきわけ"
         else:
@@ -126,7 +127,9 @@ class TicTacToeScene(Game):
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
         widgets.background(top)
-        title = tr("Replay", "リプレイ") if self.replay is not None else tr("Tic-tac-toe", "まるばつ")
+        title = tr("Tic-tac-toe", "まるばつ")
+        if self.replay is not None:
+            title = tr("Replay", "リプレイ")
         text.draw(top, title, (128, 10), pal.ACCENT, align="center", shadow=pal.OUTLINE)
         text.draw(top, self.status(), (128, 96), pal.TEXT, scale=2, align="center",
                   shadow=pal.OUTLINE)
