@@ -118,8 +118,10 @@ BROKEN = {
         "from firmware.game_api import Cartridge\n"
         "def create(ctx):\n"
         "    raise RuntimeError('the board fell off')\n"
+        "def icon(surface):\n"
+        "    raise ValueError('no icon')\n"
         "CARTRIDGE = Cartridge(id='brokenstart', title='Broken', description='one unit',\n"
-        "    draw_icon=lambda surface: None, create=create)\n"
+        "    draw_icon=icon, create=create)\n"
     ),
 }
 
@@ -185,6 +187,9 @@ def test_a_game_that_raises_at_its_start_shows_the_error_screen_and_the_unit_goe
     m = machine_in(tmp_path / "m", "en", **({"game": "brokenstart"} if where == "boot" else {}))
     try:
         if where == "launcher":
+            m.to_launcher(selected="brokenstart")
+            m.render()  # its icon raises: a plain tile, the launcher goes on
+            assert m.scene.name == "launcher"
             m.start_game("brokenstart", {})
         assert m.scene.name == "error" and m.game_scene() is None
         assert m.last_error is not None and "the board fell off" in m.last_error
