@@ -17,6 +17,7 @@ import importlib.metadata
 import importlib.util
 import logging
 import pkgutil
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -68,11 +69,22 @@ def _leave_out(
         log.info("game %s: the failure", source, exc_info=exc)
 
 
+_scanned: dict[tuple[str, ...], list[importlib.metadata.EntryPoint]] = {}
+
+
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    return sorted(
-        importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
-        key=lambda ep: (ep.name, ep.value),
-    )
+    """The group's entry points, read once per import path: reading every installed
+    distribution's metadata costs milliseconds, and every boot (each test's machine)
+    discovers the games; a package installed later is found after a restart (or on a path
+    added since)."""
+    key = tuple(sys.path)
+    if key not in _scanned:
+        _scanned.clear()
+        _scanned[key] = sorted(
+            importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+            key=lambda ep: (ep.name, ep.value),
+        )
+    return _scanned[key]
 
 
 def discover_all(report: bool = True) -> tuple[dict[str, Cartridge], list[LeftOut]]:
