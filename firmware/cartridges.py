@@ -35,7 +35,7 @@ _told: set[tuple[str, str]] = set()  # failures already logged (discover runs mo
 class LeftOut:
     """A game that could not be loaded: where it came from and why, in one line."""
 
-    source: str  # "games.<id>" or "entry point <name> (<distribution>)"
+    source: str  # "games.<package>", or an entry point: "<name> (<distribution>)"
     reason: str
 
 

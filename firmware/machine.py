@@ -253,7 +253,7 @@ class Machine:
         try:
             game = cartridge.create(ctx)
         except Exception as exc:  # a broken game (one installed as a package...) at its start
-            self._start_failed(cartridge, exc)
+            self._start_failed(cartridge, exc, versus)
             return
         if state is not None:
             game.load_state(state)
@@ -490,13 +490,18 @@ class Machine:
         except Exception as exc:
             self._crash(scene, exc)
 
-    def _start_failed(self, cartridge: Cartridge, exc: Exception) -> None:
+    def _start_failed(
+        self, cartridge: Cartridge, exc: Exception, versus: Versus | None = None
+    ) -> None:
         """A game that raised as it was made: logged, and the error screen over the launcher
         (as for a crash in play), wherever the start came from (the launcher, a boot game,
-        a versus match, whose session is left)."""
+        a versus match, whose session is abandoned: the partners are told at once)."""
         trace = "".join(traceback.format_exception(exc))
         log.error("game %s failed to start at tick %d:\n%s", cartridge.id, self.tick, trace)
         self.last_error = trace
+        if self.link is not None and versus is not None and versus is self.link.session:
+            self.link.session.abandon()
+            self.link.end_session()
         self.to_launcher(selected=cartridge.id)
         self.push(self.system_scenes.error(self, cartridge.title, exc))
 

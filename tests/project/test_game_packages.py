@@ -123,10 +123,22 @@ BROKEN = {
         "CARTRIDGE = Cartridge(id='brokenstart', title='Broken', description='one unit',\n"
         "    draw_icon=icon, create=create)\n"
     ),
+    "broken_versus": (  # its host's start raises; its guests' starts do not
+        "from dataclasses import replace\n"
+        "from twinfold_tictactoe.cartridge import CARTRIDGE as TICTACTOE\n"
+        "from twinfold_tictactoe.scene import TicTacToeScene\n"
+        "def create(ctx):\n"
+        "    if ctx.versus is not None and ctx.versus.role == 'host':\n"
+        "        raise RuntimeError('the host board fell off')\n"
+        "    return TicTacToeScene(ctx)\n"
+        "CARTRIDGE = replace(TICTACTOE, id='brokenversus', create=create)\n"
+    ),
 }
 
 
 def install_broken(site: Path) -> None:
+    """The broken games, and the example whose scene broken_versus borrows."""
+    install(site, EXAMPLE)
     for name, source in BROKEN.items():
         project = site.parent / "projects" / name
         (project / name).mkdir(parents=True)
@@ -145,7 +157,7 @@ def test_a_game_that_raises_at_import_or_is_no_cartridge_is_left_out_and_told(
     install_broken(site)
     with caplog.at_level(logging.INFO, logger="twinfold"):
         games, left_out = discover_all()
-    assert list(games) == [*FIVE, "brokenstart", "pop"]  # after the five, by id
+    assert list(games) == [*FIVE, "brokenstart", "brokenversus", "pop", "tictactoe"]
     assert {(x.source, x.reason) for x in left_out} == {
         ("broken_import (broken_import)", "RuntimeError: a game that cannot be imported"),
         ("broken_type (broken_type)", "str is not a Cartridge"),
@@ -199,3 +211,39 @@ def test_a_game_that_raises_at_its_start_shows_the_error_screen_and_the_unit_goe
         assert m.game_scene() is not None and m.game_scene().cartridge.id == "pop"
     finally:
         m.store.close()
+
+
+def test_a_versus_game_that_raises_at_the_hosts_start_abandons_the_match(site, tmp_path):
+    """The host shows the error screen and leaves the session, so its guest is told at once
+    and is not left waiting for a move that never comes."""
+    from link_sweep import Units
+
+    from firmware.link.session import State
+    from firmware.scenes.versus import LobbyScene, start_versus
+    from tools.versus_screenshots import seeded_secrets
+
+    install_broken(site)
+    with seeded_secrets():
+        units = Units(tmp_path, "en", 2)
+        host, guest = units.machines
+        try:
+            start_versus(host, "host", "brokenversus", {})
+            start_versus(guest, "join", "brokenversus", {})
+            assert isinstance(guest.scene, LobbyScene)
+            guest.scene.auto_join = True
+            while host.scene.name != "error":
+                units.step()
+                assert units.tick < 60 * 60, "the host never started"
+            assert host.link is not None and host.link.session is None
+            assert host.last_error is not None and "host board fell off" in host.last_error
+            told = lambda: (  # noqa: E731
+                guest.link is None or guest.link.session is None
+                or guest.link.session.state is State.ABANDONED or guest.link.session.departed
+            )
+            while not told():
+                units.step()
+                assert units.tick < 60 * 120, "the guest was never told"
+            for _ in range(60):
+                units.step()  # both units go on
+        finally:
+            units.close()
