@@ -44,8 +44,9 @@ GAME_RULES: dict[str, str] = {
     "G3": "a tile title wraps to at most 2 lines of the tile; each option's name and each of"
     " its values fit side by side in a menu row, in both languages",
     "G4": "a Japanese screen shows no English word (words of 2+ Latin letters, full-width"
-    " ones too; only OK, CPU, START, SELECT, SEL, TWINFOLD, Lv, ID, radio names and game"
-    " notation count as both) and an English screen no Japanese; every tr(en, ja) has both",
+    " ones too; only OK, CPU, START, SELECT, SEL, TWINFOLD, Lv, ID, 99of9 (a setup's author),"
+    " radio names and game notation count as both) and an English screen no Japanese;"
+    " every tr(en, ja) has both",
     "G5": "a name handed to a function (a str parameter) never goes into both languages of"
     " one tr(f'...{x}', f'...{x}'): translate it first",
     "G6": "every GameResult with a summary has its summary_ja (the records list in Japanese)",

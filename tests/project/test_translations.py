@@ -76,6 +76,14 @@ def english_words(s: str) -> list[str]:
     return [w for w in WORD.findall(rest) if w not in SAME_IN_BOTH]
 
 
+def test_the_words_of_both_languages_are_the_ones_rule_g4_names():
+    """The game API states rule G4 with this list: a word added here is added there."""
+    from firmware.game_api import GAME_RULES
+
+    fixed = SAME_IN_BOTH - {name for _role, name in UNITS} - set(NAMES)
+    assert all(re.search(rf"\b{word}\b", GAME_RULES["G4"]) for word in fixed), fixed
+
+
 def test_english_words_finds_prose_but_not_notation():
     assert english_words("the curve touches itself") == ["the", "curve", "touches", "itself"]
     assert english_words("2g Ed2n Cc2n Ed3n Cc3x Ha2n") == []
