@@ -348,6 +348,7 @@ def _records_and_replay(m: Machine, name: str, game_id: str) -> Iterator[tuple[s
 
 
 UNIT_TICKS = 60 * 60 * 2  # ticks a game on one unit is played at most
+GLANCE_TICKS = 60 * 10  # ticks a game the sweeps cannot play is seen
 
 
 def games_without_movies(cartridges: Mapping[str, Cartridge]) -> list[str]:
@@ -364,11 +365,23 @@ def games_without_movies(cartridges: Mapping[str, Cartridge]) -> list[str]:
 def sweep_unit_game(game_id: str, language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
     """One game on one unit with its default options, to its end: its player (ACTORS, or
     `act_at_random`) for every seat this unit's people play, seen every LINK_EVERY ticks
-    and at the end, then its records and replay where it has them."""
+    and at the end, then its records and replay where it has them. A game with no `match`
+    for the default player (rule G8) and no player of its own is seen for its first
+    GLANCE_TICKS only."""
     rng = random.Random(f"{game_id}:one unit")
     actor = ACTORS.get(game_id, act_at_random)
     m = _note_results(machine_in(tmp, language, game=game_id, seed=1))
     try:
+        first = m.game_scene()
+        playable = game_id in ACTORS or (
+            first is not None and isinstance(getattr(first.game, "match", None), Match)
+        )
+        if not playable:
+            for _ in range(GLANCE_TICKS):
+                m.step()
+                if m.tick % LINK_EVERY == 0:
+                    yield _seen(m, f"{game_id} one unit, tick {m.tick}:")
+            return
         while m.tick < UNIT_TICKS and not _over(m, game_id):
             game = m.game_scene()
             if game is not None and m.scene is game and m.tick % ACT_EVERY == 0:
