@@ -123,7 +123,9 @@ def check_request(config: BootConfig) -> None:
         check_store_path(Path(config.store_path))
     if config.game is None:
         return
-    found = config.cartridges if config.cartridges is not None else registry.discover()
+    found = config.cartridges
+    if found is None:  # (the boot's own look, once the log is open, reports games left out)
+        found = registry.discover_all(report=False)[0]
     cartridge = found.get(config.game)
     if cartridge is None:
         raise BootError(f"no game {config.game!r} (games: {', '.join(sorted(found))})")
@@ -144,11 +146,15 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
     opened = store is None
     if store is None:
         store = open_store(path, ours=config.store_path is None)
+    left_out: list[registry.LeftOut] = []
+    if config.cartridges is None:
+        cartridges, left_out = registry.discover_all()
     try:
         return Machine(
             hal,
             store,
-            cartridges=config.cartridges if config.cartridges is not None else registry.discover(),
+            cartridges=config.cartridges if config.cartridges is not None else cartridges,
+            left_out=len(left_out),
             scenes=system_scenes(),
             seed=config.seed,
             boot_game=config.game,

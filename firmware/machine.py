@@ -23,7 +23,7 @@ import pygame
 
 from firmware.battery import BatteryMonitor
 from firmware.cursor import HotspotCursor
-from firmware.game_api import Cartridge, Game, GameContext, GameResult
+from firmware.game_api import Cartridge, Game, GameContext, GameResult, Versus
 from firmware.gfx import battery as battery_gfx
 from firmware.gfx import palette as pal
 from firmware.gfx import widgets
@@ -90,6 +90,7 @@ class Machine:
         ask_language: bool = False,
         offer_resume: bool = False,
         link_name: str = "",
+        left_out: int = 0,
     ) -> None:
         self.hal = hal
         self.store = store
@@ -125,6 +126,9 @@ class Machine:
         self._battery_banner: tuple[str, int] | None = None  # ("low"/"critical", until tick)
         self.last_error: str | None = None
         self.notice: StoreNotice | None = store.notice
+        # games that could not be loaded (firmware.cartridges.discover_all): the boot screen
+        # says how many, once; the log says which and why
+        self.left_out = left_out
         self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
@@ -232,7 +236,7 @@ class Machine:
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
-        versus: Any = None,
+        versus: Versus | None = None,
         resumed: bool = False,
     ) -> None:
         """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;
@@ -246,7 +250,11 @@ class Machine:
         resolved = cartridge.resolve_options(options)
         ctx = self.new_context(cartridge, resolved, versus.seed if versus is not None else seed)
         ctx.versus = versus
-        game = cartridge.create(ctx)
+        try:
+            game = cartridge.create(ctx)
+        except Exception as exc:  # a broken game (one installed as a package...) at its start
+            self._start_failed(cartridge, exc, versus)
+            return
         if state is not None:
             game.load_state(state)
         self.to_launcher(selected=game_id)
@@ -490,6 +498,21 @@ class Machine:
             fn(*args)
         except Exception as exc:
             self._crash(scene, exc)
+
+    def _start_failed(
+        self, cartridge: Cartridge, exc: Exception, versus: Versus | None = None
+    ) -> None:
+        """A game that raised as it was made: logged, and the error screen over the launcher
+        (as for a crash in play), wherever the start came from (the launcher, a boot game,
+        a versus match, whose session is abandoned: the partners are told at once)."""
+        trace = "".join(traceback.format_exception(exc))
+        log.error("game %s failed to start at tick %d:\n%s", cartridge.id, self.tick, trace)
+        self.last_error = trace
+        if self.link is not None and versus is not None and versus is self.link.session:
+            self.link.session.abandon()
+            self.link.end_session()
+        self.to_launcher(selected=cartridge.id)
+        self.push(self.system_scenes.error(self, cartridge.title, exc))
 
     def _crash(self, scene: Scene, exc: Exception) -> None:
         """P-FW-3: log the trace, show the error screen over the launcher."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
-from firmware.game_api import Cartridge, Game, GameContext, GameHost
+from firmware.game_api import Cartridge, Game, GameContext, GameHost, Versus
 from firmware.input import InputState
 from firmware.store_rescue import StoreNotice
 
@@ -37,6 +37,7 @@ class Host(GameHost, Protocol):
     and the store (from `GameHost`). `firmware.machine.Machine` satisfies it."""
 
     notice: StoreNotice | None  # for the boot screen to show once (e.g. a repaired store)
+    left_out: int  # games that could not be loaded: the boot screen says so once
     ask_language: bool  # a first start: the boot screen offers the language choice first
     offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)
     saved: set[str]  # the games with a saved game waiting
@@ -63,7 +64,7 @@ class Host(GameHost, Protocol):
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
-        versus: Any = None,
+        versus: Versus | None = None,
         resumed: bool = False,
     ) -> None: ...
     def suspend_game(self) -> bool: ...

@@ -18,7 +18,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
 from firmware.match.replay import ReplayCursor
@@ -74,7 +74,7 @@ class ArimaaScene(Game):
         opts = ctx.options
         self.mode = opts.get("mode", "cpu") if opts.get("mode") in MODES else "cpu"
         # A versus match over the peer link (the firmware's link session), else None.
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         level = opts.get("level", str(DEFAULT_LEVEL))
         self.level = int(level) if level.isdigit() and int(level) in LEVELS else DEFAULT_LEVEL
         self.human_side = 1 if opts.get("color") == "silver" else 0

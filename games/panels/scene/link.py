@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from firmware.game_api import GameContext
+from firmware.game_api import GameContext, Versus
 from firmware.match import LocalSeat, Match, RemoteSeat, ReplaySource
 from firmware.match.seats import Seat
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules
@@ -74,7 +74,7 @@ def start_link(
 
 
 def start_versus(
-    scene: LinkTarget, session: Any, computer: Callable[[int], Seat[MatchAction]] | None = None
+    scene: LinkTarget, session: Versus, computer: Callable[[int], Seat[MatchAction]] | None = None
 ) -> None:
     """Link mode with the peer link's session: it agreed the options and the shared seed
     (`ctx.seed`, so `ctx.rng` draws the same game seed on every unit), makes a local seat

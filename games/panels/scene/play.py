@@ -19,7 +19,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import (
     ComputerSeat,
@@ -74,7 +74,7 @@ class PanelsScene(Game):
         self.draft: PanelsRules | None = None  # link mode: this unit's provisional steps
         self.link_seat = 0
         # a versus match over the peer link (firmware.link's session), where the firmware has it
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         self._rules_seen: object = None
         if record is not None:
             self._open_record(record)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
@@ -87,7 +87,7 @@ class RegionsScene(Game):
         self.mode = o.get("mode", "solo")
         # A link session (the race): both units get the same options and seed, so they
         # build the same puzzle; None when playing alone.
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         self.my_seat = 0
         if self.versus is not None:
             self.mode, self.my_seat = "link", int(self.versus.seat or 0)
