@@ -147,6 +147,11 @@ class Departures(SessionCore):
             return False
         assert self.match is not None and self.computer is not None
         partner = self.guests[0].seat if self.role == "host" else 0
+        # a partner that was only lost and comes back must not wait for this unit for ever
+        peers = [g.peer for g in self.guests] if self.role == "host" else [self.host]
+        for peer in peers:
+            if peer and self.seat is not None:
+                self.radio.send(peer, b"B" + bytes([DEPARTURE_CODES["left"], self.seat]))
         self._stand_in(partner)
         self.alone = True
         self.state = State.PLAYING
