@@ -50,11 +50,12 @@ from hal.link.hotspot import (
     wpa_conf,
 )
 
-RUN_DIR = Path("/run/twinfold-wifi")
-NETWORKD_DIR = Path("/run/systemd/network")
-DEVICE_FILES = (Path("/run/twinfold/device.toml"), Path("/etc/twinfold/device.toml"))
-BOOT_FILE = Path("/boot/firmware/twinfold.toml")
-WPA_CONF = "/etc/wpa_supplicant/wpa_supplicant-{iface}.conf"
+ROOT = Path(os.environ.get("TWINFOLD_ROOT", "/"))  # prefixes every path, for the tests
+RUN_DIR = ROOT / "run/twinfold-wifi"
+NETWORKD_DIR = ROOT / "run/systemd/network"
+DEVICE_FILES = (ROOT / "run/twinfold/device.toml", ROOT / "etc/twinfold/device.toml")
+BOOT_FILE = ROOT / "boot/firmware/twinfold.toml"
+WPA_CONF = "etc/wpa_supplicant/wpa_supplicant-{iface}.conf"
 ROLES = ("host", "join")
 PROGRAMS = {"host": "hostapd", "join": "wpa_supplicant"}
 
@@ -162,7 +163,7 @@ def settings(device_files: Sequence[Path], boot_file: Path) -> tuple[Hotspot, st
 
 
 def mac_of(iface: str) -> str:
-    return Path(f"/sys/class/net/{iface}/address").read_text().strip()
+    return (ROOT / f"sys/class/net/{iface}/address").read_text().strip()
 
 
 Run = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
@@ -216,13 +217,15 @@ class Helper:
         for cmd in take_commands(self.iface, address):
             self.must(cmd)
 
-    def give_back(self) -> None:
-        """Idempotent: after a clean stop, a crash, or for an interface never taken."""
+    def give_back(self, taken: bool = False) -> None:
+        """Idempotent: after a clean stop, a crash, or for an interface never taken (unless
+        `taken`: the run that took it gives it back, whatever its state says)."""
         previous = self.load()
-        if previous.state in ("off", "failed") and not networkd_file(self.iface).exists():
+        idle = previous.state in ("off", "failed") and not networkd_file(self.iface).exists()
+        if idle and not taken:
             return  # nothing taken (a failure's reason stays for the firmware to show)
         networkd_file(self.iface).unlink(missing_ok=True)
-        wpa = Path(WPA_CONF.format(iface=self.iface)).exists()
+        wpa = (ROOT / WPA_CONF.format(iface=self.iface)).exists()
         for cmd in give_back_commands(
             self.iface, previous.address or HOST_ADDRESS, self.standalone, wpa
         ):
@@ -283,7 +286,7 @@ class Helper:
                 self.proc.terminate()
                 self.proc.wait(timeout=10)
             failed = self.load()
-            self.give_back()
+            self.give_back(taken=True)
             if failed.state == "failed":  # keep the reason for the firmware to show
                 self.status = Status(failed.role, "failed", error=failed.error)
                 self.save()
