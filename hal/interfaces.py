@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hal.wifi import NoWifi, WifiControl
+
 if TYPE_CHECKING:
     import pygame
 
@@ -224,4 +226,5 @@ class Hal:
     audio: Audio = field(default_factory=SilentAudio)
     link: ByteLink = field(default_factory=NoLink)
     battery: Battery = field(default_factory=NoBattery)
+    wifi: WifiControl = field(default_factory=NoWifi)  # a match's own network (hal/wifi.py)
     realtime: bool = True  # False: run ticks as fast as the CPU allows (headless)
