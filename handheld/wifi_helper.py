@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -136,9 +137,14 @@ def give_back_commands(iface: str, address: str, standalone: bool, wpa: bool) ->
 
 
 def program_command(role: str, iface: str, conf: Path) -> list[str]:
+    """hostapd or wpa_supplicant in the foreground; their lines go to a pipe, where the C
+    library would hold them back a whole buffer, so `stdbuf -oL` (coreutils) makes them
+    come line by line."""
     if role == "host":
-        return ["hostapd", str(conf)]
-    return ["wpa_supplicant", "-D", "nl80211", "-i", iface, "-c", str(conf)]
+        cmd = ["hostapd", str(conf)]
+    else:
+        cmd = ["wpa_supplicant", "-D", "nl80211", "-i", iface, "-c", str(conf)]
+    return (["stdbuf", "-oL", "-eL"] if shutil.which("stdbuf") else []) + cmd
 
 
 def read_toml(path: Path) -> dict[str, Any]:
