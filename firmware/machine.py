@@ -381,8 +381,8 @@ class Machine:
                 self.system_scenes.watch_link(self)
         if self.battery.present:
             self._watch_battery()
-        if self.wifi.active:
-            self.wifi.tick(self.tick)
+        if self.wifi.active and self.wifi.tick(self.tick) and self.link is not None:
+            self.link.radio.link.refresh()  # lan:// finds the network's interface anew
         self.tick += 1
         if self.scenes[-1].name != self._scene_logged:
             self._log_scene()

@@ -45,6 +45,11 @@ class WifiService:
         return self.control.present
 
     @property
+    def up(self) -> bool:
+        """The network is there to play on (hosting, or joined)."""
+        return self.state in ("hosting", "joined")
+
+    @property
     def active(self) -> bool:
         """A network of the unit's own is on, or on its way."""
         return self.state not in ("off", "failed")
@@ -75,11 +80,15 @@ class WifiService:
         else:
             self.state, self.error = "stopping", ""
 
-    def tick(self, tick: int) -> None:
-        """Read the system's report on poll ticks while anything is on."""
+    def tick(self, tick: int) -> bool:
+        """Read the system's report on poll ticks while anything is on. True when the
+        network under the unit has just changed (its own came up, or it has been given
+        back): a network link must find its interface again."""
         if self.state in ("off", "failed") or tick % POLL_TICKS:
-            return
+            return False
+        before = self.state
         self.follow(self.control.status(), tick)
+        return self.state != before and (self.up or self.state == "off")
 
     def follow(self, report: WifiStatus | None, tick: int) -> None:
         """One report applied (None: nothing readable yet)."""

@@ -145,6 +145,11 @@ class ByteLink(ABC):
         another format): counted with the frames that failed their CRC."""
         return 0
 
+    def refresh(self) -> None:
+        """The unit's networks changed (its own Wi-Fi network came up or went): a network
+        link finds its interface again. Nothing to do for a radio."""
+        return None
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""

@@ -42,6 +42,7 @@ from typing import Any
 
 from hal.link.hotspot import (
     HOST_ADDRESS,
+    LAN_GROUPS,
     Hotspot,
     channel_of,
     derive,
@@ -116,19 +117,23 @@ Unmanaged=yes
 
 def take_commands(iface: str, address: str) -> list[list[str]]:
     """What makes IFACE ours (after networkd was told to leave it): no other IPv4 address,
-    up, the hosted network's address."""
+    up, the hosted network's address, the lan:// groups routed there."""
     return [
         ["ip", "-4", "addr", "flush", "dev", iface],
         ["ip", "link", "set", iface, "up"],
         ["ip", "addr", "add", prefix(address), "dev", iface],
+        ["ip", "route", "replace", LAN_GROUPS, "dev", iface],
     ]
 
 
 def give_back_commands(iface: str, address: str, standalone: bool, wpa: bool) -> list[list[str]]:
-    """What gives IFACE back: our address removed; unless standalone, networkd reloaded
+    """What gives IFACE back: our route and address removed; unless standalone, networkd reloaded
     (the runtime file is gone by then) and IFACE reconfigured by it (DHCP as before), and
     the unit's own Wi-Fi (`wpa` : it has one set up) started again."""
-    out = [["ip", "addr", "del", prefix(address), "dev", iface]]
+    out = [
+        ["ip", "route", "del", LAN_GROUPS, "dev", iface],
+        ["ip", "addr", "del", prefix(address), "dev", iface],
+    ]
     if not standalone:
         out += [["networkctl", "reload"], ["networkctl", "reconfigure", iface]]
         if wpa:

@@ -16,7 +16,7 @@ stays sealed under the pairing keys whoever is on the network, see firmware/link
 Addresses need no DHCP server: the hosting unit is 10.47.0.1/16, a joining unit takes
 10.47.X.Y from a hash of its interface's MAC (never .0.0, .0.1 or .255.255): four units
 collide with a chance of about 1 in 10 000, and `lan://` needs nothing but a source address
-on the segment (its multicast group and TTL 1 do the rest).
+on the segment and a route for its multicast groups (LAN_GROUPS; TTL 1 does the rest).
 
 Pure functions only: the root helper (handheld/wifi_helper.py) writes and runs what these
 return, and the firmware shows the name (firmware/wifi.py).
@@ -36,6 +36,9 @@ from hal.link.urlhandlers.protocol_lan import DEFAULT_CHANNEL, parse_url
 SSID_PREFIX = "Twinfold-"
 SUBNET = ipaddress.IPv4Network("10.47.0.0/16")
 HOST_ADDRESS = "10.47.0.1"
+# every lan:// channel's multicast group (protocol_lan.LanOptions.group): routed to the
+# hosted network's interface while it is on, so `lan://` sends there with no default route
+LAN_GROUPS = "239.255.76.0/24"
 RADIO_CHANNEL = 6  # 2.4 GHz: every Pi with Wi-Fi has it (the Zero 2 W has nothing else)
 _KEY = b"twinfold-hotspot-v1"
 _COUNTRY = re.compile(r"[A-Z]{2}")

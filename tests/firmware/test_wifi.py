@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+from serial.serialutil import SerialException
 
 from firmware.wifi import POLL_TICKS, START_TICKS, WifiService
 from hal.backends.device.wifi import SystemdWifi
@@ -193,3 +194,50 @@ def test_the_handheld_control_asks_systemd_and_reads_the_helpers_report(tmp_path
     assert control.status() is None
     assert not SystemdWifi(sys_net=tmp_path / "none", unit_dir=tmp_path / "units").present
     assert not SystemdWifi(sys_net=tmp_path / "net", unit_dir=tmp_path / "none").present
+
+
+def test_the_network_link_is_told_when_the_network_comes_and_goes() -> None:
+    """tick() is True exactly when the unit's network changed (up, then given back): the
+    machine then has `lan://` find its interface again (SerialLink.refresh)."""
+    control = FakeControl()
+    wifi = WifiService(control)
+    wifi.start("join", 0)
+    control.report = WifiStatus("join", "joining", "x", "10.47.1.2")
+    changes = [t for t in range(1, 4 * POLL_TICKS) if wifi.tick(t)]
+    assert changes == []
+    control.report = WifiStatus("join", "joined", "x", "10.47.1.2")
+    changes = [t for t in range(4 * POLL_TICKS, 8 * POLL_TICKS) if wifi.tick(t)]
+    assert changes == [4 * POLL_TICKS]
+    wifi.stop(8 * POLL_TICKS)
+    control.report = WifiStatus()
+    changes = [t for t in range(8 * POLL_TICKS, 12 * POLL_TICKS) if wifi.tick(t)]
+    assert changes == [8 * POLL_TICKS] and wifi.state == "off"
+
+
+class Port:
+    def __init__(self, kind: str, fail: bool = False) -> None:
+        self.link_kind = kind
+        self.portstr = "lan://"
+        self.calls: list[str] = []
+        self.fail = fail
+        self.timeout: float | None = None
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+    def open(self) -> None:
+        self.calls.append("open")
+        if self.fail:
+            raise SerialException("lan:// finds no network here")
+
+
+def test_refresh_reopens_a_network_port_only() -> None:
+    from hal.link.serial_link import SerialLink
+
+    for kind, want in (("network", ["close", "open"]), ("radio", [])):
+        port = Port(kind)
+        SerialLink(port).refresh()  # type: ignore[arg-type]
+        assert port.calls == want
+    failing = Port("network", fail=True)
+    SerialLink(failing).refresh()  # type: ignore[arg-type]  # logged, the unit goes on
+    assert failing.calls == ["close", "open"]

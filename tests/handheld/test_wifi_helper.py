@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hal.link.hotspot import HOST_ADDRESS, derive, joiner_address
+from hal.link.hotspot import HOST_ADDRESS, LAN_GROUPS, derive, joiner_address
 from handheld.wifi_helper import Status, follow, give_back_commands
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,14 +50,18 @@ def test_wpa_supplicant_lines_make_the_joining_states() -> None:
 
 def test_giving_back_restores_networkd_and_the_units_own_wifi() -> None:
     cmds = give_back_commands("wlan0", HOST_ADDRESS, standalone=False, wpa=True)
-    assert cmds[0] == ["ip", "addr", "del", f"{HOST_ADDRESS}/16", "dev", "wlan0"]
+    assert cmds[:2] == [
+        ["ip", "route", "del", LAN_GROUPS, "dev", "wlan0"],
+        ["ip", "addr", "del", f"{HOST_ADDRESS}/16", "dev", "wlan0"],
+    ]
     assert ["networkctl", "reconfigure", "wlan0"] in cmds
     assert cmds[-1] == ["systemctl", "start", "--no-block", "wpa_supplicant@wlan0.service"]
     assert give_back_commands("wlan0", HOST_ADDRESS, standalone=False, wpa=False)[-1][0] != (
         "systemctl"
     )
     assert give_back_commands("wlan1", "10.47.3.4", standalone=True, wpa=True) == [
-        ["ip", "addr", "del", "10.47.3.4/16", "dev", "wlan1"]
+        ["ip", "route", "del", LAN_GROUPS, "dev", "wlan1"],
+        ["ip", "addr", "del", "10.47.3.4/16", "dev", "wlan1"],
     ]
 
 
@@ -142,17 +146,19 @@ def test_a_whole_run_takes_the_interface_and_gives_it_back(tmp_path: Path, role:
     assert spot.passphrase in settings.read_text() and "JP" in settings.read_text()
     networkd = tmp_path / "root/run/systemd/network/05-twinfold-wifi-wlan0.network"
     assert "Unmanaged=yes" in networkd.read_text()
-    assert calls(tmp_path)[:4] == [
+    assert calls(tmp_path)[:5] == [
         "networkctl reload",
         "ip -4 addr flush dev wlan0",
         "ip link set wlan0 up",
         f"ip addr add {address}/16 dev wlan0",
+        f"ip route replace {LAN_GROUPS} dev wlan0",
     ]
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 0
     assert state_of(tmp_path)["state"] == "off"
     assert not networkd.exists()
-    assert calls(tmp_path)[-4:] == [
+    assert calls(tmp_path)[-5:] == [
+        f"ip route del {LAN_GROUPS} dev wlan0",
         f"ip addr del {address}/16 dev wlan0",
         "networkctl reload",
         "networkctl reconfigure wlan0",

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from hal.link.hotspot import (
     HOST_ADDRESS,
+    LAN_GROUPS,
     SUBNET,
     channel_of,
     derive,
@@ -19,6 +20,7 @@ from hal.link.hotspot import (
     joiner_address,
     wpa_conf,
 )
+from hal.link.urlhandlers.protocol_lan import LanOptions
 
 channels = st.text(
     alphabet=st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Zs")),
@@ -37,6 +39,12 @@ def test_every_channel_gets_a_valid_name_and_passphrase(channel: str) -> None:
     assert spot == derive(channel)  # every unit of the channel derives the same
     assert re.fullmatch(r"Twinfold-[A-Z2-7]{5}", spot.ssid)
     assert re.fullmatch(r"[a-z2-7]{24}", spot.passphrase)  # WPA: 8..63 printable
+
+
+@given(channels)
+def test_every_channels_group_is_routed_to_the_hosted_network(channel: str) -> None:
+    group = ipaddress.IPv4Address(LanOptions(channel=channel).group)
+    assert group in ipaddress.IPv4Network(LAN_GROUPS)
 
 
 def test_channels_get_different_networks() -> None:
