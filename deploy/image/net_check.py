@@ -136,8 +136,29 @@ def state(guest: Guest, path: str) -> dict[str, object]:
         return {}
 
 
+DIAGNOSE = (
+    "journalctl -b -u 'twinfold-wifi-*' -u 'wpa_supplicant@*' -o short-monotonic --no-pager "
+    "| tail -n 80; tail -n 40 /tmp/tf-join-helper.log; ip -br addr; ip route; "
+    f"ip -n {JOIN_NS} -br addr; iw dev; networkctl list --no-pager; "
+    "tail -n 20 /tmp/tf-wifi-*/log.txt; dmesg | tail -n 30"
+)
+
+
 def hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
-    """The unit's own network (`wired`: its address on the wire, which must stay)."""
+    """The unit's own network (`wired`: its address on the wire, which must stay); on a
+    failure what the guest's network looked like is kept in `--logs` (ann-wifi-state.log)."""
+    try:
+        _hosted_wifi(guest, logs, wired)
+    except CheckFailed:
+        try:
+            text = guest.sh(DIAGNOSE, 180)
+        except CheckFailed as exc:
+            text = f"(could not be read: {exc})"
+        (logs / f"{guest.name}-wifi-state.log").write_text(text)
+        raise
+
+
+def _hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
     started = time.monotonic()
     out = guest.sh("modprobe mac80211_hwsim radios=2 && sleep 2 && ls /sys/class/ieee80211", 120)
     phys = out.split()
@@ -160,7 +181,8 @@ def hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
     hosted = state(guest, host_state)
     log(f"net: {host_if} hosts {hosted.get('ssid')} at {hosted.get('address')}")
     helper = f"{PYTHON} -m handheld.wifi_helper join {join_if} --standalone --run {JOIN_RUN}"
-    guest.sh(f"(ip netns exec {JOIN_NS} {helper} > /tmp/tf-join-helper.log 2>&1 &)", 60)
+    log_to = "> /tmp/tf-join-helper.log 2>&1"
+    guest.sh(f"(ip netns exec {JOIN_NS} {helper} {log_to} & echo $! > /tmp/tf-join.pid)", 60)
     join_state = f"{JOIN_RUN}/{join_if}.json"
     wait_until(guest, f"grep -q '\"state\": \"joined\"' {join_state}", "the other radio did not "
                "join", NET_SECONDS)  # fmt: skip
@@ -172,17 +194,13 @@ def hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
     put_player(guest)
     start_unit(guest, "/tmp/tf-wifi-ann", "Ann", "host", f"lan://?iface={host_if}")
     start_unit(guest, "/tmp/tf-wifi-bob", "Bob", "join", f"lan://?iface={join_if}", JOIN_NS)
-    try:
-        finish_match([(guest, "/tmp/tf-wifi-ann", "Ann"), (guest, "/tmp/tf-wifi-bob", "Bob")],
-                     logs, "wifi")  # fmt: skip
-    finally:
-        text = guest.sh(f"journalctl -b -u {unit} -o cat --no-pager | tail -n 60; "
-                        "cat /tmp/tf-join-helper.log | tail -n 60", 120)  # fmt: skip
-        (logs / f"{guest.name}-wifi-helpers.log").write_text(text)
+    finish_match([(guest, "/tmp/tf-wifi-ann", "Ann"), (guest, "/tmp/tf-wifi-bob", "Bob")],
+                 logs, "wifi")  # fmt: skip
     log(f"net: two units paired and played Reversi over the unit's own Wi-Fi network "
         f"in {time.monotonic() - started:.0f} s")  # fmt: skip
     guest.sh(f"runuser -u twinfold -- systemctl stop {unit}", 120)
-    guest.sh(f"pkill -TERM -f 'wifi_helper join {join_if}' || true", 60)
+    guest.sh("kill -TERM $(cat /tmp/tf-join.pid)", 60)  # the joining helper gives wlan1 back
+    wait_until(guest, f'grep -q \'"state": "off"\' {join_state}', "the joiner not stopped", 120)
     wait_until(guest, f'grep -q \'"state": "off"\' {host_state}', "not given back", 120)
     runtime = f"/run/systemd/network/05-twinfold-wifi-{host_if}.network"
     checks = {
