@@ -78,9 +78,13 @@ def finish_match(units: list[tuple[Guest, str, str]], logs: Path, label: str) ->
     partner."""
     deadline = time.monotonic() + MATCH_SECONDS
     dumps = []
-    for guest, folder, _name in units:
+    for guest, folder, name in units:
         left = max(60.0, deadline - time.monotonic())
-        wait_until(guest, f"test -s {folder}/dump.json", f"{label}: no dump", left)
+        try:
+            wait_until(guest, f"test -s {folder}/dump.json", f"{label}: no dump", left)
+        except CheckFailed as exc:
+            tail = guest.sh(f"tail -n 30 {folder}/log.txt; ip -br addr", 60)
+            raise CheckFailed(f"{exc}; {name}'s log ends:\n{tail}") from None
         text = guest.sh(f"cat {folder}/dump.json", 60)
         (logs / f"{guest.name}-{label}.json").write_text(text)
         dumps.append(json.loads(text))
