@@ -108,7 +108,8 @@ def wired_match(guests: list[Guest], logs: Path) -> None:
     ifaces = []
     for guest, mac, address in zip(guests, MACS, WIRED, strict=True):
         put_player(guest)
-        find = f"grep -l {mac} /sys/class/net/*/address | cut -d/ -f5"
+        # QEMU's usb-net shows the guest 40:xx:... (its first byte replaced): the rest finds it
+        find = f"grep -l '{mac[2:]}$' /sys/class/net/*/address | cut -d/ -f5"
         iface = wait_until(guest, f"{find} | grep .", "no USB network adapter", 120).split()[0]
         guest.sh(f"ip link set {iface} up && ip addr replace {address}/24 dev {iface}", 60)
         ifaces.append(iface)
