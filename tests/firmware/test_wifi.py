@@ -192,6 +192,12 @@ def test_the_handheld_control_asks_systemd_and_reads_the_helpers_report(tmp_path
     assert control.status() == WifiStatus("host", "hosting", "Twinfold-ABCDE", "10.47.0.1", 1)
     (tmp_path / "run/wlan0.json").write_text("[1, 2")
     assert control.status() is None
+    refusing = tmp_path / "refusing"
+    refusing.write_text("#!/bin/sh\necho 'Failed to start: Access denied' >&2\nexit 4\n")
+    refusing.chmod(0o755)
+    denied = SystemdWifi(sys_net=tmp_path / "net", unit_dir=tmp_path / "units",
+                         systemctl=[str(refusing)])  # fmt: skip
+    assert denied.request("join") == "Failed to start: Access denied"  # one line, shown
     assert not SystemdWifi(sys_net=tmp_path / "none", unit_dir=tmp_path / "units").present
     assert not SystemdWifi(sys_net=tmp_path / "net", unit_dir=tmp_path / "none").present
 
