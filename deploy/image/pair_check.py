@@ -255,8 +255,8 @@ def run(image: Path, logs: Path, work: Path) -> None:
         play(guests, logs)
         compare(guests, work, logs)
         # the same two units over the network, then one unit's own Wi-Fi (net_check.py)
-        net_check.wired_match(guests, logs)
-        net_check.hosted_wifi(guests[0], logs, net_check.WIRED[0])
+        wired = net_check.wired_match(guests, logs)
+        net_check.hosted_wifi(guests[0], logs, net_check.WIRED[0] if wired else None)
         log(f"pair: passed in {time.monotonic() - started_at:.0f} s")
     finally:
         for g in guests:
