@@ -133,6 +133,11 @@ put "$HERE/systemd/twinfold.service" /etc/systemd/system/twinfold.service 0644
 put "$HERE/systemd/logind-twinfold.conf" /etc/systemd/logind.conf.d/twinfold.conf 0644
 put "$HERE/udev/99-twinfold.rules" /etc/udev/rules.d/99-twinfold.rules 0644
 put "$HERE/polkit/50-twinfold.rules" /etc/polkit-1/rules.d/50-twinfold.rules 0644
+# a match's own Wi-Fi network (issue 32): its two units and the polkit rule that lets the
+# service start and stop them
+put "$HERE/wifi/twinfold-wifi-host@.service" /etc/systemd/system/twinfold-wifi-host@.service 0644
+put "$HERE/wifi/twinfold-wifi-join@.service" /etc/systemd/system/twinfold-wifi-join@.service 0644
+put "$HERE/wifi/51-twinfold-wifi.rules" /etc/polkit-1/rules.d/51-twinfold-wifi.rules 0644
 put_once "$HERE/config/device.toml" /etc/twinfold/device.toml 0644
 
 # Enabled: the link `systemctl enable` makes (works in a staging root and a chroot too).

@@ -41,6 +41,9 @@ for path in \
     /etc/systemd/logind.conf.d/twinfold.conf \
     /etc/udev/rules.d/99-twinfold.rules \
     /etc/polkit-1/rules.d/50-twinfold.rules \
+    /etc/systemd/system/twinfold-wifi-host@.service \
+    /etc/systemd/system/twinfold-wifi-join@.service \
+    /etc/polkit-1/rules.d/51-twinfold-wifi.rules \
     /etc/twinfold \
     /lib/firmware/twinfold-panel.bin \
     "$BOOT/overlays/twinfold.dtbo" \

@@ -35,6 +35,7 @@ from firmware.scene import Host, RunningGame, Scene
 from firmware.settings import Settings
 from firmware.storage import Store
 from firmware.store_rescue import StoreNotice
+from firmware.wifi import WifiService
 from hal.interfaces import SCREEN_SIZE, Hal, NoLink, RawInput
 from hal.touch import Calibration, CalibrationError, TouchFilterConfig, TouchPipeline
 
@@ -122,6 +123,7 @@ class Machine:
         # the battery (P-HW-8): a critical charge saves the game and asks the frontend to
         # shut the unit down, as a long POWER press does (handheld/app.py runs the command)
         self.battery = BatteryMonitor(hal.battery)
+        self.wifi = WifiService(hal.wifi)  # a match's own Wi-Fi network (issue 32)
         self.shutdown_requested = False
         self._battery_banner: tuple[str, int] | None = None  # ("low"/"critical", until tick)
         self.last_error: str | None = None
@@ -396,6 +398,8 @@ class Machine:
                 self.system_scenes.watch_link(self)
         if self.battery.present:
             self._watch_battery()
+        if self.wifi.active and self.wifi.tick(self.tick) and self.link is not None:
+            self.link.radio.link.refresh()  # lan:// finds the network's interface anew
         self.tick += 1
         if self.scenes[-1].name != self._scene_logged:
             self._log_scene()
@@ -545,6 +549,7 @@ class Machine:
             "notice": self.notice.en if self.notice is not None else None,
             **({"link": self.link.dump()} if self.link is not None else {}),
             **({"battery": self._battery_dump()} if self._battery_known() else {}),
+            **({"wifi": self.wifi.dump()} if self.wifi.state != "off" else {}),
         }
 
     def _battery_known(self) -> bool:

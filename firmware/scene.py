@@ -19,6 +19,7 @@ from firmware.store_rescue import StoreNotice
 
 if TYPE_CHECKING:
     from firmware.link.service import LinkService
+    from firmware.wifi import WifiService
     from hal.touch import Calibration, TouchFilterConfig
 
 
@@ -41,6 +42,7 @@ class Host(GameHost, Protocol):
     ask_language: bool  # a first start: the boot screen offers the language choice first
     offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)
     saved: set[str]  # the games with a saved game waiting
+    wifi: WifiService  # a match's own Wi-Fi network (issue 32)
 
     @property
     def scene(self) -> Scene: ...

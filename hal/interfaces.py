@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hal.wifi import NoWifi, WifiControl
+
 if TYPE_CHECKING:
     import pygame
 
@@ -143,6 +145,11 @@ class ByteLink(ABC):
         another format): counted with the frames that failed their CRC."""
         return 0
 
+    def refresh(self) -> None:
+        """The unit's networks changed (its own Wi-Fi network came up or went): a network
+        link finds its interface again. Nothing to do for a radio."""
+        return None
+
 
 class NoLink(ByteLink):
     """A unit with its radio off: writes vanish, nothing arrives."""
@@ -224,4 +231,5 @@ class Hal:
     audio: Audio = field(default_factory=SilentAudio)
     link: ByteLink = field(default_factory=NoLink)
     battery: Battery = field(default_factory=NoBattery)
+    wifi: WifiControl = field(default_factory=NoWifi)  # a match's own network (hal/wifi.py)
     realtime: bool = True  # False: run ticks as fast as the CPU allows (headless)

@@ -38,6 +38,7 @@ from hal.backends.device.notify import Notifier
 from hal.backends.device.profile import PROFILES as BOARDS
 from hal.backends.device.profile import detect_profile
 from hal.backends.device.radio import open_radio
+from hal.backends.device.wifi import SystemdWifi
 from hal.clock import MonotonicClock
 from hal.interfaces import (
     SCREEN_H,
@@ -96,6 +97,7 @@ def build_hal(
         data_dir=data_dir,
         link=link or open_radio(config.radio),
         battery=build_battery(config.battery),
+        wifi=SystemdWifi(),  # a match's own Wi-Fi network, where the unit has Wi-Fi
     )
     if config.system.audio:
         if config.system.audio_device:

@@ -7,13 +7,15 @@ SUITE=bookworm
 MIRROR="${TWINFOLD_IMAGE_MIRROR:-http://deb.debian.org/debian}"
 # python3-evdev: evdev has no aarch64 wheel on PyPI (Debian's is used through a venv that
 # sees the system's packages). python3-tomli-w writes the boot partition's settings merged
-# over device.toml. device-tree-compiler: the installer compiles the overlay.
+# over device.toml. device-tree-compiler: the installer compiles the overlay. hostapd, iw,
+# wireless-regdb: a handheld hosts its own Wi-Fi network for a match (deploy/wifi/, issue 32).
 BASE_PACKAGES=(
     systemd-sysv udev kmod dbus initramfs-tools zstd
     linux-image-arm64 raspi-firmware
     python3 python3-venv python3-evdev python3-tomli-w
     libasound2 polkitd device-tree-compiler
     openssh-server wpasupplicant firmware-brcm80211 iproute2 ca-certificates
+    hostapd iw wireless-regdb
 )
 
 # A slim initramfs: only the modules that find and mount the root (the Pi 3's SD host

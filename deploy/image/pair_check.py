@@ -19,6 +19,9 @@ with /dev/uinput inside the guest, when the unit's journal says the previous ply
 hold the game (the rules engine's final board, over, Ann black and Bob white, each the
 other's partner) and the board on both framebuffers (QMP screendump) is the same picture.
 Every console log and both units' journals are kept in --logs.
+
+Then the same two units play over the network, and one unit hosts its own Wi-Fi network
+for a match (issue 32): deploy/image/net_check.py.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: the rules
 
+import net_check
 from qemu_check import (
     FB_W,
     LOWER_AT,
@@ -235,7 +239,8 @@ def run(image: Path, logs: Path, work: Path) -> None:
             ["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(base), str(disk)],
             check=True,
         )
-        guests.append(Guest(label, disk, files, append, logs, radio=radio))
+        extra = net_check.qemu_args(len(guests), work)  # the USB network (net_check.py)
+        guests.append(Guest(label, disk, files, append, logs, radio=radio, extra=extra))
     try:
         started_at = time.monotonic()
         boot_all(guests)
@@ -249,6 +254,9 @@ def run(image: Path, logs: Path, work: Path) -> None:
             g.sh(device_command("tf-versus", args, wait=False), 120)
         play(guests, logs)
         compare(guests, work, logs)
+        # the same two units over the network, then one unit's own Wi-Fi (net_check.py)
+        wired = net_check.wired_match(guests, logs)
+        net_check.hosted_wifi(guests[0], logs, net_check.WIRED[0] if wired else None)
         log(f"pair: passed in {time.monotonic() - started_at:.0f} s")
     finally:
         for g in guests:

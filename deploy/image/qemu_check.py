@@ -135,16 +135,19 @@ class Guest:
     """One QEMU raspi3b running a copy of the image: its console (a root shell on the mini
     UART, ttyS1, the second -serial, enabled by `twinfold.serial_shell` on the kernel command
     line), QMP, and the radio UART (the PL011, ttyAMA0, the first -serial): `radio` is its
-    chardev (`socket,path=...`), else it is not connected."""
+    chardev (`socket,path=...`), else it is not connected. `extra`: more QEMU arguments
+    (pair_check's network between the units)."""
 
     def __init__(self, name: str, image: Path, files: dict[str, Path], append: str,
-                 logs: Path, radio: str | None = None) -> None:  # fmt: skip
+                 logs: Path, radio: str | None = None,
+                 extra: list[str] | None = None) -> None:  # fmt: skip
         self.name = name
         self.image = image
         self.files = files
         self.append = append
         self.logs = logs
         self.radio = radio
+        self.extra = extra or []
         self.dir = Path(tempfile.mkdtemp(prefix=f"tf-{name}-"))
         self.proc: subprocess.Popen[bytes] | None = None
         self.console: socket.socket | None = None
@@ -177,7 +180,7 @@ class Guest:
             "-serial", "chardev:con",
             "-qmp", f"unix:{qmp},server=on,wait=off",
             "-display", "none", "-monitor", "none",
-            "-device", "usb-kbd",
+            "-device", "usb-kbd", *self.extra,
         ]  # fmt: skip
         log(f"{self.name}: boot attempt {self.attempt}: {' '.join(cmd[3:])}")
         with open(self.logs / f"{self.name}-qemu-{self.attempt}.log", "wb") as qlog:

@@ -14,6 +14,7 @@ same systemd/twinfold.service /etc/systemd/system/twinfold.service
 same systemd/logind-twinfold.conf /etc/systemd/logind.conf.d/twinfold.conf
 same udev/99-twinfold.rules /etc/udev/rules.d/99-twinfold.rules
 same polkit/50-twinfold.rules /etc/polkit-1/rules.d/50-twinfold.rules
+same wifi/51-twinfold-wifi.rules /etc/polkit-1/rules.d/51-twinfold-wifi.rules
 same config/device.toml /etc/twinfold/device.toml
 [ "$(readlink "$ROOT/etc/systemd/system/multi-user.target.wants/twinfold.service")" = \
     /etc/systemd/system/twinfold.service ] || fail "twinfold.service is not enabled"

@@ -11,6 +11,7 @@ from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.scenes.menu import MenuItem, MenuScene
 from firmware.scenes.radio import current_name, link_in_use
+from firmware.scenes.wifi import open_wifi, wifi_offered
 from firmware.settings import LANGUAGES, MAX_VOLUME
 
 if TYPE_CHECKING:
@@ -55,6 +56,11 @@ class SettingsScene(MenuScene):
                 self.radio_name,
             ),
             MenuItem("paired", lambda: tr("Paired devices", "ペアの ほんたい"), self.paired),
+            *(  # the unit's own Wi-Fi network for a match, where it has Wi-Fi (issue 32)
+                [MenuItem("wifi", lambda: tr("Wi-Fi game", "Wi-Fiで たいせん"), self.wifi)]
+                if wifi_offered(machine)
+                else []
+            ),
             MenuItem("reset", lambda: tr("Reset statistics", "せいせきをけす"), self.reset_stats),
             MenuItem("back", lambda: tr("Back", "もどる"), machine.pop, face=pal.ACCENT_LO),
         ]
@@ -78,6 +84,9 @@ class SettingsScene(MenuScene):
         from firmware.scenes.radio import PairedScene
 
         self.machine.push(PairedScene(self.machine))
+
+    def wifi(self) -> None:
+        open_wifi(self.machine)
 
     def toggle_swap(self, _delta: int) -> None:
         self.machine.settings.swap = not self.machine.settings.swap

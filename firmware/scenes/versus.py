@@ -18,6 +18,7 @@ from firmware.link.pairing import Step
 from firmware.link.session import State
 from firmware.scene import Scene, hit
 from firmware.scenes.menu import MenuItem, MenuScene
+from firmware.scenes.wifi import open_wifi, wifi_offered
 from hal.interfaces import Button
 
 if TYPE_CHECKING:
@@ -180,8 +181,16 @@ class VersusMenuScene(MenuScene):
                 "host", lambda: tr("Host a game", "ゲームをひらく"), self.host, face=pal.ACCENT_LO
             ),
             MenuItem("join", lambda: tr("Join a game", "ゲームにはいる"), self.join),
+            *(  # no router: one unit hosts a Wi-Fi network first (issue 32)
+                [MenuItem("wifi", lambda: tr("Wi-Fi game", "Wi-Fiで たいせん"), self.wifi)]
+                if wifi_offered(machine)
+                else []
+            ),
             MenuItem("back", lambda: tr("Back", "もどる"), machine.pop),
         ]
+
+    def wifi(self) -> None:
+        open_wifi(self.machine)
 
     def host(self) -> None:
         start_versus(self.machine, "host", self.game_id, {})

@@ -128,6 +128,18 @@ class SerialLink(ByteLink):
     def noise(self) -> int:
         return int(getattr(self.port, "noise", 0))
 
+    def refresh(self) -> None:
+        """A network port is opened again, so `lan://` picks its interface and joins its
+        group there anew (the unit's own Wi-Fi network has come up, or gone: issue 32); what
+        was in flight is lost as in a radio burst, and the link stack retransmits."""
+        if self.kind() != "network":
+            return
+        try:
+            self.port.close()
+            self.port.open()
+        except (serial.SerialException, OSError) as exc:
+            log.warning("link: reopening %s failed: %s", self.port.portstr, exc)
+
     def describe(self) -> str:
         """What the Settings screen shows after the link's kind: the port, or the network's
         channel and interface."""

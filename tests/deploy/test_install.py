@@ -29,6 +29,9 @@ EXPECTED_FILES = {
     "boot/firmware/config.txt",
     "boot/firmware/overlays/twinfold.dtbo",
     "etc/polkit-1/rules.d/50-twinfold.rules",
+    "etc/polkit-1/rules.d/51-twinfold-wifi.rules",
+    "etc/systemd/system/twinfold-wifi-host@.service",
+    "etc/systemd/system/twinfold-wifi-join@.service",
     "etc/systemd/logind.conf.d/twinfold.conf",
     "etc/systemd/system/multi-user.target.wants/twinfold.service",
     "etc/systemd/system/twinfold.service",
@@ -102,6 +105,8 @@ def test_staged_install_makes_exactly_the_expected_files_and_is_idempotent(tmp_p
         ("etc/systemd/logind.conf.d/twinfold.conf", "systemd/logind-twinfold.conf"),
         ("etc/udev/rules.d/99-twinfold.rules", "udev/99-twinfold.rules"),
         ("etc/polkit-1/rules.d/50-twinfold.rules", "polkit/50-twinfold.rules"),
+        ("etc/polkit-1/rules.d/51-twinfold-wifi.rules", "wifi/51-twinfold-wifi.rules"),
+        ("etc/systemd/system/twinfold-wifi-host@.service", "wifi/twinfold-wifi-host@.service"),
         ("etc/twinfold/device.toml", "config/device.toml"),
     ):
         assert files[name] == (DEPLOY / source).read_bytes(), name
