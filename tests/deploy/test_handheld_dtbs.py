@@ -5,11 +5,13 @@ after a DTB update; config.txt's stanza boots what merge-dtbs makes; dt-validate
 
 They need device-tree-compiler (dtc, fdtoverlay, fdtput, fdtget) and Debian's arm64 DTBs:
 TWINFOLD_DTB_DIR (a linux-image-ABI-arm64 package's broadcom/ folder), else an installed
-arm64 kernel's, else the image build's cached base root (/var/cache/twinfold-image). The
-dt-validate test also needs dtschema (TWINFOLD_DTSCHEMA: its bin/ folder, or on PATH) and
-the kernel's bindings (TWINFOLD_DT_BINDINGS: linux-source's
-Documentation/devicetree/bindings). Without them each test skips and says what is missing;
-CI's test run has none of them (.ci/image-checks installs device-tree-compiler later)."""
+arm64 kernel's, else the image build's cached base root (TWINFOLD_IMAGE_CACHE, default
+/var/cache/twinfold-image). The dt-validate test also needs dtschema (a dev dependency:
+dt-validate beside the test's Python; or TWINFOLD_DTSCHEMA, its bin/ folder) and the
+kernel's bindings (TWINFOLD_DT_BINDINGS: linux-source's Documentation/devicetree/bindings;
+else those the image build extracted into the cache for the DTBs' kernel). Without them
+each test skips and says what is missing; on a fresh CI host the test run comes before
+the first image build, so they skip there until .ci/image-checks has filled the cache."""
 
 from __future__ import annotations
 

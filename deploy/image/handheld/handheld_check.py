@@ -54,6 +54,8 @@ from qemu_check import (
 
 BOARD_DTB = "twinfold-bcm2837-rpi-3-b.dtb"  # the [pi3] stanza's
 SPI0, UART1 = "/soc/spi@7e204000", "/soc/serial@7e215040"
+# The most a look inside the guest may take (a loaded host slows a shell command to a minute).
+LOOK = 300
 FRAME_BYTES = 320 * 240 * 2  # one full picture of a panel, RGB565
 UPDATED = " (updated)"  # appended to the model of Debian's DTB by the "update"
 NOT_MODELLED = (
@@ -102,7 +104,7 @@ def fdt(*args: str) -> str:
 
 def qemu_handheld_dtb(merged: Path, dest: Path) -> Path:
     """The image's merged DTB as QEMU boots it: SPI0 without DMA, the mini UART for the
-    check's shell."""
+    check's shell, the keys and the pen-down line active-high."""
     if "panel@0" not in fdt("-l", str(merged), SPI0):
         raise CheckFailed(f"{merged.name} on the boot partition has no panel on SPI0")
     shutil.copy(merged, dest)
@@ -111,6 +113,18 @@ def qemu_handheld_dtb(merged: Path, dest: Path) -> Path:
     for prop in ("pinctrl-0", "pinctrl-names"):
         subprocess.run(["fdtput", "-d", str(dest), UART1, prop], check=False)
     subprocess.run(["fdtput", "-t", "s", str(dest), UART1, "status", "okay"], check=True)
+    # QEMU's GPIO model has no pull-ups: every input pin reads 0, which the handheld's
+    # active-low buttons, POWER, lid and pen-down line read as all pressed, the lid closed
+    # (the firmware then sleeps with its panels blanked) and the pen down. Active-high here,
+    # the idle level reads as released, open and up.
+    lines = [
+        (f"/twinfold-keys/{key}", "gpios") for key in fdt("-l", str(dest), "/twinfold-keys").split()
+    ]
+    for node, prop in [*lines, (f"{SPI0}/touchscreen@1", "pendown-gpio")]:
+        cells = fdt("-t", "u", str(dest), node, prop).split()
+        if len(cells) != 3:
+            raise CheckFailed(f"{merged.name}: {node} {prop} is {cells}")
+        subprocess.run(["fdtput", "-t", "u", str(dest), node, prop, *cells[:2], "0"], check=True)
     return dest
 
 
@@ -118,59 +132,62 @@ def spi_stats(guest: Guest, device: str) -> dict[str, int]:
     out = guest.sh(
         f"cd /sys/bus/spi/devices/{device}/statistics && "
         "for f in bytes_tx transfers messages errors timedout; do echo $f=$(cat $f); done",
-        30,
+        LOOK,
     )
     return {k: int(v) for k, v in (line.split("=") for line in out.split())}
 
 
 def devices(guest: Guest, label: str) -> None:
     """The handheld's devices in this boot: modules, panels, touch, keys, radio."""
-    lsmod = guest.sh("lsmod", 30)
+    lsmod = guest.sh("lsmod", LOOK)
     for module in ("panel_mipi_dbi", "drm_mipi_dbi", "ads7846", "gpio_keys", "spi_bcm2835"):
         if not re.search(rf"^{module}\s", lsmod, re.M):
             raise CheckFailed(f"{label}: module {module} is not loaded")
-    path = guest.sh("modinfo -n panel_mipi_dbi", 30).strip()
+    path = guest.sh("modinfo -n panel_mipi_dbi", LOOK).strip()
     if "/updates/twinfold/" not in path:
         raise CheckFailed(f"{label}: panel_mipi_dbi loaded from {path}, not updates/")
-    guest.sh("udevadm settle -t 120", 150)
+    guest.sh("udevadm settle -t 120", LOOK)
     found = {}
     for name, bus in (("twinfold-upper", "spi0.0"), ("twinfold-lower", "spi1.0")):
-        fb = guest.sh(f"readlink -f /dev/{name}", 30).strip()
+        fb = guest.sh(f"readlink -f /dev/{name}", LOOK).strip()
         if not re.fullmatch(r"/dev/fb\d+", fb):
             raise CheckFailed(f"{label}: /dev/{name} is {fb!r}, not a framebuffer")
-        sysfs = guest.sh(f"readlink -f /sys/class/graphics/{fb[5:]}/device", 30).strip()
+        sysfs = guest.sh(f"readlink -f /sys/class/graphics/{fb[5:]}/device", LOOK).strip()
         if not sysfs.endswith(bus):
             raise CheckFailed(f"{label}: /dev/{name} ({fb}) is {sysfs}, not {bus}")
         found[name] = fb
     inputs = (("twinfold-touch", "ADS7846 Touchscreen"), ("twinfold-keys", "twinfold-keys"))
     for name, kernel_name in inputs:
-        event = guest.sh(f"readlink -f /dev/input/{name}", 30).strip()
+        event = guest.sh(f"readlink -f /dev/input/{name}", LOOK).strip()
         if not re.fullmatch(r"/dev/input/event\d+", event):
             raise CheckFailed(f"{label}: /dev/input/{name} is {event!r}")
-        got = guest.sh(f"cat /sys/class/input/{event[11:]}/device/name", 30).strip()
+        got = guest.sh(f"cat /sys/class/input/{event[11:]}/device/name", LOOK).strip()
         if got != kernel_name:
             raise CheckFailed(f"{label}: /dev/input/{name} is {got!r}, not {kernel_name!r}")
         found[name] = event
-    radio = guest.sh("readlink -f /dev/twinfold-radio", 30).strip()
+    radio = guest.sh("readlink -f /dev/twinfold-radio", LOOK).strip()
     if radio != "/dev/ttyAMA0":
         raise CheckFailed(f"{label}: /dev/twinfold-radio is {radio!r}, not the PL011 (ttyAMA0)")
     found["twinfold-radio"] = radio
-    consoles = guest.sh("cat /proc/consoles", 30)
+    consoles = guest.sh("cat /proc/consoles", LOOK)
     if "ttyAMA" in consoles:
         raise CheckFailed(f"{label}: a console is on the radio UART: {consoles}")
-    gettys = guest.sh("systemctl list-units --no-legend 'serial-getty@*'", 30)
+    gettys = guest.sh("systemctl list-units --no-legend 'serial-getty@*'", LOOK)
     if "ttyAMA" in gettys:
         raise CheckFailed(f"{label}: a getty is on the radio UART: {gettys}")
     log(f"{label}: modules from updates/, " + ", ".join(f"{k} -> {v}" for k, v in found.items()))
 
 
 def opened_by_firmware(guest: Guest, label: str, paths: list[str]) -> None:
-    """The service's process has each device open (waits: it looks for devices each second)."""
-    deadline = time.monotonic() + 120
+    """The service's process has each device open or mapped (waits: it looks for devices
+    each second)."""
+    deadline = time.monotonic() + LOOK
     while True:
-        pid = guest.sh("systemctl show -p MainPID --value twinfold", 30).strip()
-        fds = guest.sh(f"ls -l /proc/{pid}/fd 2>/dev/null || true", 30) if pid != "0" else ""
-        missing = [p for p in paths if f"-> {p}" not in fds]
+        pid = guest.sh("systemctl show -p MainPID --value twinfold", LOOK).strip()
+        # files open, and mapped (the panels are mmap'ed, their descriptors closed)
+        look = f"ls -l /proc/{pid}/fd; grep -o ' /dev/.*' /proc/{pid}/maps; true"
+        fds = guest.sh(look, LOOK) if pid != "0" else ""
+        missing = [p for p in paths if f"-> {p}\n" not in fds and f" {p}\n" not in fds]
         if not missing:
             log(f"{label}: the firmware (pid {pid}) has open: {', '.join(paths)}")
             return
@@ -212,13 +229,13 @@ def panel_traffic(guest: Guest) -> None:
 def first_boot(guest: Guest, radio_log: Path) -> None:
     guest.boot()
     guest.shell_ready()
-    journal = guest.sh("journalctl -b -u twinfold-unit-kind -o cat --no-pager", 60)
+    journal = guest.sh("journalctl -b -u twinfold-unit-kind -o cat --no-pager", LOOK)
     if "kind handheld applied" not in journal:
         raise CheckFailed(f"handheld: unit-kind did not switch the unit: {journal}")
-    config = guest.sh("cat /boot/firmware/config.txt", 30)
+    config = guest.sh("cat /boot/firmware/config.txt", LOOK)
     if f"[pi3]\ndevice_tree={BOARD_DTB}" not in config:
         raise CheckFailed(f"handheld: config.txt does not boot {BOARD_DTB} on a Pi 3: {config}")
-    line = guest.sh("cat /boot/firmware/cmdline.txt", 30).split()
+    line = guest.sh("cat /boot/firmware/cmdline.txt", LOOK).split()
     if [w for w in line if w.startswith("console=")] != ["console=tty0"]:
         raise CheckFailed(f"handheld: cmdline.txt's consoles are not tty0 alone: {line}")
     log("handheld: unit-kind made it a handheld (config.txt's device_tree=, console tty0 only)")
@@ -227,7 +244,7 @@ def first_boot(guest: Guest, radio_log: Path) -> None:
     opened_by_firmware(
         guest, "handheld", ["/dev/ttyAMA0", *(guest.sh(
             "readlink -f /dev/input/twinfold-touch /dev/input/twinfold-keys /dev/twinfold-upper "
-            "/dev/twinfold-lower", 30).split())],
+            "/dev/twinfold-lower", LOOK).split())],
     )  # fmt: skip
     panel_traffic(guest)
     text = radio_log.read_bytes() if radio_log.exists() else b""
@@ -246,7 +263,7 @@ def update_dtbs(guest: Guest) -> None:
         "for h in z50-raspi-firmware z60-twinfold-dtbs; do "
         "DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/$h $abi /boot/vmlinuz-$abi || exit 1; "
         "done; sync",
-        600,
+        2 * LOOK,
     )
     guest.send("systemctl poweroff\n")
     guest.wait_for(rb"reboot: Power down", 300)
@@ -288,7 +305,7 @@ def run(image: Path, logs: Path, work: Path) -> None:
     try:
         again.boot()
         again.shell_ready()
-        got = again.sh("tr -d '\\0' < /proc/device-tree/model", 30).strip()
+        got = again.sh("tr -d '\\0' < /proc/device-tree/model", LOOK).strip()
         if not got.endswith(UPDATED):
             raise CheckFailed(f"handheld-2: booted {got!r}, not the updated tree")
         devices(again, "handheld-2")
