@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,7 +189,7 @@ def python_with_tomli_w() -> str:
     pytest.skip("no python3 with tomli_w (Debian: python3-tomli-w): boot-config not run here")
 
 
-def boot_config(tmp_path: Path, boot_toml: str, applied: str | None = None) -> dict[str, object]:
+def boot_config(tmp_path: Path, boot_toml: str, applied: str | None = None) -> dict[str, Any]:
     root = tmp_path / "bc"
     (root / "etc/twinfold").mkdir(parents=True)
     shutil.copy(REPO / "deploy/config/device.toml", root / "etc/twinfold/device.toml")
@@ -214,10 +215,10 @@ def test_each_kind_gets_its_display_and_radio_and_the_file_s_own_keys_win(
     from hal.backends.device.config import parse_config
 
     hdmi = boot_config(tmp_path / "a", SHIPPED)
-    assert hdmi["display"]["mode"] == "one"  # type: ignore[index]
+    assert hdmi["display"]["mode"] == "one"
     assert hdmi["radio"] == {"enabled": False, "port": "/dev/ttyUSB0", "baud": 9600}
     handheld = boot_config(tmp_path / "b", SHIPPED.replace('kind = "hdmi"', 'kind = "handheld"'))
-    assert handheld["display"]["mode"] == "two"  # type: ignore[index]
+    assert handheld["display"]["mode"] == "two"
     assert handheld["radio"] == {"enabled": True, "port": "/dev/twinfold-radio", "baud": 9600}
     config, problems = parse_config(handheld)
     assert problems == []
@@ -227,7 +228,7 @@ def test_each_kind_gets_its_display_and_radio_and_the_file_s_own_keys_win(
         '# mode = "one"', 'mode = "one"'
     )
     one_panel = boot_config(tmp_path / "c", edited)  # a handheld with one panel
-    assert one_panel["display"]["mode"] == "one"  # type: ignore[index]
+    assert one_panel["display"]["mode"] == "one"
     # A bad kind: the kind applied last (unit-kind left the firmware as it was).
     typo = SHIPPED.replace('kind = "hdmi"', 'kind = "handhel"')
-    assert boot_config(tmp_path / "d", typo, applied="handheld")["display"]["mode"] == "two"  # type: ignore[index]
+    assert boot_config(tmp_path / "d", typo, applied="handheld")["display"]["mode"] == "two"
