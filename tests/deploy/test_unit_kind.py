@@ -8,6 +8,7 @@ deploy/image/handheld/handheld_check.py)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -232,3 +233,28 @@ def test_each_kind_gets_its_display_and_radio_and_the_file_s_own_keys_win(
     # A bad kind: the kind applied last (unit-kind left the firmware as it was).
     typo = SHIPPED.replace('kind = "hdmi"', 'kind = "handhel"')
     assert boot_config(tmp_path / "d", typo, applied="handheld")["display"]["mode"] == "two"
+
+
+def test_the_panel_driver_loads_for_the_panels_first_compatible() -> None:
+    """The kernel asks for `spi:<first compatible without vendor>`; the overlay's first
+    compatible also names the init file, so the alias must follow it."""
+    overlay = (REPO / "deploy/overlays/twinfold-mainline.dts").read_text()
+    firsts = set(re.findall(r'compatible = "([^"]+)", "panel-mipi-dbi-spi";', overlay))
+    assert firsts == {"twinfold-panel"}
+    aliases = [
+        line.split()
+        for line in (HANDHELD / "twinfold-panel.conf").read_text().splitlines()
+        if line.startswith("alias ")
+    ]
+    assert aliases == [["alias", "spi:twinfold-panel", "panel-mipi-dbi"]]
+    assert (REPO / "deploy/panels/twinfold-panel.txt").is_file()  # -> twinfold-panel.bin
+
+
+def test_the_kind_is_applied_before_the_settings_and_the_firmware() -> None:
+    unit = (HANDHELD / "twinfold-unit-kind.service").read_text()
+    assert "Before=twinfold-boot-config.service twinfold.service" in unit
+    assert "WantedBy=multi-user.target twinfold.service" in unit  # retried with the firmware
+    assert "ExecStart=/usr/local/lib/twinfold/unit-kind" in unit
+    setup = (HANDHELD / "image-setup").read_text()
+    for installed in ("twinfold-unit-kind.service", "twinfold-panel.conf", '"$HERE/unit-kind"'):
+        assert installed in setup
