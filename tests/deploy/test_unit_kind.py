@@ -253,6 +253,7 @@ def test_the_panel_driver_loads_for_the_panels_first_compatible() -> None:
 def test_the_kind_is_applied_before_the_settings_and_the_firmware() -> None:
     unit = (HANDHELD / "twinfold-unit-kind.service").read_text()
     assert "Before=twinfold-boot-config.service twinfold.service" in unit
+    assert "After=boot-firmware.mount" in unit and "RequiresMountsFor" not in unit
     assert "WantedBy=multi-user.target twinfold.service" in unit  # retried with the firmware
     assert "ExecStart=/usr/local/lib/twinfold/unit-kind" in unit
     setup = (HANDHELD / "image-setup").read_text()

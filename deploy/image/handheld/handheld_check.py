@@ -253,6 +253,13 @@ def panel_traffic(guest: Guest) -> None:
 def first_boot(guest: Guest, radio_log: Path) -> None:
     guest.boot()
     guest.shell_ready()
+    deadline = time.monotonic() + 2 * LOOK  # it may wait for a late boot partition
+    while guest.sh("systemctl show -p ActiveState --value twinfold-unit-kind", LOOK).strip() != (
+        "active"
+    ):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(10)
     journal = guest.sh("journalctl -b -u twinfold-unit-kind -o cat --no-pager", LOOK)
     if "kind handheld applied" not in journal:
         raise CheckFailed(f"handheld: unit-kind did not switch the unit: {journal}")
