@@ -20,11 +20,11 @@ with no console or getty on it and nothing from the kernel on its wire; READY an
 watchdog; and `twinfold device` (the service, two-panel mode) drives the upper panel over
 SPI0: the kernel's SPI statistics of spi0.0 count the bytes and transfers while the picture
 stands and while it changes (a virtual gamepad chooses English on the first start's
-language screen: the launcher opens), with no error (timeouts, seen on a loaded host, are counted). Then Debian's DTB is
-"updated" in the guest (its model string changed) and the kernel hooks run as a kernel
-update runs them; a second boot from the merged DTB the hook wrote has all the devices
-again. What QEMU cannot model is printed at the end (NOT_MODELLED; docs/hardware.md has
-the board steps for each).
+language screen: the launcher opens), with no error (timeouts, seen on a loaded host, are
+printed). Then Debian's DTB is "updated" in the guest (its model string changed) and the
+kernel hooks run as a kernel update runs them; a second boot from the merged DTB the hook
+wrote has all the devices again. What QEMU cannot model is printed at the end
+(NOT_MODELLED; docs/hardware.md has the board steps for each).
 """
 
 from __future__ import annotations
