@@ -145,6 +145,9 @@ ExecStart=/usr/bin/ssh-keygen -A
 WantedBy=multi-user.target
 UNIT
 chroot "$ROOTFS" systemctl enable -q ssh-keygen.service
+# The handheld's panel modules, merged DTBs, kernel hook and unit kind (issue 31).
+step "root: the handheld's parts (deploy/image/handheld/image-setup)"
+"$HERE/handheld/image-setup" "$ROOTFS" "$CACHE" || die "the handheld's parts failed (above)"
 : > "$ROOTFS/etc/machine-id"
 rm -rf "$ROOTFS/var/cache/apt/"*.bin "$ROOTFS/var/lib/apt/lists/"*
 

@@ -9,6 +9,10 @@ build_prerequisites() {
         command -v "$tool" >/dev/null 2>&1 || why+=("no $tool")
     done
     python3 -m pip --version >/dev/null 2>&1 || why+=("no pip for python3")
+    # the handheld's panel modules (deploy/image/handheld/image-setup): cross-compiled
+    command -v make >/dev/null 2>&1 || why+=("no make")
+    [ "$(dpkg --print-architecture 2>/dev/null)" = arm64 ] || command -v aarch64-linux-gnu-gcc-12 \
+        >/dev/null 2>&1 || why+=("no aarch64-linux-gnu-gcc-12 (gcc-12-aarch64-linux-gnu)")
     if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
         why+=("no arm64 binfmt (qemu-user-static; binfmt_misc mounted?)")
     elif [ "$(cat /proc/sys/fs/binfmt_misc/qemu-aarch64 | head -n 1)" != enabled ]; then

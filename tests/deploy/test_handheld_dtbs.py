@@ -5,11 +5,13 @@ after a DTB update; config.txt's stanza boots what merge-dtbs makes; dt-validate
 
 They need device-tree-compiler (dtc, fdtoverlay, fdtput, fdtget) and Debian's arm64 DTBs:
 TWINFOLD_DTB_DIR (a linux-image-ABI-arm64 package's broadcom/ folder), else an installed
-arm64 kernel's, else the image build's cached base root (/var/cache/twinfold-image). The
-dt-validate test also needs dtschema (TWINFOLD_DTSCHEMA: its bin/ folder, or on PATH) and
-the kernel's bindings (TWINFOLD_DT_BINDINGS: linux-source's
-Documentation/devicetree/bindings). Without them each test skips and says what is missing;
-CI's test run has none of them (.ci/image-checks installs device-tree-compiler later)."""
+arm64 kernel's, else the image build's cached base root (TWINFOLD_IMAGE_CACHE, default
+/var/cache/twinfold-image). The dt-validate test also needs dtschema (a dev dependency:
+dt-validate beside the test's Python; or TWINFOLD_DTSCHEMA, its bin/ folder) and the
+kernel's bindings (TWINFOLD_DT_BINDINGS: linux-source's Documentation/devicetree/bindings;
+else those the image build extracted into the cache for the DTBs' kernel). Without them
+each test skips and says what is missing; on a fresh CI host the test run comes before
+the first image build, so they skip there until .ci/image-checks has filled the cache."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ BOARDS = (
     "bcm2837-rpi-3-b-plus",
     "bcm2711-rpi-4-b",
 )
-CACHE = Path("/var/cache/twinfold-image")
+CACHE = Path(os.environ.get("TWINFOLD_IMAGE_CACHE", "/var/cache/twinfold-image"))
 SPI0, SPI1 = "/soc/spi@7e204000", "/soc/spi@7e215080"
 UART0, UART1 = "/soc/serial@7e201000", "/soc/serial@7e215040"
 GPIO = "/soc/gpio@7e200000"
@@ -433,13 +435,29 @@ def test_no_console_lands_on_the_radio_uart() -> None:
     assert (HANDHELD / "raspi-extra-cmdline").read_text().split() == ["fbcon=map:9"]
 
 
+def cached_bindings(stock: Path) -> Path:
+    """The bindings the image build extracted for the stock DTBs' kernel (a folder that may
+    not exist)."""
+    abi = stock.parent.name.removeprefix("linux-image-")  # .../linux-image-ABI/broadcom
+    for folder in sorted(CACHE.glob("kernel-debs/*"), key=lambda p: p.stat().st_mtime):
+        if (folder / "abi").is_file() and (folder / "abi").read_text().strip() == abi:
+            return folder / "bindings"
+    return CACHE / "kernel-debs/none"
+
+
 def test_the_merged_dtbs_pass_dt_validate_against_the_kernel_bindings(
     tool: dict[str, str], stock: Path, merged: Path, tmp_path: Path
 ) -> None:
-    bindings = os.environ.get("TWINFOLD_DT_BINDINGS", "")
-    if not bindings or not Path(bindings, "display/panel").is_dir():
-        pytest.skip("TWINFOLD_DT_BINDINGS (linux-source's bindings) not set: not verified")
+    bindings = os.environ.get("TWINFOLD_DT_BINDINGS", "") or str(cached_bindings(stock))
+    if not Path(bindings, "display/panel").is_dir():
+        pytest.skip(
+            "no kernel bindings (TWINFOLD_DT_BINDINGS: linux-source's; or the image build's "
+            f"in {CACHE}/kernel-debs for this kernel): not verified"
+        )
+    # dtschema is a dev dependency: its dt-validate sits beside the test's Python.
     bin_dir = os.environ.get("TWINFOLD_DTSCHEMA", "")
+    if not bin_dir and Path(sys.executable).with_name("dt-validate").exists():
+        bin_dir = str(Path(sys.executable).parent)
     if not (Path(bin_dir, "dt-validate").exists() if bin_dir else shutil.which("dt-validate")):
         pytest.skip("dtschema's dt-validate not found (TWINFOLD_DTSCHEMA): not verified")
     schema = tmp_path / "schema.json"

@@ -64,7 +64,7 @@ def test_boot_partition_settings_win_over_device_toml_and_set_wifi_and_ssh(tmp_p
         .replace('password = ""', 'password = "secret pass"')
         .replace('authorized_key = ""', 'authorized_key = "ssh-ed25519 AAAAC3Nz me@desk"')
     )
-    root = boot_root(tmp_path, edited.replace('port = "/dev/ttyUSB0"', 'port = "/dev/ttyAMA0"'))
+    root = boot_root(tmp_path, edited.replace('# port = "/dev/ttyUSB0"', 'port = "/dev/ttyAMA0"'))
     result = run_boot_config(python, root)
     assert result.returncode == 0, result.stderr
     merged = tomllib.loads((root / "run/twinfold/device.toml").read_text())
@@ -89,14 +89,21 @@ def test_a_broken_boot_file_is_reported_and_device_toml_used_as_it_is(tmp_path):
     assert result.returncode == 0
     assert result.stderr.startswith("boot-config: ") and "twinfold.toml ignored" in result.stderr
     merged = tomllib.loads((root / "run/twinfold/device.toml").read_text())
-    assert merged == tomllib.loads((root / "etc/twinfold/device.toml").read_text())
+    device = tomllib.loads((root / "etc/twinfold/device.toml").read_text())
+    # ... with the kind the unit was made (the firmware booted its tree): here the default,
+    # the HDMI unit's one panel and no radio (tests/deploy/test_unit_kind.py)
+    device["display"]["mode"] = "one"
+    device["radio"].update(enabled=False, port="/dev/ttyUSB0")
+    assert merged == device
     assert not (root / "etc/wpa_supplicant").exists() and not (root / "root/.ssh").exists()
 
 
-def test_the_shipped_boot_file_is_valid_and_sets_one_panel_mode():
+def test_the_shipped_boot_file_is_valid_and_makes_an_hdmi_unit():
+    # (the HDMI kind's one-panel mode and radio: tests/deploy/test_unit_kind.py)
     data = tomllib.loads((IMAGE / "files/twinfold.toml").read_text())
-    assert data["display"]["mode"] == "one"
-    assert set(data) <= {"display", "input", "radio", "system", "boot", "wifi", "ssh"}
+    assert data["unit"] == {"kind": "hdmi"}
+    assert "mode" not in data["display"] and set(data["radio"]) == {"baud"}
+    assert set(data) <= {"unit", "display", "input", "radio", "system", "boot", "wifi", "ssh"}
 
 
 def test_the_expected_panel_places_both_screens_as_the_one_panel_layout_does(tmp_path):
@@ -212,7 +219,8 @@ def test_the_pair_check_turns_the_radio_on_the_pl011_in_a_valid_boot_file(tmp_pa
     assert data["display"] == tomllib.loads(shipped)["display"]
     from hal.backends.device.config import parse_config
 
-    config, problems = parse_config({k: v for k, v in data.items() if k not in ("wifi", "ssh")})
+    device = {k: v for k, v in data.items() if k not in ("unit", "wifi", "ssh")}
+    config, problems = parse_config(device)
     assert problems == [] and config.radio.port == "/dev/ttyAMA0" and config.radio.enabled
 
 

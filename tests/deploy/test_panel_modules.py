@@ -5,12 +5,15 @@ modules that kernel ships.
 
 The vermagic test needs the built modules (TWINFOLD_PANEL_MODULES: the folder
 build-panel-modules wrote; or TWINFOLD_MODULE_DEBS: its --debs folder, and the test builds,
-about a minute) and the image kernel's modules (TWINFOLD_KERNEL_MODULES:
-/usr/lib/modules/ABI of the image root, else the image cache's base root); it skips and
+about a minute; else the ones the image build keeps in its cache for the kernel's ABI) and
+the image kernel's modules (TWINFOLD_KERNEL_MODULES: /usr/lib/modules/ABI of the image
+root, else the image cache's base root; the cache is TWINFOLD_IMAGE_CACHE, default
+/var/cache/twinfold-image, as for .ci/image-checks); it skips and
 says which is missing otherwise, as in CI's test run."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -26,7 +29,7 @@ from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[2]
 HANDHELD = REPO / "deploy/image/handheld"
-CACHE = Path("/var/cache/twinfold-image")
+CACHE = Path(os.environ.get("TWINFOLD_IMAGE_CACHE", "/var/cache/twinfold-image"))
 MODULES = ("drm_mipi_dbi.ko", "panel-mipi-dbi.ko")
 
 
@@ -149,13 +152,30 @@ def kernel_modules(into: Path) -> tuple[Path, list[str]]:
         return into / keys[0].name, [Path(m.name).name for m in members]
 
 
+def cached_modules(abi: str) -> Path | None:
+    """The modules the image build made for this kernel ABI with this build script
+    (deploy/image/handheld/image-setup keeps them in the cache, with the ABI they were
+    built for), newest first."""
+    key = hashlib.sha256((HANDHELD / "build-panel-modules").read_bytes()).hexdigest()[:12]
+    found = [
+        d
+        for d in CACHE.glob(f"panel-modules/*-{key}")
+        if (d / "abi").is_file() and (d / "abi").read_text().strip() == abi
+    ]
+    return max(found, key=lambda d: d.stat().st_mtime) if found else None
+
+
 def built_modules(tmp_path: Path, abi: str) -> Path:
     if os.environ.get("TWINFOLD_PANEL_MODULES"):
         return Path(os.environ["TWINFOLD_PANEL_MODULES"])
     debs = os.environ.get("TWINFOLD_MODULE_DEBS")
     if not debs:
+        cached = cached_modules(abi)
+        if cached is not None:
+            return cached
         pytest.skip(
-            "no built panel modules (TWINFOLD_PANEL_MODULES or TWINFOLD_MODULE_DEBS): not verified"
+            "no built panel modules (TWINFOLD_PANEL_MODULES, TWINFOLD_MODULE_DEBS, or the "
+            f"image build's in {CACHE}/panel-modules for {abi}): not verified"
         )
     out = tmp_path / "out"
     out.mkdir()
