@@ -85,6 +85,15 @@ def sample_memory() -> None:
 
 #: wall-clock ms of the ticks while the computer thinks (all games and profiles of a run)
 WALL_MS: list[float] = []
+#: --realtime: ticks at 60 Hz that never wait for the search, as on a unit (the waits are
+#: then those of this machine's processes, not the profile's; the tick figures are the loop's)
+REALTIME = [False]
+
+
+def pace(started: float) -> None:
+    """With --realtime, sleep out the rest of a 60 Hz frame begun at `started`."""
+    if REALTIME[0]:
+        time.sleep(max(0.0, 1 / 60 - (time.perf_counter() - started)))
 
 
 def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[float]]:
@@ -100,6 +109,7 @@ def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[fl
         with tempfile.TemporaryDirectory() as tmp:
             m = build_machine(Path(tmp), seed=100 + g)
             m.profile = TABLE[profile]
+            m.hal.realtime = REALTIME[0]
             m.start_game("reversi", {"mode": "cpu", "level": "strong", "color": "white"})
             scene = running_game(m)
             started: int | None = None
@@ -128,6 +138,7 @@ def reversi(profile: str, games: int) -> tuple[list[float], list[float], list[fl
                     WALL_MS.append((time.perf_counter() - w0) * 1000)
                     if len(ticks_ms) % 30 == 1:
                         sample_memory()
+                pace(w0)
                 if started is not None and len(scene.match.history) > before:
                     wait = (m.tick - started) / 60
                     waits.append(wait)
@@ -167,6 +178,7 @@ class Ticker:
             WALL_MS.append((time.perf_counter() - w0) * 1000)
             if len(self.ticks_ms) % 30 == 1:
                 sample_memory()
+        pace(w0)
         if self.started is not None and len(scene.match.history) > before:
             self.waits.append((self.m.tick - self.started) / 60)
             self.started = None
@@ -198,6 +210,7 @@ def arimaa(profile: str, games: int, level: int = 5) -> tuple[list[float], list[
         with tempfile.TemporaryDirectory() as tmp:
             m = build_machine(Path(tmp), seed=200 + g)
             m.profile = TABLE[profile]
+            m.hal.realtime = REALTIME[0]
             setup = next(iter(SETUP_NAMES))
             m.start_game("arimaa", {"mode": "cpu", "level": str(level), "setup": setup})
             t = Ticker(m)
@@ -229,7 +242,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--profile", action="append", choices=PROFILES)
     ap.add_argument("--game", choices=("reversi", "arimaa", "both"), default="both")
+    ap.add_argument("--realtime", action="store_true", help="60 Hz ticks that never wait")
     args = ap.parse_args(argv)
+    REALTIME[0] = args.realtime
     print(f"python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cpus")
     print(
         f"{'reversi strongest':<20} {'moves':>5}  wait s p50   p95   max  "
