@@ -15,7 +15,12 @@ from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.reversi.ai import LEVELS, ComputerMove
-from games.reversi.ai.players import REFERENCE_UNITS_PER_SECOND, join_parts, split_root
+from games.reversi.ai.players import (
+    REFERENCE_UNITS_PER_SECOND,
+    evaluator_named,
+    join_parts,
+    split_root,
+)
 from games.reversi.rules import Game, GameDataError
 from games.reversi.rules.notation import square_name
 from games.reversi.rules.position import BLACK, WHITE
@@ -184,6 +189,11 @@ class ReversiComputer:
             raise ValueError("tick_budget must be positive")
         self.level, self.seed = level, seed
         self.units_per_second = None if tick_budget is None else tick_budget * TICKS_PER_SECOND
+        if not LEVELS[level].greedy:
+            # The evaluation's weights load once per process (about 0.1 s): here, at the
+            # game's start, not in the first thinking tick, where a pool's split needs them
+            # to order the root moves (issue 36: a 123-139 ms loop tick on `pi-zero-2w`).
+            evaluator_named(LEVELS[level].evaluator)
 
     def start(self, rules: Any, seat: int) -> _ReversiThinker:
         assert isinstance(rules, ReversiRules)
