@@ -12,7 +12,11 @@ on a `SearchPool` of `--procs` processes (the pool's processes are started and w
 before the clock starts: a game reuses them for every move); and the same in search work
 units, which no other load on the machine changes: the parts' total against the whole
 search's, and the whole search's work over the parts' makespan on 2 and 3 processes (the
-speed-up free cores give).
+speed-up free cores give). `profiles`: the wait a player sees for each level on each device
+profile (issue 36, item 4), as the match layer's computer seat paces it: the level's work cap
+from the profile's core speed (`match.work_cap`), the parts' makespan on the profile's cores
+where it splits, `max(24, ceil(units / tick budget))` ticks at 60 Hz; in work units, so the
+figures do not depend on this machine's load.
 """
 
 from __future__ import annotations
@@ -34,9 +38,11 @@ from games.arimaa.ai.split import join
 from games.arimaa.match import (
     SEARCH_UNIT_COST,
     SPLIT_PARTS,
+    UNITS_PER_TICK,
     ArimaaComputer,
     ArimaaPart,
     ArimaaRules,
+    _TurnThinker,
 )
 from games.arimaa.rules.game import Game
 from games.arimaa.rules.position import Position
@@ -128,9 +134,54 @@ def parallel(count: int, procs: int) -> None:
         pool.close()
 
 
+def profiles(count: int, which: list[int], names: list[str]) -> None:
+    from firmware.match.profiles import PROFILES, WORKER_UNITS_PER_TICK
+    from firmware.match.seats import MIN_THINK_TICKS
+
+    games = _games(count)
+    print("profile | level | work cap | turns | wait median s | max s | whole turn searched")
+    for name in names:
+        profile = PROFILES[name]
+        budget = profile.budget(UNITS_PER_TICK)
+        for level in which:
+            player = ArimaaComputer(level, 0, profile.budget(WORKER_UNITS_PER_TICK))
+            waits, whole = [], 0
+            for game in games:
+                rules = ArimaaRules.new(None)
+                rules.game = game
+                seat = rules.to_move()
+                assert seat is not None
+                parts = player.split(rules, seat)
+                pooled = profile.mode == "worker" and profile.cores > 1 and parts is not None
+                thinkers = (
+                    [part.start(rules, seat) for part in parts]
+                    if pooled and parts is not None
+                    else [player.start(rules, seat)]
+                )
+                units = []
+                for thinker in thinkers:
+                    while thinker.think(1 << 30) is None:
+                        pass
+                    units.append(thinker.units)
+                    assert isinstance(thinker, _TurnThinker)
+                whole += all(
+                    isinstance(t, _TurnThinker) and not t.searcher.capped for t in thinkers
+                )
+                total = makespan(units, profile.cores) if pooled else units[0]
+                waits.append(max(MIN_THINK_TICKS, -(-total // budget)) / 60)
+            print(
+                f"{name} | {level} | {player.work_cap:,} | {len(waits)} | "
+                f"{statistics.median(waits):.2f} | {max(waits):.2f} | {whole}/{len(waits)}",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--part", choices=("levels", "parallel", "all"), default="all")
+    parser.add_argument(
+        "--part", choices=("levels", "parallel", "profiles", "all"), default="all"
+    )
+    parser.add_argument("--profiles", default="pi-zero-2w,desktop-worker")
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--levels", default=",".join(str(k) for k in LEVELS))
     parser.add_argument("--procs", type=int, default=2)
@@ -139,6 +190,9 @@ def main() -> None:
         levels(args.positions, [int(x) for x in args.levels.split(",")])
     if args.part in ("parallel", "all"):
         parallel(args.positions, args.procs)
+    if args.part in ("profiles", "all"):
+        levels_ = [int(x) for x in args.levels.split(",")]
+        profiles(args.positions, levels_, args.profiles.split(","))
 
 
 if __name__ == "__main__":

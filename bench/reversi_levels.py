@@ -217,8 +217,13 @@ def solves(count: int) -> None:
 
 
 def think(games: int, profiles: list[str]) -> None:
+    """The strongest level's waits per profile; on a worker profile with several cores the
+    search is split as the computer seat splits it (`split_root`, the parts' makespan)."""
     from firmware.match.profiles import PROFILES
-    from games.reversi.match import UNITS_PER_TICK
+    from firmware.match.seats import makespan
+    from games.reversi.ai.players import join_parts, split_root
+    from games.reversi.match import PART_SHARE, SPLIT_PARTS, UNITS_PER_TICK
+    from games.reversi.rules.notation import square_name
 
     for name in profiles:
         profile = PROFILES[name]
@@ -235,11 +240,26 @@ def think(games: int, profiles: list[str]) -> None:
                     g.play(ComputerMove(g.position, 3, i).finish())
                     continue
                 empties = g.position.empties()
-                job = ComputerMove(g.position, STRONGEST, i, ups)
+                masks = (
+                    split_root(g.position, STRONGEST, SPLIT_PARTS, ups)
+                    if profile.mode == "worker" and profile.cores > 1
+                    else None
+                )
                 c = time.process_time()
-                move = job.finish()
+                if masks is None:
+                    job = ComputerMove(g.position, STRONGEST, i, ups)
+                    move = job.finish()
+                    units = job.units
+                else:  # the pool's parts (issue 36): the move joined, the makespan's wait
+                    part_ups = ups * PART_SHARE
+                    jobs = [ComputerMove(g.position, STRONGEST, i, part_ups, m) for m in masks]
+                    for j in jobs:
+                        j.finish()
+                    parts = [(j.iterations, j.result.depth if j.result else 0) for j in jobs]
+                    move = square_name(join_parts(parts))
+                    units = makespan([j.units for j in jobs], profile.cores)
                 cpu += time.process_time() - c
-                ticks = max(MIN_THINK_TICKS, -(-job.units // budget))
+                ticks = max(MIN_THINK_TICKS, -(-units // budget))
                 (solve_waits if empties <= level.exact_empties else waits).append(ticks / 60)
                 g.play(move)
         every = waits + solve_waits

@@ -17,15 +17,18 @@ The driver (`firmware.match.driver.Match`) checks and applies whatever a seat an
 from __future__ import annotations
 
 import copy
+import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from firmware.match.driver import Match, Seat
 from firmware.match.pacing import PENDING, Pacing
-from firmware.match.pool import SearchPool
+from firmware.match.pool import MAX_TRIES, PartFailed, SearchPool
 from firmware.match.protocol import ActionError, ComputerPlayer, SplitPlayer, Thinker
 from firmware.match.worker import SearchWorker
+
+log = logging.getLogger("twinfold.match")
 
 __all__ = [
     "MIN_THINK_TICKS",
@@ -125,6 +128,8 @@ class ComputerSeat(Seat[A]):
         self._worker: SearchWorker | None = None
         self._job = 0
         self._resubmit = False  # a checkpoint's copy: ask the worker again on the next poll
+        self.retried = 0  # decisions asked again of a new worker after the last one died
+        self._tries = 0  # workers the decision in progress has been asked of
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ComputerSeat[A]:
         """A copy for a machine checkpoint (firmware.checkpoint): the worker process is
@@ -157,6 +162,7 @@ class ComputerSeat(Seat[A]):
             if self._worker is None or not self._worker.alive:
                 self._worker = SearchWorker()
             self._job = self._worker.submit(self.player, match.rules, seat)
+            self._tries = 1
         else:
             self.thinker = self.player.start(match.rules, seat)
 
@@ -179,11 +185,28 @@ class ComputerSeat(Seat[A]):
             if answer is not None:
                 self.decided = match.rules.decode(answer[0])
                 self.units = answer[1]
+            elif not self._worker.alive:
+                self._ask_again(match, seat)
             return
         assert self.thinker is not None
         self.decided = self.thinker.think(self.budget)
         if self.decided is not None:
             self.units = int(getattr(self.thinker, "units", self.calls * self.budget))
+
+    def _ask_again(self, match: Match[A], seat: int) -> None:
+        """The worker died mid-search (killed, out of memory): a new one searches the same
+        state again, so the move is the same and costs one retry, never a hang (issue 36).
+        The landing tick still comes from the decision's own units. A decision that kills
+        MAX_TRIES workers in a row is a bug: PartFailed, as in the pool."""
+        if self._tries >= MAX_TRIES:
+            raise PartFailed(f"a search killed its worker process {MAX_TRIES} times")
+        assert self._worker is not None
+        log.warning("search worker %s died; the decision runs again", self._worker.pid)
+        self._worker.close()
+        self._worker = SearchWorker()
+        self._job = self._worker.submit(self.player, match.rules, seat)
+        self._tries += 1
+        self.retried += 1
 
     def due(self) -> int | None:
         """The poll at which the decided action is played (None while undecided)."""

@@ -50,13 +50,18 @@ class SearchWorker:
         self._process.start()
         child.close()
         self._job = 0
+        self._ended = False  # its pipe closed: the process died (killed, out of memory)
         _LIVE.add(self)
         # dropped without close() (a clip's or rewind's replayed seat): the process goes too
         weakref.finalize(self, _stop, self._process)
 
     @property
     def alive(self) -> bool:
-        return self._process.is_alive()
+        return not self._ended and self._process.is_alive()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
 
     def submit(self, player: Any, rules: Any, seat: int) -> int:
         """Start deciding for `seat` in `rules`' state; returns the job number."""
@@ -71,7 +76,10 @@ class SearchWorker:
         while self._conn.poll(None if wait else 0):
             try:
                 done, data, units = self._conn.recv()
-            except EOFError:
+            except (EOFError, OSError):
+                # the process is gone (its seat starts another and asks again: issue 36)
+                self._ended = True
+                self._process.join(timeout=5)
                 return None
             if done == job:
                 return bytes(data), int(units)

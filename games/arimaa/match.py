@@ -34,6 +34,7 @@ from typing import Any, Self
 
 from firmware.match import ActionError, ComputerSeat, Event, MatchResult, canonical_digest
 from firmware.match.driver import Match
+from firmware.match.profiles import WORKER_UNITS_PER_TICK
 from firmware.match.seats import Seat
 from games.arimaa.ai.levels import LEVELS, searcher_for
 from games.arimaa.ai.search import Searcher
@@ -288,6 +289,22 @@ SEARCH_UNIT_COST = 27
 #: About 2 ms of search per in-loop tick on the development machine (a tick's other work and
 #: the collector's passes stay within the 8 ms bar).
 UNITS_PER_TICK = 2_000
+#: The longest a level's turn may take on a unit, in seconds of one of its cores (issue 36:
+#: the strongest level within 5 s a turn on a Raspberry Pi Zero 2 W): a cap on the search's
+#: work that cuts even the whole own turn where that core is too slow for it. On the
+#: development machine's core the levels rarely reach it.
+TURN_SECONDS = {1: 4.5, 2: 4.5, 3: 2.5, 4: 3.5, 5: 4.5}
+TICKS_PER_SECOND = 60
+
+
+def work_cap(level: int, core_budget: int | None) -> int:
+    """The search work (nodes) `level` may do on a unit whose core does `core_budget` work
+    units a tick (`ctx.computer_budget(ArimaaComputer.core_units_per_tick)`); 0 (no cap)
+    for None, the reference players of tools and tests. In a split search each part gets it:
+    the parts run side by side on the profile's cores."""
+    if core_budget is None:
+        return 0
+    return max(300, int(TURN_SECONDS[level] * core_budget * TICKS_PER_SECOND / SEARCH_UNIT_COST))
 
 
 class _SetupThinker:
@@ -335,10 +352,15 @@ class ArimaaPart:
 
     level: int
     index: int
+    work_cap: int = 0
 
     def start(self, rules: Any, seat: int) -> _PartThinker:
         assert isinstance(rules, ArimaaRules)
-        return _PartThinker(searcher_for(rules.game, self.level, part=(self.index, SPLIT_PARTS)))
+        return _PartThinker(
+            searcher_for(
+                rules.game, self.level, part=(self.index, SPLIT_PARTS), work_cap=self.work_cap
+            )
+        )
 
 
 #: The parts a split turn search always has, whatever the number of processes running them
@@ -350,17 +372,26 @@ class ArimaaComputer:
     """The computer player at one level (1-5) for the match layer's computer seat."""
 
     units_per_tick = UNITS_PER_TICK
+    #: what `core_budget` is measured in: a whole core's units per tick on the profile,
+    #: whether the search runs in the loop or in a worker (the same moves either way)
+    core_units_per_tick = WORKER_UNITS_PER_TICK
 
-    def __init__(self, level: int, seed: int) -> None:
+    def __init__(self, level: int, seed: int, core_budget: int | None = None) -> None:
+        """`core_budget`: work units a tick of one of the unit's cores (its device profile:
+        `ctx.computer_budget(core_units_per_tick)`), which bounds each turn's work
+        (`work_cap`); None: no bound (tools, tests, the AEI engine)."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level}")
+        if core_budget is not None and core_budget < 1:
+            raise ValueError("core_budget must be positive")
         self.level, self.seed = level, seed
+        self.work_cap = work_cap(level, core_budget)
 
     def start(self, rules: Any, seat: int) -> _SetupThinker | _TurnThinker:
         assert isinstance(rules, ArimaaRules)
         if rules.game.in_setup:
             return _SetupThinker(seat, self.seed)
-        return _TurnThinker(searcher_for(rules.game, self.level))
+        return _TurnThinker(searcher_for(rules.game, self.level, work_cap=self.work_cap))
 
     def split(self, rules: Any, seat: int) -> list[ArimaaPart] | None:
         """The turn search as SPLIT_PARTS parts for a pool (levels that search the whole
@@ -368,7 +399,7 @@ class ArimaaComputer:
         assert isinstance(rules, ArimaaRules)
         if rules.game.in_setup or not LEVELS[self.level].full_turn:
             return None
-        return [ArimaaPart(self.level, i) for i in range(SPLIT_PARTS)]
+        return [ArimaaPart(self.level, i, self.work_cap) for i in range(SPLIT_PARTS)]
 
     def join(self, rules: Any, seat: int, results: list[Iterations]) -> ArimaaAction:
         """The turn the parts' iterations agree on (ai/split.py)."""

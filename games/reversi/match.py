@@ -15,7 +15,12 @@ from typing import Any, Self
 
 from firmware.match import ActionError, Event, MatchResult, canonical_digest
 from games.reversi.ai import LEVELS, ComputerMove
-from games.reversi.ai.players import join_parts, split_root
+from games.reversi.ai.players import (
+    REFERENCE_UNITS_PER_SECOND,
+    evaluator_named,
+    join_parts,
+    split_root,
+)
 from games.reversi.rules import Game, GameDataError
 from games.reversi.rules.notation import square_name
 from games.reversi.rules.position import BLACK, WHITE
@@ -124,6 +129,12 @@ class _ReversiThinker:
 #: The parts a split search always has (the cores a Raspberry Pi gives the computer),
 #: whatever the number of processes running them: every profile plays the same move.
 SPLIT_PARTS = 3
+#: The share of the level's allowance each part of a split search gets. A whole search often
+#: stops early (an iteration it could not finish is not started); of three parts the
+#: longest nearly always uses all of its allowance, and the wait is the longest part's. At
+#: the full allowance the strongest level's median wait on a Pi Zero 2 W became 1.15 s
+#: (issue 36's target: 1 s); three quarters keeps it under (docs/performance.md).
+PART_SHARE = 0.75
 PartResult = tuple[list[tuple[int, int, int]], int]
 
 
@@ -178,6 +189,11 @@ class ReversiComputer:
             raise ValueError("tick_budget must be positive")
         self.level, self.seed = level, seed
         self.units_per_second = None if tick_budget is None else tick_budget * TICKS_PER_SECOND
+        if not LEVELS[level].greedy:
+            # The evaluation's weights load once per process (about 0.1 s): here, at the
+            # game's start, not in the first thinking tick, where a pool's split needs them
+            # to order the root moves (issue 36: a 123-139 ms loop tick on `pi-zero-2w`).
+            evaluator_named(LEVELS[level].evaluator)
 
     def start(self, rules: Any, seat: int) -> _ReversiThinker:
         assert isinstance(rules, ReversiRules)
@@ -185,14 +201,15 @@ class ReversiComputer:
         return _ReversiThinker(job)
 
     def split(self, rules: Any, seat: int) -> list[ReversiPart] | None:
-        """The root moves dealt to SPLIT_PARTS searches, each with the level's whole budget
-        (the spare cores buy depth in the same time; issue 36); None where splitting has
-        nothing to gain (`players.split_root`)."""
+        """The root moves dealt to SPLIT_PARTS searches, each with PART_SHARE of the level's
+        budget (the spare cores buy depth in about the same time; issue 36); None where
+        splitting has nothing to gain (`players.split_root`)."""
         assert isinstance(rules, ReversiRules)
         masks = split_root(rules.game.position, self.level, SPLIT_PARTS, self.units_per_second)
         if masks is None:
             return None
-        return [ReversiPart(self.level, self.seed, self.units_per_second, m) for m in masks]
+        ups = (self.units_per_second or REFERENCE_UNITS_PER_SECOND) * PART_SHARE
+        return [ReversiPart(self.level, self.seed, ups, m) for m in masks]
 
     def join(self, rules: Any, seat: int, results: list[PartResult]) -> str:
         """The move the parts agree on (`players.join_parts`)."""

@@ -26,10 +26,11 @@ def searcher_for(
     level: int = DEFAULT_LEVEL,
     on_iteration: Callable[[Searcher], None] | None = None,
     part: tuple[int, int] = (0, 1),
+    work_cap: int = 0,
 ) -> Searcher:
     """A Searcher for the side to move in `game` (the repetition rule applied at the root);
     `on_iteration` hears of each finished iteration (the AEI engine's progress); `part`:
-    one share of a split search (ai/split.py)."""
+    one share of a split search (ai/split.py); `work_cap`: see `Searcher` (0: none)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}")
     pos = game.position
@@ -41,6 +42,7 @@ def searcher_for(
         frozenset(forbidden),
         on_iteration=on_iteration,
         part=part,
+        work_cap=work_cap,
     )
 
 

@@ -101,9 +101,15 @@ class Searcher:
         should_stop: Callable[[], bool] | None = None,
         on_iteration: Callable[[Searcher], None] | None = None,
         part: tuple[int, int] = (0, 1),
+        work_cap: int = 0,
     ) -> None:
         """`part` = (i, n): score only the root turn's results whose Zobrist hash is i
-        modulo n (a share of the turn for one of n processes; `split.py` joins them)."""
+        modulo n (a share of the turn for one of n processes; `split.py` joins them).
+        `work_cap` (0: none): the most `work` this search may do, the whole own turn
+        included: a slow unit's bound on the answer's time (issue 36, levels by device
+        profile). Stopped by it inside the whole-turn iteration, the search keeps the best
+        turn that iteration found so far (its first turns follow the shallower iteration's
+        best, so it is at least as well founded)."""
         self.boards = boards
         self.part, self.parts = part
         #: (depth, score, steps) of every finished iteration (steps None: no result here)
@@ -132,6 +138,9 @@ class Searcher:
         # the node count that ends the search (0: none yet; see Limits.full_turn)
         self._node_cap = 0 if limits.full_turn else limits.nodes // part[1]
         self._goal_work = [0]  # states expanded by goal checks, for slicing only
+        self._work_cap = work_cap
+        self._iter_score = 0
+        self.capped = False  # the work cap stopped the search
         self._gen = self._run()
 
     # ---- driving --------------------------------------------------------------------------
@@ -233,7 +242,10 @@ class Searcher:
                 if depth >= 4 and not self._node_cap and self.limits.nodes:
                     self._node_cap = self.nodes + self.limits.nodes // self.parts
         except _Abort:
-            pass
+            if self.capped and depth == 4 and self._iter_best is not None:
+                steps = list(self._iter_best)
+                self.iterations.append((4, self._iter_score, steps))
+                self.best_steps, self.score, self.depth_done = steps, self._iter_score, 4
         self._adopt_partial()
 
     def _keeps_safe_turn(self, depth: int, steps: list[tuple[int, int]], score: int) -> bool:
@@ -324,6 +336,9 @@ class Searcher:
         if self.work >= self._pause_at:
             yield
         if self._node_cap and self.nodes > self._node_cap:
+            raise _Abort
+        if self._work_cap and self.work > self._work_cap:
+            self.capped = True
             raise _Abort
         if depth <= 0:
             if not root_turn:
@@ -467,6 +482,7 @@ class Searcher:
                         self._pv[ply] = [move, *self._pv.get(ply + 1, [])]
                     if ply == 0:
                         self._iter_best = list(self._pv[0])
+                        self._iter_score = value
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:

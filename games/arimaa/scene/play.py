@@ -99,7 +99,9 @@ class ArimaaScene(Game):
 
     # ------------------------------------------------------------------ set-up
     def _computer_seat(self, side: int) -> Seat[ArimaaAction]:
-        return ClockedSeat(self.ctx.computer_seat(ArimaaComputer(self.level, self.ai_seed)))
+        core = self.ctx.computer_budget(ArimaaComputer.core_units_per_tick)
+        player = ArimaaComputer(self.level, self.ai_seed, core)
+        return ClockedSeat(self.ctx.computer_seat(player))
 
     def _seat_for(self, side: int) -> Seat[ArimaaAction]:
         if self.mode == "cpu" and side != self.human_side:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from games.reversi.ai.patterns import PATTERN_TYPES, PHASES, phase_of
-from games.reversi.rules.bitboard import legal_moves
+from games.reversi.rules.bitboard import both_legal_moves, legal_moves
 
 WEIGHTS_PATH = Path(__file__).with_name("pattern_weights.json")
 WEIGHTS_FORMAT = "twinfold-reversi-patterns/1"
@@ -171,7 +171,7 @@ def _byte_table(bits: dict[int, int], digit: int) -> tuple[int, ...]:
 def _generated() -> tuple[str, dict[str, object]]:
     """The evaluator's source and the tables it reads (built once per process)."""
     tables: dict[tuple[int, ...], str] = {}
-    names: dict[str, object] = {"legal_moves": legal_moves, "WIN": WIN}
+    names: dict[str, object] = {"both_legal_moves": both_legal_moves, "WIN": WIN}
 
     def table_name(t: tuple[int, ...]) -> str:
         if t not in tables:
@@ -200,8 +200,9 @@ def _generated() -> tuple[str, dict[str, object]]:
     byte_vars = ", ".join(f"{{0}}{i}" for i in range(8))
     lines = [
         "def evaluate(p, o):",
-        "    mine = legal_moves(p, o).bit_count()",
-        "    theirs = legal_moves(o, p).bit_count()",
+        "    mine, theirs = both_legal_moves(p, o)",
+        "    mine = mine.bit_count()",
+        "    theirs = theirs.bit_count()",
         "    if not mine and not theirs:",
         "        d = p.bit_count() - o.bit_count()",
         "        return d * 100 + (WIN if d > 0 else -WIN if d < 0 else 0)",
@@ -222,7 +223,7 @@ def _generated() -> tuple[str, dict[str, object]]:
     ]
     # Tables become default arguments: locals are the fastest lookups CPython has.
     header = ", ".join(f"{v}={v}" for v in sorted(names) if v.startswith("T"))
-    lines[0] = f"def evaluate(p, o, phases=PHASES, {header}):"
+    lines[0] = f"def evaluate(p, o, phases=PHASES, both_legal_moves=both_legal_moves, {header}):"
     return "\n".join(lines) + "\n", names
 
 

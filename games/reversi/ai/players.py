@@ -42,7 +42,9 @@ FRAME_NODE_BUDGET = 80  # nodes per 60 Hz frame that keep a slice well under 8 m
 
 # Work units (about 1 us of the development machine each): what one node of each kind costs
 # there with its evaluation and move ordering (bench/reversi_levels.py --calibrate measures).
-MID_NODE_UNITS = 27
+# Midgame: 27 until issue 36's cheaper nodes (one-pass mobility, the doubling fill) cut a
+# node's instructions by a quarter (callgrind: 304.6k -> 227.5k; docs/performance.md), so 20.
+MID_NODE_UNITS = 20
 END_NODE_UNITS = 6
 # The work rate the levels' reference budgets are stated for: a spare core of the
 # development machine (the `desktop-worker` profile: 12 000 units a tick, 60 ticks a second).

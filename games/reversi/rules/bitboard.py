@@ -46,28 +46,144 @@ RAYS_DOWN: tuple[int, ...] = _DOWN
 def legal_moves(player: int, opponent: int) -> int:
     """Bitboard of the squares where `player` may place a disc.
 
-    Per direction, a fill grows runs of opponent discs outwards from the player's discs (six
-    steps cover the longest run); one more step lands on the candidate squares. Horizontal and
-    diagonal runs use only opponent discs off the a and h columns, so no run wraps a row.
+    Per direction, a fill grows runs of opponent discs outwards from the player's discs; one
+    more step lands on the candidate squares. The fill doubles its reach after two single
+    steps (1, 2, then 4 and 6 squares: `pairs` marks opponent discs whose neighbour in that
+    direction is one too), a fifth fewer operations than six single steps (issue 36: this
+    runs twice at every leaf). Horizontal and diagonal runs use only opponent discs off the
+    a and h columns, so no run wraps a row. `reference_legal_moves` is the plain version.
     """
+    p, o = player, opponent
+    m = o & 0x7E7E7E7E7E7E7E7E
+    t = m & (p << 1)
+    t |= m & (t << 1)
+    mm = m & (m << 1)
+    t |= mm & (t << 2)
+    t |= mm & (t << 2)
+    moves = t << 1
+    t = m & (p >> 1)
+    t |= m & (t >> 1)
+    mm = m & (m >> 1)
+    t |= mm & (t >> 2)
+    t |= mm & (t >> 2)
+    moves |= t >> 1
+    t = o & (p << 8)
+    t |= o & (t << 8)
+    mm = o & (o << 8)
+    t |= mm & (t << 16)
+    t |= mm & (t << 16)
+    moves |= t << 8
+    t = o & (p >> 8)
+    t |= o & (t >> 8)
+    mm = o & (o >> 8)
+    t |= mm & (t >> 16)
+    t |= mm & (t >> 16)
+    moves |= t >> 8
+    t = m & (p << 9)
+    t |= m & (t << 9)
+    mm = m & (m << 9)
+    t |= mm & (t << 18)
+    t |= mm & (t << 18)
+    moves |= t << 9
+    t = m & (p >> 9)
+    t |= m & (t >> 9)
+    mm = m & (m >> 9)
+    t |= mm & (t >> 18)
+    t |= mm & (t >> 18)
+    moves |= t >> 9
+    t = m & (p << 7)
+    t |= m & (t << 7)
+    mm = m & (m << 7)
+    t |= mm & (t << 14)
+    t |= mm & (t << 14)
+    moves |= t << 7
+    t = m & (p >> 7)
+    t |= m & (t >> 7)
+    mm = m & (m >> 7)
+    t |= mm & (t >> 14)
+    t |= mm & (t >> 14)
+    moves |= t >> 7
+    return moves & ~(p | o) & FULL
+
+
+def reference_legal_moves(player: int, opponent: int) -> int:
+    """`legal_moves` by six single steps per direction: the plain version it is tested
+    against."""
     inner = opponent & 0x7E7E7E7E7E7E7E7E
     moves = 0
     for shift, mask in ((1, inner), (8, opponent), (9, inner), (7, inner)):
         t = (player << shift) & mask
-        t |= (t << shift) & mask
-        t |= (t << shift) & mask
-        t |= (t << shift) & mask
-        t |= (t << shift) & mask
-        t |= (t << shift) & mask
+        for _ in range(5):
+            t |= (t << shift) & mask
         moves |= t << shift
         t = (player >> shift) & mask
-        t |= (t >> shift) & mask
-        t |= (t >> shift) & mask
-        t |= (t >> shift) & mask
-        t |= (t >> shift) & mask
-        t |= (t >> shift) & mask
+        for _ in range(5):
+            t |= (t >> shift) & mask
         moves |= t >> shift
     return moves & ~(player | opponent) & FULL
+
+
+def both_legal_moves(player: int, opponent: int) -> tuple[int, int]:
+    """(legal_moves(player, opponent), legal_moves(opponent, player)) in one pass: the two
+    sides travel as two 64-bit lanes of one integer, 96 bits apart, so every shift and mask
+    serves both (the evaluation's mobility needs both at every leaf; issue 36). A lane never
+    reaches the other: every fill step is masked by the lanes' opponents, which are zero in
+    the 32 bits between them, and the final shift moves at most 9 bits."""
+    p, o = player, opponent
+    a = p | (o << 96)
+    m = (o & 0x7E7E7E7E7E7E7E7E) | ((p & 0x7E7E7E7E7E7E7E7E) << 96)
+    v = o | (p << 96)
+    t = m & (a << 1)
+    t |= m & (t << 1)
+    mm = m & (m << 1)
+    t |= mm & (t << 2)
+    t |= mm & (t << 2)
+    moves = t << 1
+    t = m & (a >> 1)
+    t |= m & (t >> 1)
+    mm = m & (m >> 1)
+    t |= mm & (t >> 2)
+    t |= mm & (t >> 2)
+    moves |= t >> 1
+    t = v & (a << 8)
+    t |= v & (t << 8)
+    mm = v & (v << 8)
+    t |= mm & (t << 16)
+    t |= mm & (t << 16)
+    moves |= t << 8
+    t = v & (a >> 8)
+    t |= v & (t >> 8)
+    mm = v & (v >> 8)
+    t |= mm & (t >> 16)
+    t |= mm & (t >> 16)
+    moves |= t >> 8
+    t = m & (a << 9)
+    t |= m & (t << 9)
+    mm = m & (m << 9)
+    t |= mm & (t << 18)
+    t |= mm & (t << 18)
+    moves |= t << 9
+    t = m & (a >> 9)
+    t |= m & (t >> 9)
+    mm = m & (m >> 9)
+    t |= mm & (t >> 18)
+    t |= mm & (t >> 18)
+    moves |= t >> 9
+    t = m & (a << 7)
+    t |= m & (t << 7)
+    mm = m & (m << 7)
+    t |= mm & (t << 14)
+    t |= mm & (t << 14)
+    moves |= t << 7
+    t = m & (a >> 7)
+    t |= m & (t >> 7)
+    mm = m & (m >> 7)
+    t |= mm & (t >> 14)
+    t |= mm & (t >> 14)
+    moves |= t >> 7
+    e = ~(p | o) & FULL
+    moves &= e | (e << 96)
+    return moves & FULL, moves >> 96
 
 
 def flips(player: int, opponent: int, sq: int) -> int:

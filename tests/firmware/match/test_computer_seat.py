@@ -4,7 +4,9 @@ abandoned searches are discarded; suspend mid-search continues identically."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,30 @@ def test_the_move_waits_for_the_tick_its_work_fixes() -> None:
     while probe.think(10**9) is None:
         pass
     assert poll == max(24, -(-probe.units // 5_000))  # independent of how it was sliced
+
+
+def test_a_killed_worker_costs_one_retried_decision_never_a_hang() -> None:
+    """The seat's single worker killed mid-search (issue 36): a new worker searches the same
+    state again, and the move and its poll are the in-loop slices' ones."""
+    game = position_with_empties(36, seed=4)
+    sliced = ComputerSeat(ReversiComputer(4, 5), 5_000)
+    expected = decide(ReversiRules(Game(game.start)), sliced)
+    rules = ReversiRules(Game(game.start))
+    seat = ComputerSeat(ReversiComputer(4, 5), 5_000, worker=True, block=True)
+    try:
+        match = Match(rules, _seats(rules, seat))
+        match.step()  # the search is asked of the worker
+        assert seat._worker is not None and seat._worker.pid is not None
+        os.kill(seat._worker.pid, signal.SIGKILL)
+        polls = 1
+        while not match.history:
+            match.step()
+            polls += 1
+            assert polls <= expected[1]
+        assert (match.history[-1].data.decode(), polls) == expected
+        assert seat.retried == 1 and seat._worker.alive
+    finally:
+        seat.close()
 
 
 def test_a_cancelled_search_answer_is_discarded() -> None:

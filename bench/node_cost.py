@@ -1,0 +1,114 @@
+"""What one search node costs (issue 36, item 2): fixed searches whose trees do not depend on
+the machine, timed, profiled and fingerprinted, so a faster engine can be shown to search the
+very same tree.
+
+    .venv/bin/python bench/node_cost.py reversi [--positions 12] [--depth 5] [--profile]
+    .venv/bin/python bench/node_cost.py arimaa [--positions 6] [--level 3] [--profile]
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python bench/node_cost.py reversi --positions 4 --depth 4
+
+Reversi: midgame NegaScout at a fixed depth (no node limit) on positions of seeded games
+(20-50 empties). Arimaa: one decision of a level on the first positions of `bench/arimaa.py`.
+Each prints the nodes, the CPU time, microseconds a node and a fingerprint (sha256 of every
+search's move, score and node count): equal fingerprints before and after a change mean the
+same moves, scores and trees. `--profile` adds cProfile's top functions. Under load, compare
+instruction counts (callgrind's `Ir` total), which the machine's other work does not move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def reversi_positions(count: int, seed: int = 3) -> list[tuple[int, int]]:
+    from games.reversi.rules import Game
+
+    rng = random.Random(seed)
+    out: list[tuple[int, int]] = []
+    while len(out) < count:
+        g = Game()
+        target = rng.randint(20, 50)
+        while not g.over and g.position.empties() > target:
+            g.play(rng.choice(sorted(g.legal())))
+        if not g.over and g.position.has_move() and g.position.empties() == target:
+            out.append((g.position.player, g.position.opponent))
+    return out
+
+
+def reversi(count: int, depth: int) -> tuple[int, str, float]:
+    from games.reversi.ai.players import learned_evaluator
+    from games.reversi.ai.search import Search, Thinker
+
+    evaluator = learned_evaluator()
+    evaluator(0, 0)
+    positions = reversi_positions(count)
+    digest = hashlib.sha256()
+    nodes = 0
+    cpu = time.process_time()
+    for p, o in positions:
+        result = Thinker(
+            Search(p, o, max_depth=depth, node_limit=10**9, evaluator=evaluator)
+        ).finish()
+        nodes += result.nodes
+        digest.update(f"{result.move}:{result.score}:{result.nodes};".encode())
+    return nodes, digest.hexdigest(), time.process_time() - cpu
+
+
+def arimaa(count: int, level: int) -> tuple[int, str, float]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from arimaa import fixed_positions
+
+    from games.arimaa.ai.levels import searcher_for
+    from games.arimaa.rules.game import Game
+    from games.arimaa.rules.position import Position
+
+    games = [Game(start=Position(b, s)) for b, s in fixed_positions(count)]
+    digest = hashlib.sha256()
+    nodes = 0
+    cpu = time.process_time()
+    for game in games:
+        s = searcher_for(game, level)
+        steps = s.run()
+        nodes += s.nodes
+        digest.update(f"{steps}:{s.score}:{s.nodes}:{s.work};".encode())
+    return nodes, digest.hexdigest(), time.process_time() - cpu
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("game", choices=("reversi", "arimaa"))
+    ap.add_argument("--positions", type=int, default=0)
+    ap.add_argument("--depth", type=int, default=5, help="Reversi: the fixed depth")
+    ap.add_argument("--level", type=int, default=3, help="Arimaa: the level")
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    count = args.positions or (12 if args.game == "reversi" else 6)
+
+    def run() -> tuple[int, str, float]:
+        if args.game == "reversi":
+            return reversi(count, args.depth)
+        return arimaa(count, args.level)
+
+    if args.profile:
+        prof = cProfile.Profile()
+        nodes, digest, cpu = prof.runcall(run)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+    else:
+        nodes, digest, cpu = run()
+    print(
+        f"{args.game}: {count} positions, {nodes} nodes, {cpu:.2f} s CPU, "
+        f"{1e6 * cpu / nodes:.1f} us a node, fingerprint {digest[:16]}"
+    )
+
+
+if __name__ == "__main__":
+    main()
