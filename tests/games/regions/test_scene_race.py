@@ -54,7 +54,7 @@ class StandInSession:
         local: LocalSeat[Any] = LocalSeat()
         return [local, self.remote] if self.seat == 0 else [self.remote, local]
 
-    def attach(self, match: Match[Any]) -> None:
+    def attach(self, match: Match[Any], dealer: Any = None, computer: Any = None) -> None:
         self.match = match
         match.listeners.append(self._on_played)
 
