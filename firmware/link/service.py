@@ -15,6 +15,7 @@ from typing import Any
 from firmware.link.keyring import StoreKeyring
 from firmware.link.radio import Radio
 from firmware.link.session import GRACE_TICKS, Session, State
+from firmware.link.session_codec import NOBODY
 from firmware.settings import Settings
 from firmware.storage import Store
 from hal.interfaces import ByteLink
@@ -27,6 +28,18 @@ ANNOUNCE_TICKS = 240  # a seat that changed hands is announced over the game for
 
 def default_name(unit: bytes) -> str:
     return f"Unit-{unit.hex()[:4].upper()}"
+
+# A seat part's player in the result's words and the record: a unit's name, the computer
+# (""), or nobody (NOBODY: the partner's side of a race the player finished alone).
+PART_WORDS = {
+    "": {"en": "the computer", "ja": "コンピュータ", "record": "computer"},
+    NOBODY: {"en": "nobody (finished alone)", "ja": "なし(ひとりで)", "record": "nobody"},
+}
+
+
+def part_name(who: str, lang: str) -> str:
+    """`who` of a seat part in `lang` ("en", "ja") or for the record ("record")."""
+    return PART_WORDS[who][lang] if who in PART_WORDS else who
 
 
 class LinkService:
@@ -107,8 +120,8 @@ class LinkService:
     def seat_parts(self, game_id: str) -> tuple[str, str, dict[str, Any]] | None:
         """A versus match of `game_id` whose seats changed hands (the computer took a gone
         unit's seat, or the unit took it back): the result's words for it in English and
-        Japanese, and each seat's parts as [name or "computer", from action] for the
-        record; None when every seat was played by its unit throughout."""
+        Japanese, and each seat's parts as [name, "computer" or "nobody", from action] for
+        the record; None when every seat was played by its unit throughout."""
         s = self.session
         if s is None or s.game != game_id or not s.seat_parts:
             return None
@@ -116,13 +129,13 @@ class LinkService:
         for seat, parts in sorted(s.seat_parts.items()):
             name = s.name_of(seat)
             en.append(f"{name}'s seat: " + ", ".join(
-                f"{who or 'the computer'} from move {at + 1}" for who, at in parts
+                f"{part_name(who, 'en')} from move {at + 1}" for who, at in parts
             ))
             ja.append(f"{name}の せき: " + "、".join(
-                f"{at + 1}手めから {who or 'コンピュータ'}" for who, at in parts
+                f"{at + 1}手めから {part_name(who, 'ja')}" for who, at in parts
             ))
         stored = {
-            str(seat): [[who or "computer", at] for who, at in parts]
+            str(seat): [[part_name(who, "record"), at] for who, at in parts]
             for seat, parts in s.seat_parts.items()
         }
         return "; ".join(en), "、".join(ja), stored
@@ -165,7 +178,7 @@ class LinkService:
             "alone": bool(s is not None and s.alone),
             "grace_ticks": s.grace_ticks if s is not None else self.grace_ticks,
             "parts": {
-                str(seat): [[who or "computer", at] for who, at in parts]
+                str(seat): [[part_name(who, "record"), at] for who, at in parts]
                 for seat, parts in (s.seat_parts.items() if s is not None else [])
             },
         }

@@ -117,3 +117,6 @@ class Guest:
     seat: int
     commit: bytes = b""
     reveal: bytes = b""
+# In `seat_parts`, the part of a seat nobody plays: the partner's side of a race the player
+# finished alone (its stand-in only waits). "" is the computer; names are printable.
+NOBODY = "\x00"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from firmware.link.session_codec import DEPARTURE_CODES, DEPARTURES, State
+from firmware.link.session_codec import DEPARTURE_CODES, DEPARTURES, NOBODY, State
 from firmware.link.session_core import SessionCore
 
 log = logging.getLogger("twinfold.link")
@@ -162,11 +162,13 @@ class Departures(SessionCore):
         """The computer plays `seat` from the next action on; returns that action's number."""
         assert self.match is not None and self.computer is not None
         index = len(self.match.history)
-        self.match.replace_seat(seat, self.computer(seat))
+        stand_in = self.computer(seat)
+        self.match.replace_seat(seat, stand_in)
         self._remote.pop(seat, None)  # the unit's late actions for it are refused
         self.standins[seat] = index
         self.countdown.pop(seat, None)
-        self._part(seat, "", index)
+        # a stand-in that only waits (Region Select's race finished alone) plays nobody
+        self._part(seat, NOBODY if getattr(stand_in, "plays_nobody", False) else "", index)
         log.info(
             "versus: the computer plays %s's seat (seat %d) from action %d",
             self.name_of(seat), seat, index,

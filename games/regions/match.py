@@ -202,9 +202,11 @@ class RaceRules:
 
 class AbsentSeat(Seat[RaceAction]):
     """The partner's side of a race once the partner is gone for good and the player
-    finishes the puzzle alone: every turn of it waits (nobody else can clear first)."""
+    finishes the puzzle alone: every turn of it waits (nobody else can clear first).
+    `plays_nobody` makes the session record the side as nobody's, not the computer's."""
 
     kind = "computer"
+    plays_nobody = True
 
     def poll(self, match: Match[RaceAction], seat: int) -> RaceAction | None:
         return WAIT

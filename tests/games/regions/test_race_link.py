@@ -107,7 +107,7 @@ def test_two_units_race_over_lossy_air_and_agree_on_the_winner(tmp_path) -> None
 def test_the_one_left_finishes_the_puzzle_alone(tmp_path: Path) -> None:
     """Issue 33, item 4: Ken's unit switches off at the start of the race; Hana is told Ken
     left, chooses to finish alone, solves the puzzle (Ken's turns wait) and wins; the record
-    says Ken's side was nobody's from then on (the stand-in named "computer")."""
+    says Ken's side was nobody's from then on, and the result's summary says so."""
     pair = MachinePair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=8),
                        [Solver(20), Solver(20)])
     host, guest = pair.machines
@@ -124,4 +124,5 @@ def test_the_one_left_finishes_the_puzzle_alone(tmp_path: Path) -> None:
     record = host.store.list_records("regions")[0].record
     assert record["outcome"] == "win"
     assert record["seat_parts"]["1"][0] == ["Ken", 0]
-    assert record["seat_parts"]["1"][-1][0] == "computer"
+    assert record["seat_parts"]["1"][-1][0] == "nobody"
+    assert "computer" not in str(record["seat_parts"])
