@@ -25,7 +25,6 @@ id, title or an existing file is refused in one line with nothing written.
 
 from __future__ import annotations
 
-import json
 import keyword
 import re
 import sys
@@ -55,18 +54,13 @@ class NewGame:
         """`connect4` -> `Connect4`: the scene is `Connect4Scene`, the rules `Connect4Rules`."""
         return self.id[0].upper() + self.id[1:]
 
-    def fill(self, text: str, python: bool) -> str:
-        """The template text with the placeholders replaced (titles as string literals'
-        insides in Python files)."""
-
-        def literal(s: str) -> str:
-            return json.dumps(s, ensure_ascii=False)[1:-1] if python else s
-
+    def fill(self, text: str) -> str:
+        """The template text with the placeholders replaced."""
         return (
             text.replace("__Game__", self.class_prefix)
             .replace("__game__", self.id)
-            .replace("__TITLE_JA__", literal(self.title_ja))
-            .replace("__TITLE__", literal(self.title))
+            .replace("__TITLE_JA__", self.title_ja)
+            .replace("__TITLE__", self.title)
         )
 
 
@@ -88,6 +82,8 @@ def title_problem(title: str, title_ja: str) -> str | None:
     for name, value in (("--title", title), ("--title-ja", title_ja)):
         if not value.strip() or not value.isprintable():
             return f"{name} must be printable text, not {value!r}"
+        if '"' in value or "\\" in value:  # it goes into the source between quotes as it is
+            return f"{name} {value!r} may not hold a double quote or a backslash"
     if JAPANESE.search(title):
         return f"--title {title!r} has Japanese in it: give that as --title-ja (rule G4)"
     if LATIN_WORD.search(title_ja):
@@ -121,8 +117,7 @@ def planned(root: Path, game: NewGame) -> dict[Path, str]:
     out: dict[Path, str] = {}
     for source in sorted(TEMPLATE.rglob(f"*{SUFFIX}")):
         relative = source.relative_to(TEMPLATE).as_posix()[: -len(SUFFIX)]
-        target = root / game.fill(relative, python=False)
-        out[target] = game.fill(source.read_text(encoding="utf-8"), target.suffix == ".py")
+        out[root / game.fill(relative)] = game.fill(source.read_text(encoding="utf-8"))
     return out
 
 
