@@ -6,6 +6,7 @@ a taken id or a file already there is refused in one line with nothing written."
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -177,3 +178,13 @@ def test_the_titles_go_where_they_are_shown(
         f"{name}\n{text!r}" for name, text in _files(root).items() if "tools/" not in name
     )
     assert "__game__" not in written and "__Game__" not in written and "__TITLE" not in written
+
+
+def test_the_checklist_names_every_file_the_template_writes() -> None:
+    """docs/architecture.md's "A new game, step by step" goes through what `new-game` wrote:
+    a file added to the template and not to the checklist fails here."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split("### A new game, step by step\n")[1].split("\n## ")[0]
+    named = {w.format(id="ID") for w in WRITTEN if not w.endswith("__init__.py")}
+    rows = set(re.findall(r"^\| \d+ \| `([^`]+)` \|", section, flags=re.MULTILINE))
+    assert rows == named
