@@ -1,10 +1,10 @@
 """The `twinfold` command: assembles the subcommands and dispatches to them.
 
-The firmware's own (`firmware/commands.py`: `headless`), then every backend's, declared in
-pyproject.toml as entry points of the group `twinfold.commands` (the emulator's `emu`, the
-handheld's `device`), so the firmware never imports a frontend; then every game's, found as
-`games/<id>/commands.py` (a `register(subparsers)` function), so adding a game never means
-editing the firmware. What commands share (CommandError, the argument types) is in the
+The firmware's own (`firmware/commands.py`: `headless`, `new-game`), then every backend's,
+declared in pyproject.toml as entry points of the group `twinfold.commands` (the emulator's
+`emu`, the handheld's `device`), so the firmware never imports a frontend; then every game's,
+found as `games/<id>/commands.py` (a `register(subparsers)` function), so adding a game never
+means editing the firmware. What commands share (CommandError, the argument types) is in the
 leaf `firmware/arguments.py`.
 """
 
