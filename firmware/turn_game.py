@@ -148,15 +148,15 @@ def check_version(state: Any, version: int) -> dict[str, Any]:
 
 
 @contextmanager
-def save_reader(title: str, *errors: type[Exception]) -> Iterator[None]:
+def save_reader(what: str, *errors: type[Exception]) -> Iterator[None]:
     """Read a saved state: any KeyError, TypeError, ValueError (or one of `errors`, the
-    game's own) becomes one clear ValueError, "not a <title> save: ...", which the firmware
-    shows while it keeps the save (a bad save changes nothing)."""
+    game's own) becomes one clear ValueError, "not <what>: ..." (`what`: "a Reversi save"),
+    which the firmware shows while it keeps the save (a bad save changes nothing)."""
     caught: tuple[type[Exception], ...] = (KeyError, TypeError, ValueError, *errors)
     try:
         yield
     except caught as exc:
-        raise ValueError(f"not a {title} save: {exc}") from None
+        raise ValueError(f"not {what}: {exc}") from None
 
 
 def replay_save(

@@ -100,7 +100,7 @@ def save_state(scene: SaveSource) -> dict[str, Any]:
 
 
 def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
-    with save_reader("Reversi", GameDataError):
+    with save_reader("a Reversi save", GameDataError):
         if check_version(state, STATE_VERSION)["mode"] == "replay":
             _load_replay(scene, state)
             return
