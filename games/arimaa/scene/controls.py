@@ -13,8 +13,9 @@ import pygame
 
 from firmware.input import InputState
 from firmware.match import Match
-from firmware.match.replay import ReplayCursor, replay_command
+from firmware.match.replay import ReplayCursor
 from firmware.scene import hit
+from firmware.turn_game import replay_step
 from games.arimaa.match import ArimaaAction, ArimaaRules, setup_action, turn_action
 from games.arimaa.records import placement_of
 from games.arimaa.rules.board import HOME_RANKS, parse_square
@@ -203,12 +204,11 @@ def update_replay(scene: InputTarget, inp: InputState) -> None:
         scene.anim.step()
         if scene.anim.done:
             scene.anim = None
-    if scene.stored is None or scene.replay is None:
+    if scene.stored is None:
         return
-    command = replay_command(hit(scene.hotspots(), inp), inp)
-    if command is not None:
-        before = scene.game.position.boards
-        events = scene.replay.go(command)
+    before = scene.game.position.boards
+    events = replay_step(scene.replay, hit(scene.hotspots(), inp), inp)
+    if events is not None:
         steps = [(e["from"], e["to"], -1 if e["captured"] is None else e["captured"][0])
                  for e in events if e["type"] == "step"]
         scene.anim = TurnAnimation(before, steps) if steps else None

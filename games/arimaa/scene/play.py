@@ -13,17 +13,17 @@ in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "In
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult, Versus
+from firmware.game_api import GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
 from firmware.match.replay import ReplayCursor
 from firmware.match.seats import Seat
 from firmware.scene import hit
+from firmware.turn_game import TurnGame, outcome, play_seats, replay_hotspots, start_match
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
 from games.arimaa.match import (
     ArimaaAction,
@@ -63,7 +63,7 @@ def control_of(choice: str) -> str | None:
     return PRESETS.get(choice, choice)
 
 
-class ArimaaScene(Game):
+class ArimaaScene(TurnGame):
     """Play or (with `record`) replay one game of Arimaa."""
 
     uses_dpad = False  # the firmware cursor walks the squares and buttons; A taps
@@ -73,18 +73,15 @@ class ArimaaScene(Game):
         super().__init__(ctx)
         opts = ctx.options
         self.mode = opts.get("mode", "cpu") if opts.get("mode") in MODES else "cpu"
-        # A versus match over the peer link (the firmware's link session), else None.
-        self.versus: Versus | None = ctx.versus
         level = opts.get("level", str(DEFAULT_LEVEL))
         self.level = int(level) if level.isdigit() and int(level) in LEVELS else DEFAULT_LEVEL
         self.human_side = 1 if opts.get("color") == "silver" else 0
-        if self.versus is not None:
+        if self.versus is not None:  # a versus match over the peer link
             self.mode, self.human_side = "link", int(self.versus.seat or 0)
         self.rotate = opts.get("rotate", "on") == "on"
         self.control = control_of(opts.get("clock", "casual"))
         setup_opt = opts.get("setup", "choose")
         self.setup_option = setup_opt if setup_opt in SETUP_NAMES else "choose"
-        self._frames: dict[str, tuple[object, pygame.Surface]] = {}
         self._legal_memo: tuple[object, Any] | None = None
         self.last_rows: dict[int, tuple[str, str]] = self._remembered_rows()
         self.stored: StoredGame | None = None
@@ -103,24 +100,21 @@ class ArimaaScene(Game):
         player = ArimaaComputer(self.level, self.ai_seed, core)
         return ClockedSeat(self.ctx.computer_seat(player))
 
-    def _seat_for(self, side: int) -> Seat[ArimaaAction]:
-        if self.mode == "cpu" and side != self.human_side:
-            return self._computer_seat(side)
-        return LocalSeat[ArimaaAction]()
+    def _seats(self) -> list[Seat[ArimaaAction]]:
+        """The people's local seats, the computer's against the computer; in versus a local
+        seat for this unit's player and a remote one fed by the link for the partner's."""
+        computer = (1 - self.human_side,) if self.mode == "cpu" else ()
+        return play_seats(self.ctx, 2, self._computer_seat, computer)
 
     def _new_game(self) -> None:
         if hasattr(self, "match"):
-            for seat in self.match.seats:
-                seat.close()
+            self.match.close()
         self.ai_seed = self.ctx.rng.randrange(2**31)
         self.rules = ArimaaRules.new(self.control)
-        if self.versus is not None:
-            # This unit's player is a local seat, the partner's a remote seat fed by the link.
-            self.match: Match[ArimaaAction] = Match(self.rules, self.versus.make_seats())
-            # the partner gone for good: the computer at this game's level may finish
-            self.versus.attach(self.match, computer=self._computer_seat)
-        else:
-            self.match = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
+        # in versus, the partner gone for good: the computer at this game's level may finish
+        self.match: Match[ArimaaAction] = start_match(
+            self.ctx, self.rules, self._seats(), self._computer_seat
+        )
         self._reset_view()
 
     def _reset_view(self) -> None:
@@ -246,7 +240,7 @@ class ArimaaScene(Game):
         if self.is_replay:
             if self.stored is None:
                 return {}
-            return {f"button:{n}": r for n, r in layout.REPLAY_RECTS.items()}
+            return replay_hotspots(layout.REPLAY_RECTS)
         if self.help_page is not None:
             return helppages.hotspots()
         if self.phase == "over" and self.anim is None:
@@ -355,16 +349,10 @@ class ArimaaScene(Game):
         self._legal_memo = None
 
     def _report(self) -> None:
-        self.reported = True
         result = self.game.result
         assert result is not None
         names = self.names(lambda en, ja: en)
-        outcome = None
-        if self.mode in ("cpu", "link"):
-            if result.winner is None:
-                outcome = "draw"
-            else:
-                outcome = "win" if result.winner == self.human_side else "loss"
+        won = outcome(result.winner, self.human_side if self.mode in ("cpu", "link") else None)
         actions = [(p.seat, p.data) for p in self.match.history]
         humans = (self.seat_kind(0) == "local", self.seat_kind(1) == "local")
         record = make_record(self.rules, actions, names, self.mode, humans)
@@ -373,17 +361,17 @@ class ArimaaScene(Game):
         )
         boards = self.game.position.boards
         mine = score(boards, self.human_side) if self.mode in ("cpu", "link") else None
-        self.ctx.finish(GameResult(outcome, mine, summary, record, summary_ja))
-        self.ctx.play("lose" if outcome == "loss" else "win")
+        self.record_result(GameResult(won, mine, summary, record, summary_ja))
+        self.ctx.play("lose" if won == "loss" else "win")
 
     # ------------------------------------------------------------------ drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         tr = self.ctx.tr
         view = self.top_view(tr)
-        self._cached(top, "top", (self.ctx.language, view), lambda s: draw_top(s, view))
+        self.cached(top, "top", (self.ctx.language, view), lambda s: draw_top(s, view))
         if self.help_page is not None:
             page = self.help_page
-            self._cached(bottom, "bottom", ("help", page, self.ctx.language),
+            self.cached(bottom, "bottom", ("help", page, self.ctx.language),
                          lambda s: helppages.draw_help(s, tr, page))
             return
         board = self.bottom_view()
@@ -392,7 +380,7 @@ class ArimaaScene(Game):
         key = (self.ctx.language, board, message, self.phase, self.local_to_move(),
                self.resign_armed, self.replay_index, self.last_rows.get(self.game.side_to_move)
                is not None) if still else None
-        self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, board, message, warn))
+        self.cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, board, message, warn))
 
 
     def _draw_bottom(self, surf: pygame.Surface, board: BottomView, message: str, warn: bool
@@ -421,17 +409,6 @@ class ArimaaScene(Game):
         if self.phase == "over" and self.anim is None:
             head, reason = self.result_texts(tr)
             draw_result(surf, tr, head, reason, again=self.versus is None)
-
-    def _cached(self, surf: pygame.Surface, slot: str, key: object,
-                draw: Callable[[pygame.Surface], None]) -> None:
-        """Draw, or copy the last picture when nothing it shows has changed."""
-        cached = self._frames.get(slot)
-        if key is not None and cached is not None and cached[0] == key:
-            surf.blit(cached[1], (0, 0))
-            return
-        draw(surf)
-        if key is not None:
-            self._frames[slot] = (key, surf.copy())
 
     # ------------------------------------------------------------------ views (views.py)
     def names(self, tr: tx.Tr) -> tuple[str, str]:

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from firmware.match import Match
 from firmware.match.replay import ReplayCursor
 from firmware.match.seats import Seat
+from firmware.turn_game import check_version, replay_save, save_reader
 from games.arimaa.ai.levels import LEVELS
 from games.arimaa.match import ArimaaAction, ArimaaRules
 from games.arimaa.records import placement_of
@@ -47,7 +48,7 @@ class SaveSource(ViewSource, Protocol):
 
     @property
     def thinking(self) -> bool: ...
-    def _seat_for(self, side: int) -> Seat[ArimaaAction]: ...
+    def _seats(self) -> list[Seat[ArimaaAction]]: ...
     def _reset_view(self) -> None: ...
     def _open_record(self, data: dict[str, Any]) -> None: ...
     def _adopt_replay(self) -> None: ...
@@ -113,8 +114,7 @@ def _frozen(scene: SaveSource) -> list[int]:
 
 def save_state(scene: SaveSource) -> dict[str, Any]:
     if scene.is_replay:
-        return {"version": STATE_VERSION, "kind": "replay",
-                "record": scene._record_data, "index": scene.replay_index}
+        return replay_save(STATE_VERSION, scene._record_data, scene.replay_index, "kind")
     return {
         "version": STATE_VERSION,
         "kind": "play",
@@ -141,18 +141,14 @@ def save_state(scene: SaveSource) -> dict[str, Any]:
 
 
 def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
-    try:
-        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-            raise ValueError("unknown version")
-        if state["kind"] == "replay":
+    with save_reader("an Arimaa save", IllegalStep):
+        if check_version(state, STATE_VERSION)["kind"] == "replay":
             scene._open_record(state["record"])
             if scene.replay is not None:
                 scene.replay.seek(int(state["index"]))
                 scene._adopt_replay()
             return
         _load_play(scene, state)
-    except (KeyError, TypeError, ValueError, IllegalStep) as exc:
-        raise ValueError(f"not an Arimaa save: {exc}") from None
 
 
 def _load_play(scene: SaveSource, state: dict[str, Any]) -> None:
@@ -161,10 +157,9 @@ def _load_play(scene: SaveSource, state: dict[str, Any]) -> None:
         raise ValueError("bad mode, level or side")
     scene.mode, scene.level, scene.human_side = mode, level, human
     scene.ai_seed = int(state["ai_seed"])
-    for seat in scene.match.seats:
-        seat.close()
+    scene.match.close()
     scene.rules = ArimaaRules.new(scene.control)
-    scene.match = Match(scene.rules, [scene._seat_for(0), scene._seat_for(1)])
+    scene.match = Match(scene.rules, scene._seats())
     scene.match.load(state["match"])
     rules = scene.match.rules
     assert isinstance(rules, ArimaaRules)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from firmware.game_api import GameContext, Versus
 from firmware.match import LocalSeat, Match, RemoteSeat, ReplaySource
 from firmware.match.seats import Seat
+from firmware.turn_game import play_seats, start_match
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules
 from games.panels.rules import Back, Determine, GameConfig, GameState, Place, Rotate, Select
 from games.panels.scene.options import config_from_options
@@ -84,11 +85,11 @@ def start_versus(
     scene.mode, scene.link_seat, scene.record_data = "link", int(session.seat or 0), None
     scene.game_seed, scene.ai_seed = scene.ctx.rng.randrange(2**31), 0
     config = config_from_options(scene.ctx.options, scene.game_seed)
-    seats = session.make_seats()
+    seats: list[Seat[MatchAction]] = play_seats(scene.ctx, config.players)
     scene.locals = {i: seat for i, seat in enumerate(seats) if isinstance(seat, LocalSeat)}
     scene.computer = None
-    scene.match = Match(PanelsRules.new(config), seats)
-    session.attach(scene.match, computer=computer)  # the partner gone: it may finish alone
+    # the partner gone: the computer may finish alone
+    scene.match = start_match(scene.ctx, PanelsRules.new(config), seats, computer)
     scene.source = None
     scene._reset_view()
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult, Versus
+from firmware.game_api import GameContext, GameResult
 from firmware.input import InputState
 from firmware.match import (
     ComputerSeat,
@@ -32,6 +32,7 @@ from firmware.match import (
 from firmware.match.replay import replay_command
 from firmware.match.seats import Seat
 from firmware.scene import hit
+from firmware.turn_game import TurnGame, outcome, play_seats, thinking_calls
 from games.panels.match import MatchAction, PanelsComputer, PanelsRules, decode_action
 from games.panels.records import StoredGame, make_record, read_record, turn_boundaries
 from games.panels.rules import (
@@ -56,7 +57,7 @@ REPLAY_STEP_TICKS = 14  # between the steps of a replayed turn
 COMPUTER_STEP_TICKS = 18  # each step of the computer's turn shows for at least 0.3 s
 
 
-class PanelsScene(Game):
+class PanelsScene(TurnGame):
     """Play (modes `cpu`, `two`) or, with `record`, the replay viewer."""
 
     draws_thinking = True  # the upper screen's message box says the computer is thinking
@@ -73,8 +74,6 @@ class PanelsScene(Game):
         self.clock = 0  # ticks of this game (blinking, dots): saved, unlike the machine's
         self.draft: PanelsRules | None = None  # link mode: this unit's provisional steps
         self.link_seat = 0
-        # a versus match over the peer link (firmware.link's session), where the firmware has it
-        self.versus: Versus | None = ctx.versus
         self._rules_seen: object = None
         if record is not None:
             self._open_record(record)
@@ -98,14 +97,9 @@ class PanelsScene(Game):
         config = config_from_options(self.ctx.options, game_seed)
         rules = PanelsRules.new(config)
         self.computer = None
-        self.locals: dict[int, LocalSeat[MatchAction]] = {}
-        seats: list[Seat[MatchAction]] = []
-        for seat in range(config.players):
-            if self.mode == "cpu" and seat != HUMAN:
-                seats.append(self._computer_seat(seat))
-            else:
-                self.locals[seat] = LocalSeat()
-                seats.append(self.locals[seat])
+        computers = [s for s in range(config.players) if s != HUMAN] if self.mode == "cpu" else []
+        seats = play_seats(self.ctx, config.players, self._computer_seat, computers)
+        self.locals = {s: seat for s, seat in enumerate(seats) if isinstance(seat, LocalSeat)}
         self.match: Match[MatchAction] = Match(rules, seats)
         self.source: ReplaySource | None = None
         self._reset_view()
@@ -204,10 +198,9 @@ class PanelsScene(Game):
         return isinstance(seat, ComputerSeat) and not self.anims
 
     def thinking_ticks(self) -> int:
-        seat = self.match.seats[self.state.current] if not self.state.over else None
-        if isinstance(seat, ComputerSeat) and seat.thinking and not self.anims:
-            return seat.calls
-        return 0
+        if self.state.over or self.anims:
+            return 0
+        return thinking_calls(self.match, self.state.current)
 
     @property
     def animating(self) -> bool:
@@ -288,8 +281,7 @@ class PanelsScene(Game):
             return
         self.shown_scores = [p.score for p in self.state.players]
         if self.state.over:
-            agreed = self.versus is None or bool(getattr(self.versus, "agreed", True))
-            if not self.reported and not self.is_replay and agreed:
+            if not self.is_replay and self.result_due(True):
                 self._report()  # in a versus match, once every unit has the same result
             return
         if self.is_replay:
@@ -402,13 +394,10 @@ class PanelsScene(Game):
 
     # ------------------------------------------------------------------ the end
     def _report(self) -> None:
-        self.reported = True
         st = self.state
         result = self.rules.result()
         assert result is not None
-        outcome = None
-        if self.mode in ("cpu", "link"):
-            outcome = "draw" if result.draw else "win" if result.winner == self.me else "loss"
+        won = outcome(result.winner, self.me if self.mode in ("cpu", "link") else None)
         names = [tx.player_name(lambda en, ja: en, self.mode, s, self.me, self.level)
                  for s in range(st.config.players)]
         record = make_record(st.config, self.mode, self.level, names, self.match.history, result)
@@ -416,11 +405,10 @@ class PanelsScene(Game):
         names_ja = [tx.player_name(lambda en, ja: ja, self.mode, s, self.me, self.level)
                     for s in range(st.config.players)]
         summary_ja = " - ".join(f"{n} {s}" for n, s in zip(names_ja, result.scores, strict=True))
-        self.ctx.finish(
-            GameResult(outcome, result.scores[self.me] if outcome else None, summary,
-                       record, summary_ja)
+        self.record_result(
+            GameResult(won, result.scores[self.me] if won else None, summary, record, summary_ja)
         )
-        self.ctx.play("lose" if outcome == "loss" else "win")
+        self.ctx.play("lose" if won == "loss" else "win")
 
     # ------------------------------------------------------------------ views (views.py)
     def names(self) -> list[str]:

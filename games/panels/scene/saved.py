@@ -9,6 +9,7 @@ import random
 from typing import Any, Protocol
 
 from firmware.match import Match, ReplaySource
+from firmware.turn_game import check_version, save_reader
 from games.panels.match import MatchAction, PanelsComputer, PanelsRules
 from games.panels.scene.animation import Anim
 from games.panels.scene.views import ViewSource
@@ -146,10 +147,8 @@ def save_state(scene: SaveSource) -> dict[str, Any]:
 
 
 def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
-    try:
-        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-            raise ValueError("unknown version")
-        if "replay" in state:
+    with save_reader("a Panel Link save", IndexError):
+        if "replay" in check_version(state, STATE_VERSION):
             scene.record_data = state["replay"]
             scene._open_record(state["replay"])
             scene._seek(int(state["done"]))
@@ -164,8 +163,6 @@ def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
         scene.help_page = state["help_page"]
         scene.reported = bool(state["reported"])
         scene.clock = int(state["clock"])
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise ValueError(f"not a Panel Link save: {exc}") from None
 
 
 def _load_play(scene: SaveSource, state: dict[str, Any]) -> None:

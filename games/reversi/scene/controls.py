@@ -12,8 +12,8 @@ import pygame
 
 from firmware.input import InputState
 from firmware.match import Event, LocalSeat, Match
-from firmware.match.replay import replay_command
 from firmware.scene import hit
+from firmware.turn_game import replay_step
 from games.reversi.match import seat_of
 from games.reversi.scene.views import ViewSource
 
@@ -46,11 +46,9 @@ def update_replay(scene: InputTarget, inp: InputState) -> None:
         scene.anim.step()
         if scene.anim.done:
             scene.anim = None
-    if scene.replay is None:
-        return
-    command = replay_command(hit(scene.hotspots(), inp), inp)
-    if command is None:
+    events = replay_step(scene.replay, hit(scene.hotspots(), inp), inp)
+    if events is None:
         return
     scene.anim = None
-    scene._show(scene.replay.go(command))
+    scene._show(events)
 

@@ -12,22 +12,22 @@ in `views.py`, dump, suspend and resume in `saved.py` (docs/architecture.md, "In
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import (
-    ComputerSeat,
-    Event,
-    LocalSeat,
-    Match,
-    ReplayCursor,
-    Seat,
-)
+from firmware.match import Event, Match, ReplayCursor, Seat
 from firmware.scene import hit
+from firmware.turn_game import (
+    TurnGame,
+    outcome,
+    play_seats,
+    replay_hotspots,
+    start_match,
+    thinking_calls,
+)
 from games.reversi.ai import LEVELS
 from games.reversi.match import SEAT_COLORS, ReversiComputer, ReversiRules, seat_of
 from games.reversi.records import GameRecord, RecordError
@@ -51,7 +51,7 @@ MIN_THINK_TICKS = 24  # the computer never answers faster than this: its move st
 LEVEL_BY_NAME = {lv.name: n for n, lv in LEVELS.items()}
 
 
-class ReversiScene(Game):
+class ReversiScene(TurnGame):
     """Play or replay: one scene whose moves all come through a `Match`. Local seats take
     the player's taps, a computer seat the engine's decisions, replay seats a stored record
     (`record`, a GameRecord JSON, opens the replay viewer)."""
@@ -67,10 +67,8 @@ class ReversiScene(Game):
         self.human = (
             opts.get("color", "black") if opts.get("color") in ("black", "white") else "black"
         )
-        self.versus = ctx.versus  # a link session: one colour here, the other on a partner
-        if self.versus is not None:
+        if self.versus is not None:  # a link session: one colour here, the other on a partner
             self.mode, self.human = "versus", SEAT_COLORS[self.versus.seat or 0]
-        self._frames: dict[str, tuple[object, pygame.Surface]] = {}  # slot -> (key, picture)
         self.replay: ReplayCursor[str] | None = None
         self.record: GameRecord | None = None
         self.record_data: dict[str, Any] | None = None
@@ -82,15 +80,8 @@ class ReversiScene(Game):
     # ------------------------------------------------------------------ state changes
     def _seats(self) -> list[Seat[str]]:
         """Local seats for the people at this unit; a computer seat against the computer."""
-        if self.versus is not None:
-            remote: list[Seat[str]] = self.versus.make_seats()
-            return remote
-        seats: list[Seat[str]] = [LocalSeat[str](), LocalSeat[str]()]
-        if self.mode == "cpu":
-            budget = self.ctx.computer_budget(ReversiComputer.units_per_tick)
-            player = ReversiComputer(self.level, self.ai_seed, budget)
-            seats[seat_of(other(self.human))] = self.ctx.computer_seat(player, MIN_THINK_TICKS)
-        return seats
+        computer = (seat_of(other(self.human)),) if self.mode == "cpu" else ()
+        return play_seats(self.ctx, 2, self._computer_seat, computer)
 
     def _computer_seat(self, seat: int) -> Seat[str]:
         """The computer at this game's level (the partner's side, finishing alone)."""
@@ -101,9 +92,10 @@ class ReversiScene(Game):
     def _reset(self) -> None:
         """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
         self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
-        self._match: Match[str] = Match(ReversiRules(), self._seats())
-        if self.versus is not None:  # the partner gone for good: the computer may finish
-            self.versus.attach(self._match, computer=self._computer_seat)
+        # in versus, the partner gone for good: the computer may finish
+        self._match: Match[str] = start_match(
+            self.ctx, ReversiRules(), self._seats(), self._computer_seat
+        )
         self.hint_level = 0
         self.preview: str | None = None
         self.anim: FlipAnimation | None = None
@@ -156,17 +148,9 @@ class ReversiScene(Game):
         return not self.is_replay and self.anim is None and self.computer_to_move()
 
     @property
-    def computer(self) -> ComputerSeat[str] | None:
-        for seat in self.match.seats:
-            if isinstance(seat, ComputerSeat):
-                return seat
-        return None
-
-    @property
     def think_calls(self) -> int:
         """Slices the computer has thought for the move it is deciding (0 when idle)."""
-        seat = self.computer
-        return seat.calls if seat is not None and seat.thinking else 0
+        return thinking_calls(self.match)
 
     def thinking_ticks(self) -> int:
         return self.think_calls if self.thinking else 0
@@ -186,7 +170,7 @@ class ReversiScene(Game):
         if self.is_replay:
             if self.replay is None:
                 return {}
-            return {f"button:{name}": rect for name, rect in layout.REPLAY_RECTS.items()}
+            return replay_hotspots(layout.REPLAY_RECTS)
         if self.game.over and self.anim is None:
             return {} if self.versus is not None else {"button:play-again": layout.PLAY_AGAIN_RECT}
         spots = {f"square:{sq}": rect for sq, rect in layout.SQUARE_RECTS.items()}
@@ -223,31 +207,30 @@ class ReversiScene(Game):
             return
         if self.game.over:
             # in versus, record only the result both units agree on (same final digest)
-            if not self.reported and (self.versus is None or self.versus.agreed):
+            if self.result_due(True):
                 self._report()
         else:
             self._show(self.match.step())  # a computer's slice, or a remote move arriving
 
     def _report(self) -> None:
-        self.reported = True
         names = self._names(lambda en, ja: en)
-        score, winner = self.game.score(), self.game.winner
-        outcome = None
-        if self.mode in ("cpu", "versus"):
-            outcome = "draw" if winner == "draw" else "win" if winner == self.human else "loss"
+        score, result = self.game.score(), self.rules.result()
+        assert result is not None
+        me = seat_of(self.human) if self.mode in ("cpu", "versus") else None
+        won = outcome(result.winner, me, result.draw)
         record = GameRecord.from_game(self.game, names["black"], names["white"]).to_json()
         summary = f"{names['black']} {score['black']}-{score['white']} {names['white']}"
         ja = self._names(lambda en, ja: ja)
-        self.ctx.finish(
+        self.record_result(
             GameResult(
-                outcome,
+                won,
                 score[self.human] if self.mode in ("cpu", "versus") else None,
                 summary,
                 record,
                 summary_ja=f"{ja['black']} {score['black']}-{score['white']} {ja['white']}",
             )
         )
-        self.ctx.play("win" if outcome != "loss" else "lose")
+        self.ctx.play("win" if won != "loss" else "lose")
 
     @property
     def level_name(self) -> str:
@@ -268,7 +251,7 @@ class ReversiScene(Game):
             return tx.for_screen(self.ctx.tr(en, ja))
 
         view = self.top_view(tr)
-        self._cached(top, "top", (self.ctx.language, repr(view)), lambda s: draw_top(s, tr, view))
+        self.cached(top, "top", (self.ctx.language, repr(view)), lambda s: draw_top(s, tr, view))
         mover = self.game.turn if self.human_to_move() and self.anim is None else None
         key = None
         if self.anim is None:  # a still board: the same state draws the same picture
@@ -284,20 +267,7 @@ class ReversiScene(Game):
                 self.game.moves[-1:],
                 self.is_replay,
             )
-        self._cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover, tr))
-
-    def _cached(
-        self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]
-    ) -> None:
-        """Draw, or copy the last picture when nothing it shows has changed (cheap ticks
-        while the computer thinks or the player ponders)."""
-        cached = self._frames.get(slot)
-        if key is not None and cached is not None and cached[0] == key:
-            surf.blit(cached[1], (0, 0))
-            return
-        draw(surf)
-        if key is not None:
-            self._frames[slot] = (key, surf.copy())
+        self.cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, mover, tr))
 
     def _draw_bottom(self, bottom: pygame.Surface, mover: str | None, tr: tx.Tr) -> None:
         draw_board(bottom, self.bottom_view(mover))

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from firmware.game_api import Versus
 from firmware.match import Match, Played, Seat
+from firmware.turn_game import check_version, replay_save, save_reader
 from games.reversi.ai import LEVELS
 from games.reversi.match import ReversiRules, seat_of
 from games.reversi.rules import Game as Board
@@ -81,12 +82,8 @@ def dump(scene: SaveSource) -> dict[str, Any]:
 
 def save_state(scene: SaveSource) -> dict[str, Any]:
     if scene.is_replay:
-        return {
-            "version": STATE_VERSION,
-            "mode": "replay",
-            "record": scene.record_data,
-            "index": scene.replay.index if scene.replay else 0,
-        }
+        index = scene.replay.index if scene.replay else 0
+        return replay_save(STATE_VERSION, scene.record_data, index)
     return {
         "version": STATE_VERSION,
         "mode": scene.mode,
@@ -103,15 +100,11 @@ def save_state(scene: SaveSource) -> dict[str, Any]:
 
 
 def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
-    try:
-        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-            raise ValueError("unknown version")
-        if state["mode"] == "replay":
+    with save_reader("a Reversi save", GameDataError):
+        if check_version(state, STATE_VERSION)["mode"] == "replay":
             _load_replay(scene, state)
             return
         _load_play(scene, state)
-    except (KeyError, TypeError, ValueError, GameDataError) as exc:
-        raise ValueError(f"not a Reversi save: {exc}") from None
 
 
 def _load_replay(scene: SaveSource, state: dict[str, Any]) -> None:
