@@ -171,7 +171,7 @@ def test_the_titles_go_where_they_are_shown(
     assert 'title="Four Up",' in cartridge and 'title_ja="よっつ",' in cartridge
     assert "create=Four4Scene," in cartridge and 'id="four4",' in cartridge
     scene = (root / "games" / "four4" / "scene.py").read_text(encoding="utf-8")
-    assert '"Four Up", "よっつ")' in scene and "class Four4Scene(Game):" in scene
+    assert '"Four Up", "よっつ")' in scene and "class Four4Scene(TurnGame):" in scene
     movie = (root / "docs" / "movies" / "four4-play.txt").read_text(encoding="utf-8")
     assert "# args: --game four4 --seed 1" in movie
     written = "".join(
