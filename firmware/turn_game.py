@@ -75,12 +75,14 @@ def start_match(
     rules: MatchRules[A],
     seats: Sequence[Seat[A]],
     computer: ComputerFor[A] | None = None,
+    dealer: Any = None,
 ) -> Match[A]:
     """A match of `rules` on `seats`; in versus wired to the link (`Versus.attach`), with
-    `computer` taking the seat of a unit that is gone for good."""
+    `computer` taking the seat of a unit that is gone for good (and, sealed, `dealer`
+    checking the host's deal)."""
     match = Match(rules, seats)
     if ctx.versus is not None:
-        ctx.versus.attach(match, computer=computer)
+        ctx.versus.attach(match, dealer=dealer, computer=computer)
     return match
 
 
