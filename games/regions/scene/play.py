@@ -80,6 +80,8 @@ class NoStart(Exception):
 class RegionsScene(TurnGame):
     """Choose or draw a surface, pick a start pattern, solve it."""
 
+    saves = saved  # dump, suspend and resume (saved.py)
+
     uses_dpad = False  # the firmware's cursor walks the hotspots; A taps (P-FW-4)
 
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
@@ -594,13 +596,3 @@ class RegionsScene(TurnGame):
 
     def preview_cells(self) -> tuple[int, ...]:
         return views.preview_cells(self)
-
-    # -------------------------------------------------------------- dump and state (saved.py)
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)

@@ -72,6 +72,8 @@ YOU_VERBS = {
 class SevensScene(TurnGame):
     """Play, or (with `record`) the replay of a stored game."""
 
+    saves = saved  # dump, suspend and resume (saved.py)
+
     uses_dpad = False  # the firmware's cursor walks the cards and buttons; A taps
     draws_thinking = True  # "<name>: thinking..." on the lower screen, after half a second
 
@@ -476,16 +478,6 @@ class SevensScene(TurnGame):
 
     def bottom_view(self) -> BottomView:
         return views.bottom_view(self)
-
-    # ================================================================== dump and state (saved.py)
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)
 
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
