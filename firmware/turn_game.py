@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pygame
 
@@ -75,12 +75,14 @@ def start_match(
     rules: MatchRules[A],
     seats: Sequence[Seat[A]],
     computer: ComputerFor[A] | None = None,
+    dealer: Any = None,
 ) -> Match[A]:
     """A match of `rules` on `seats`; in versus wired to the link (`Versus.attach`), with
-    `computer` taking the seat of a unit that is gone for good."""
+    `computer` taking the seat of a unit that is gone for good (and, sealed, `dealer`
+    checking the host's deal)."""
     match = Match(rules, seats)
     if ctx.versus is not None:
-        ctx.versus.attach(match, computer=computer)
+        ctx.versus.attach(match, dealer=dealer, computer=computer)
     return match
 
 
@@ -168,11 +170,28 @@ def replay_save(
 
 
 # --------------------------------------------------------------------------- the base
+class SaveFunctions(Protocol):
+    """A game's dump and saved state as functions of its scene, in a module of its own
+    (`scene/saved.py` by the house's layout, docs/architecture.md "Inside a game"): what
+    `TurnGame.saves` names, so the scene does not pass each call on itself."""
+
+    def dump(self, scene: Any, /) -> dict[str, Any]: ...
+    def save_state(self, scene: Any, /) -> dict[str, Any]: ...
+    def load_state(self, scene: Any, state: dict[str, Any], /) -> None: ...
+
+
 class TurnGame(Game):
     """A game played through a `Match`: the shared parts as methods, on the state every such
     game has (`versus`, `reported`, `frames`). A game subclasses it, builds its match with
     `new_match` (seats: local, computer, remote, replay through `ReplayCursor`), records its
-    end with `record_result`, and writes its rules, views, drawing, input and computer player."""
+    end with `record_result`, and writes its rules, views, drawing, input and computer player.
+
+    Its dump and saved state are the game's own: either a module of functions named by
+    `saves` (the five games' `saved.py`), or `dump`/`save_state`/`load_state` written in
+    the scene (the tic-tac-toe example)."""
+
+    # the game's `saved` module (SaveFunctions); None: the scene writes the three methods
+    saves: SaveFunctions | None = None
 
     def __init__(self, ctx: GameContext) -> None:
         super().__init__(ctx)
@@ -180,6 +199,19 @@ class TurnGame(Game):
         self.versus = ctx.versus
         self.reported = False  # the result recorded (once; rule G8)
         self.frames = FrameCache()
+
+    def dump(self) -> dict[str, Any]:
+        return {} if self.saves is None else self.saves.dump(self)
+
+    def save_state(self) -> dict[str, Any]:
+        if self.saves is None:
+            raise NotImplementedError(f"{type(self).__name__}: name `saves` or write save_state")
+        return self.saves.save_state(self)
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        if self.saves is None:
+            raise NotImplementedError(f"{type(self).__name__}: name `saves` or write load_state")
+        self.saves.load_state(self, state)
 
     def cached(
         self, surf: pygame.Surface, slot: str, key: object, draw: Callable[[pygame.Surface], None]

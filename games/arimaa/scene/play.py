@@ -66,6 +66,8 @@ def control_of(choice: str) -> str | None:
 class ArimaaScene(TurnGame):
     """Play or (with `record`) replay one game of Arimaa."""
 
+    saves = saved  # dump, suspend and resume (saved.py)
+
     uses_dpad = False  # the firmware cursor walks the squares and buttons; A taps
     draws_thinking = True  # "thinking..." in the computer's box, after half a second
 
@@ -382,7 +384,6 @@ class ArimaaScene(TurnGame):
                is not None) if still else None
         self.cached(bottom, "bottom", key, lambda s: self._draw_bottom(s, board, message, warn))
 
-
     def _draw_bottom(self, surf: pygame.Surface, board: BottomView, message: str, warn: bool
                      ) -> None:
         tr = self.ctx.tr
@@ -429,17 +430,9 @@ class ArimaaScene(TurnGame):
     def top_view(self, tr: tx.Tr) -> TopView:
         return views.top_view(self, tr)
 
-    # ------------------------------------------------------------------ dump & state (saved.py)
+    # ------------------------------------------------------------------ the record (saved.py)
     _record_data: dict[str, Any] | None = None
 
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)
 
 
 def _warm_sprites() -> None:

@@ -60,6 +60,8 @@ COMPUTER_STEP_TICKS = 18  # each step of the computer's turn shows for at least 
 class PanelsScene(TurnGame):
     """Play (modes `cpu`, `two`) or, with `record`, the replay viewer."""
 
+    saves = saved  # dump, suspend and resume (saved.py)
+
     draws_thinking = True  # the upper screen's message box says the computer is thinking
 
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
@@ -423,18 +425,9 @@ class PanelsScene(TurnGame):
     def permitted(self) -> set[tuple[int, int]] | None:
         return views.permitted(self)
 
-    # ------------------------------------------------------------------ dump and state (saved.py)
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
+    # ------------------------------------------------------------------ dump (saved.py)
     def announcement(self) -> list[str] | None:
         return saved.announcement(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:

@@ -10,8 +10,8 @@ from typing import Any, Protocol
 
 from firmware.input import InputState
 from firmware.match import Match
-from firmware.match.replay import replay_command
 from firmware.scene import hit
+from firmware.turn_game import replay_step
 from games.regions.rules import threestate as ts
 from games.regions.rules.play import THREE_STATE, UNDO
 from games.regions.scene import help as help_pages
@@ -50,12 +50,11 @@ def update_replay(scene: InputTarget, inp: InputState) -> None:
     replay = scene.replay
     if replay is None:
         return
-    command = replay_command(hit(scene.hotspots(), inp), inp)
-    if command is None:
-        return
     before = scene.puzzle.cells if scene.puzzle is not None else ()
+    events = replay_step(replay, hit(scene.hotspots(), inp), inp)
+    if events is None:
+        return
     scene.anim = None
-    events = replay.go(command)
     if events:
         scene.anim = (int(events[0]["point"]), before, 0)
     scene.match = replay.match

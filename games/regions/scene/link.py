@@ -36,6 +36,7 @@ class LinkTarget(Protocol):
     def race_winner(self) -> int | None: ...
     def _show(self, ev: dict[str, Any], before: tuple[int, ...]) -> None: ...
     def _cleared(self) -> None: ...
+    def result_due(self, over: bool) -> bool: ...
 
 
 def race_step(scene: LinkTarget) -> None:
@@ -63,6 +64,6 @@ def race_step(scene: LinkTarget) -> None:
     if match.over and scene.phase == "play":
         scene.phase = "clear"
         scene.ctx.play("win" if scene.race_winner == scene.my_seat else "lose")
-    if scene.phase == "clear" and not scene.reported and getattr(scene.versus, "agreed", True):
+    if scene.phase == "clear" and scene.result_due(True):
         scene._cleared()
 

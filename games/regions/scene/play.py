@@ -18,10 +18,11 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult, Versus
+from firmware.game_api import GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import LocalSeat, Match, ReplayCursor
+from firmware.match import LocalSeat, Match, ReplayCursor, Seat
 from firmware.scene import hit
+from firmware.turn_game import TurnGame, play_seats, start_match
 from games.regions.match import AbsentSeat, RaceRules, RegionsRules
 from games.regions.records import Best, best_of
 from games.regions.rules import threestate as ts
@@ -76,8 +77,10 @@ class NoStart(Exception):
     """Not one start pattern of the surface can reach the goal under the rule."""
 
 
-class RegionsScene(Game):
+class RegionsScene(TurnGame):
     """Choose or draw a surface, pick a start pattern, solve it."""
+
+    saves = saved  # dump, suspend and resume (saved.py)
 
     uses_dpad = False  # the firmware's cursor walks the hotspots; A taps (P-FW-4)
 
@@ -85,10 +88,9 @@ class RegionsScene(Game):
         super().__init__(ctx)
         o = ctx.options
         self.mode = o.get("mode", "solo")
-        # A link session (the race): both units get the same options and seed, so they
-        # build the same puzzle; None when playing alone.
-        self.versus: Versus | None = ctx.versus
         self.my_seat = 0
+        # self.versus: a link session (the race): both units get the same options and seed,
+        # so they build the same puzzle; None when playing alone.
         if self.versus is not None:
             self.mode, self.my_seat = "link", int(self.versus.seat or 0)
         self.variant = o.get("variant", "classic")
@@ -302,13 +304,12 @@ class RegionsScene(Game):
         self._reset_play()
         self.pattern = pattern
         if self.versus is not None:
-            seats = self.versus.make_seats()
+            seats: list[Seat[Any]] = play_seats(self.ctx, 2)
             local = seats[self.my_seat]
             assert isinstance(local, LocalSeat)
             self.seat = local
-            self.match = Match(RaceRules(setup), seats)
             # the partner gone for good: the player may finish the puzzle alone
-            self.versus.attach(self.match, computer=lambda seat: AbsentSeat())
+            self.match = start_match(self.ctx, RaceRules(setup), seats, lambda s: AbsentSeat())
         else:
             self.match = Match(RegionsRules(Puzzle(setup)), [self.seat])
         self.best_before = self.bests().get(self.record_key(pattern))
@@ -389,7 +390,6 @@ class RegionsScene(Game):
         puzzle = self.puzzle
         assert puzzle is not None and self.chosen is not None
         self.phase = "clear"
-        self.reported = True
         key = self.record_key(self.pattern)
         outcome = "win"
         partner = self.partner
@@ -423,7 +423,7 @@ class RegionsScene(Game):
             won = self.race_winner == self.my_seat
             summary += ", won the race" if won else ", lost the race"
             summary_ja += "、かち" if won else "、まけ"
-        self.ctx.finish(GameResult(outcome, None, summary, record, summary_ja))
+        self.record_result(GameResult(outcome, None, summary, record, summary_ja))
         self._best_cache = None
         if self.versus is None:
             self.ctx.play("win")
@@ -596,13 +596,3 @@ class RegionsScene(Game):
 
     def preview_cells(self) -> tuple[int, ...]:
         return views.preview_cells(self)
-
-    # -------------------------------------------------------------- dump and state (saved.py)
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from firmware.match import LocalSeat, Match
+from firmware.turn_game import check_version, save_reader
 from games.regions.match import RegionsRules
 from games.regions.records import Best
 from games.regions.rules import threestate as ts
@@ -154,16 +155,12 @@ def save_state(scene: SaveSource) -> dict[str, Any]:
 
 
 def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
-    try:
+    with save_reader("a Region Select save", IndexError):
         _load(scene, state)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise ValueError(f"not a Region Select save: {exc}") from None
 
 
 def _load(scene: SaveSource, s: dict[str, Any]) -> None:
-    if not isinstance(s, dict) or s.get("version") != STATE_VERSION:
-        raise ValueError("unknown version")
-    if "replay" in s:
+    if "replay" in check_version(s, STATE_VERSION):
         scene._open_record(s["replay"])
         if scene.replay is not None:
             scene.replay.seek(int(s["index"]))

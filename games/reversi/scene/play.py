@@ -56,6 +56,8 @@ class ReversiScene(TurnGame):
     the player's taps, a computer seat the engine's decisions, replay seats a stored record
     (`record`, a GameRecord JSON, opens the replay viewer)."""
 
+    saves = saved  # dump, suspend and resume (saved.py)
+
     uses_dpad = False  # the firmware's cursor walks the squares; A taps (P-FW-4)
     draws_thinking = True  # "Thinking..." in the message area, after half a second
 
@@ -291,13 +293,3 @@ class ReversiScene(TurnGame):
 
     def bottom_view(self, mover: str | None) -> BottomView:
         return views.bottom_view(self, mover)
-
-    # ------------------------------------------------------------ dump and state (saved.py)
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)

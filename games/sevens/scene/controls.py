@@ -11,7 +11,7 @@ from typing import Protocol
 from firmware.game_api import GameContext
 from firmware.input import InputState
 from firmware.match import Match, ReplayCursor
-from firmware.match.replay import replay_command
+from firmware.turn_game import replay_step
 from games.sevens.match import PASS
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally, card_name, parse_card
@@ -131,9 +131,8 @@ def update_replay(scene: InputTarget, name: str | None, inp: InputState) -> None
     cursor = scene.cursor
     if cursor is None:
         return
-    command = replay_command(name, inp)
-    if command is not None:
-        events = cursor.go(command)
+    events = replay_step(cursor, name, inp)
+    if events is not None:
         plays = [e for e in events if e["type"] == "play"]
         killed = [parse_card(c) for e in events if e["type"] == "kill" for c in e["cards"]]
         scene.anim = (

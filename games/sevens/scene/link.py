@@ -10,6 +10,7 @@ from typing import Protocol
 
 from firmware.game_api import GameContext, Versus
 from firmware.match import Match, Seat
+from firmware.turn_game import start_match
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.match import SevensComputer, SevensRules, SevensSealed, deal_for_link
 from games.sevens.scene.setup import Setup
@@ -62,7 +63,6 @@ def versus_match(scene: LinkSource, setup: Setup, members: list[str]) -> Match[s
         for s, kind in enumerate(members):
             if kind in PERSONALITIES:
                 seats[s] = scene.ctx.computer_seat(SevensComputer(kind, f"{scene._seed}:ai:{s}"))
-    match = Match(rules, seats)
 
     def computer(seat: int) -> Seat[str]:
         kind = PERSONALITIES[seat % len(PERSONALITIES)]
@@ -70,10 +70,11 @@ def versus_match(scene: LinkSource, setup: Setup, members: list[str]) -> Match[s
 
     # the host alone holds every hand: its computer may take the seat of a unit that is gone
     host = session.role == "host"
-    session.attach(
-        match,
+    return start_match(
+        scene.ctx,
+        rules,
+        seats,
+        computer if host else None,
         dealer=lambda seed: deal_for_link(seed, setup.rules),
-        computer=computer if host else None,
     )
-    return match
 

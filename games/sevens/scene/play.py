@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import pygame
 
-from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult, Versus
+from firmware.game_api import THINKING_INDICATOR_TICKS, GameContext, GameResult
 from firmware.input import InputState
-from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor
+from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor, Seat
 from firmware.scene import hit
+from firmware.turn_game import TurnGame, outcome, play_seats, thinking_calls
 from games.sevens.ai.voices import Narrator, Speech
 from games.sevens.match import SevensComputer, SevensRules
 from games.sevens.records import replay_actions
@@ -69,26 +69,10 @@ YOU_VERBS = {
 }
 
 
-class Cache:
-    """The last picture of each screen with the key it was drawn for."""
-
-    def __init__(self) -> None:
-        self.frames: dict[str, tuple[object, pygame.Surface]] = {}
-
-    def draw(
-        self, surf: pygame.Surface, slot: str, key: object, fn: Callable[[pygame.Surface], None]
-    ) -> None:
-        cached = self.frames.get(slot)
-        if key is not None and cached is not None and cached[0] == key:
-            surf.blit(cached[1], (0, 0))
-            return
-        fn(surf)
-        if key is not None:
-            self.frames[slot] = (key, surf.copy())
-
-
-class SevensScene(Game):
+class SevensScene(TurnGame):
     """Play, or (with `record`) the replay of a stored game."""
+
+    saves = saved  # dump, suspend and resume (saved.py)
 
     uses_dpad = False  # the firmware's cursor walks the cards and buttons; A taps
     draws_thinking = True  # "<name>: thinking..." on the lower screen, after half a second
@@ -100,7 +84,6 @@ class SevensScene(Game):
         self.selected: int | None = None
         self.holder: int | None = None  # the person holding the unit (passing it round)
         self.handoff = False
-        self.reported = False
         self.help_page: int | None = None  # how to play, over the members dialog or play
         self.focus = OPTION_KEYS[0]  # the option explained on the upper screen
         self.base = str(ctx.seed)  # every game's deal, computers and voices derive from it
@@ -112,10 +95,8 @@ class SevensScene(Game):
         self.cursor: ReplayCursor[str] | None = None
         self.replay_names: list[str] = []
         self.replay_actions: list[tuple[int, bytes]] = []
-        self.cache = Cache()
-        # A link session (firmware/link/session.py) when this is a versus match: one person
-        # per unit, computers in the seats no unit took; None otherwise.
-        self.versus: Versus | None = ctx.versus
+        # self.versus: a link session (firmware/link/session.py) when this is a versus
+        # match: one person per unit, computers in the seats no unit took; None otherwise.
         mode = ctx.options.get("mode", "cpu")
         stored = ctx.load_data(SETUP_KEY)
         if self.versus is not None:
@@ -205,10 +186,9 @@ class SevensScene(Game):
     def think_ticks(self) -> int:
         """Ticks the computer to move has thought (the dots' animation: saved, unlike the
         machine's tick counter)."""
-        if not self.thinking or self.match is None or self.match.to_move is None:
+        if not self.thinking or self.match is None:
             return 0
-        seat = self.match.seats[self.match.to_move]
-        return seat.calls if isinstance(seat, ComputerSeat) else 0
+        return thinking_calls(self.match)
 
     def thinking_ticks(self) -> int:
         return self.think_ticks
@@ -261,14 +241,12 @@ class SevensScene(Game):
         rules = SevensRules.new(seed, setup.rules)
         if members[0] != "human":
             raise ValueError("seat 0 is a person")
-        seats: list[Any] = []
-        for s, kind in enumerate(members):
-            if kind == "human":
-                seats.append(LocalSeat[str]())
-            else:
-                player = SevensComputer(kind, f"{seed}:ai:{s}")
-                seats.append(self.ctx.computer_seat(player))
-        return Match(rules, seats)
+
+        def computer(s: int) -> Seat[str]:
+            return self.ctx.computer_seat(SevensComputer(members[s], f"{seed}:ai:{s}"))
+
+        computers = [s for s, kind in enumerate(members) if kind != "human"]
+        return Match(rules, play_seats(self.ctx, 4, computer, computers))
 
     def _speak(self, events: list[dict[str, Any]], salt: str) -> None:
         kinds = ["human" if k == "remote" else k for k in self.members]
@@ -434,16 +412,13 @@ class SevensScene(Game):
             self.talk.last = replace(lines[0])
         if self.reported:
             return
-        self.reported = True
         names = member_names(self.members, units=self.unit_names())
         tally = self.tally()
         tally.add(game, names)
         self.ctx.save_data(TALLY_KEY, tally.to_json())
         record = record_of(game, names)
         record["members"] = list(self.members)
-        outcome = None
-        if self.mode in ("cpu", "link"):
-            outcome = "win" if winner == self.humans[0] else "loss"
+        won = outcome(winner, self.humans[0] if self.mode in ("cpu", "link") else None)
         names_ja = member_names(self.members, True, self.unit_names())
         if self.mode in ("cpu", "link"):
             you = self.humans[0]
@@ -456,8 +431,8 @@ class SevensScene(Game):
         else:
             summary = f"{names[winner]} wins ({len(self.humans)} people)"
             summary_ja = f"{names_ja[winner]}の勝ち({len(self.humans)}人)"
-        self.ctx.finish(GameResult(outcome, None, summary, record, summary_ja))
-        self.ctx.play("lose" if outcome == "loss" else "win")
+        self.record_result(GameResult(won, None, summary, record, summary_ja))
+        self.ctx.play("lose" if won == "loss" else "win")
 
     def tally(self) -> Tally:
         try:
@@ -504,21 +479,11 @@ class SevensScene(Game):
     def bottom_view(self) -> BottomView:
         return views.bottom_view(self)
 
-    # ================================================================== dump and state (saved.py)
-    def dump(self) -> dict[str, Any]:
-        return saved.dump(self)
-
-    def save_state(self) -> dict[str, Any]:
-        return saved.save_state(self)
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        saved.load_state(self, state)
-
     # ================================================================== drawing
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         """Each screen is drawn from its view (`top_view`, `bottom_view`), or copied from the
         cache when nothing it shows has changed."""
-        cache = self.cache
+        cache = self.frames
         tr = self.ctx.tr
         phase = self.phase
         lang = self.ctx.language

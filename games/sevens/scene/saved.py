@@ -11,6 +11,7 @@ import pygame
 
 from firmware.game_api import GameContext
 from firmware.match import Match
+from firmware.turn_game import check_version, replay_save, save_reader
 from games.sevens.match import SevensRules
 from games.sevens.rules import Game as Table
 from games.sevens.rules import board, card_name
@@ -114,12 +115,7 @@ def dump(scene: SaveSource) -> dict[str, Any]:
 
 def save_state(scene: SaveSource) -> dict[str, Any]:
     if scene.phase == "replay":
-        return {
-            "version": STATE_VERSION,
-            "phase": "replay",
-            "record": scene.record_data,
-            "index": scene.replay_index,
-        }
+        return replay_save(STATE_VERSION, scene.record_data, scene.replay_index, "phase")
     return {
         "version": STATE_VERSION,
         "phase": scene.phase,
@@ -141,10 +137,8 @@ def save_state(scene: SaveSource) -> dict[str, Any]:
 
 
 def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
-    try:
-        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
-            raise ValueError("unknown version")
-        if state["phase"] == "replay":
+    with save_reader("a Killing Sevens save", AttributeError):
+        if check_version(state, STATE_VERSION)["phase"] == "replay":
             scene.phase = "replay"
             scene._open_record(state["record"])
             if scene.record_error is None:
@@ -154,8 +148,6 @@ def load_state(scene: SaveSource, state: dict[str, Any]) -> None:
                 scene._replay_to(index)
             return
         _load_play(scene, state)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ValueError(f"not a Killing Sevens save: {exc}") from None
 
 
 def _load_play(scene: SaveSource, state: dict[str, Any]) -> None:

@@ -1,7 +1,9 @@
 """The game on the unit: the board on the lower screen (tap a square), who is to move and
-the result above. Plays through the match layer: the seats are this unit's player(s), the
-computer (`OneShotPlayer`) or, in a versus match, the link session's (`ctx.versus`). A
-replay (from the launcher's Records) steps through a stored game with its buttons."""
+the result above. Built on the firmware's turn-game base (`firmware.turn_game.TurnGame`): the
+base makes the seats (this unit's player(s), the computer as a `OneShotPlayer`, or in a
+versus match the link session's), records the result once and steps a replay with its
+buttons; this file writes only what is Tic-tac-toe's: its input, its views and drawing,
+its record and its saved state."""
 
 from __future__ import annotations
 
@@ -9,61 +11,88 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult, OneShotPlayer
+from firmware.game_api import GameContext, GameResult, OneShotPlayer
 from firmware.gfx import palette as pal
 from firmware.gfx import text, widgets
 from firmware.input import InputState
-from firmware.match import LocalSeat, Match, Seat
+from firmware.match import Match, ReplayCursor, Seat
 from firmware.scene import hit
+from firmware.turn_game import (
+    TurnGame,
+    check_version,
+    offer_local,
+    outcome,
+    replay_hotspots,
+    replay_save,
+    replay_step,
+    save_reader,
+)
 from twinfold_tictactoe.rules import EMPTY, MARKS, TicTacToeRules, random_square
 
 CELL = 48
 BOARD = pygame.Rect(128 - CELL * 3 // 2, 18, CELL * 3, CELL * 3)
 AGAIN = pygame.Rect(78, 172, 100, 18)
-REPLAY_BUTTONS = {  # hotspot names end in "first", "forward", "last" (rule G1)
-    "button:first": pygame.Rect(40, 172, 52, 18),
-    "button:forward": pygame.Rect(102, 172, 52, 18),
-    "button:last": pygame.Rect(164, 172, 52, 18),
+REPLAY_RECTS = {  # replay commands (rule G1: a forward and a last button)
+    "first": pygame.Rect(40, 172, 52, 18),
+    "forward": pygame.Rect(102, 172, 52, 18),
+    "last": pygame.Rect(164, 172, 52, 18),
 }
 REPLAY_LABELS = {"button:first": "<<", "button:forward": ">", "button:last": ">>"}
+STATE_VERSION = 1
 
 
-class TicTacToeScene(Game):
+def replay_actions(record: Any) -> list[tuple[int, bytes]]:
+    """A record's moves as the match's actions (seat, wire bytes); none from a bad record
+    (its replay then shows the empty board: a bad record changes nothing)."""
+    moves = record.get("moves") if isinstance(record, dict) else None
+    if not isinstance(moves, list) or not all(m in range(9) for m in moves):
+        return []
+    return [(i % 2, bytes([m])) for i, m in enumerate(moves)]
+
+
+class TicTacToeScene(TurnGame):
     def __init__(self, ctx: GameContext, record: dict[str, Any] | None = None) -> None:
         super().__init__(ctx)
-        self.versus = ctx.versus
-        self.replay: list[int] | None = None if record is None else list(record["moves"])
-        self.shown = 0  # a replay: the moves shown
+        self.record_data = record
+        self.replay: ReplayCursor[int] | None = None
         self._start()
+        if record is not None:
+            self._open_record(record)
 
     def _start(self) -> None:
-        seats: list[Seat[int]]
+        """A new game (and "again"): the base makes the seats and wires a versus match."""
         self.me: int | None = 0  # the seat of this unit's player (None: two players here)
         if self.versus is not None:
-            seats, self.me = self.versus.make_seats(), self.versus.seat or 0
+            self.me = self.versus.seat or 0
         elif self.ctx.options.get("mode") == "two":
-            seats, self.me = [LocalSeat(), LocalSeat()], None
-        else:
-            seats = [LocalSeat(), self.ctx.computer_seat(OneShotPlayer(random_square))]
-        self.match: Match[int] = Match(TicTacToeRules(), seats)
-        if self.versus is not None:
-            self.versus.attach(self.match)
+            self.me = None
+        computer = (1,) if self.me is not None else ()
+        self.live: Match[int] = self.new_match(TicTacToeRules(), self._computer, computer)
         self.reported = False
+
+    def _computer(self, seat: int) -> Seat[int]:
+        """The computer player (also the one that takes a versus partner's seat if its
+        unit is gone for good)."""
+        return self.ctx.computer_seat(OneShotPlayer(random_square))
+
+    def _open_record(self, record: Any) -> None:
+        self.record_data = record
+        self.replay = ReplayCursor(TicTacToeRules, replay_actions(record))
+
+    @property
+    def match(self) -> Match[int]:
+        """The match shown: the replay's, or the game in play (rule G8)."""
+        return self.replay.match if self.replay is not None else self.live
 
     @property
     def rules(self) -> TicTacToeRules:
-        if self.replay is not None:
-            rules = TicTacToeRules()
-            for move in self.replay[: self.shown]:
-                rules.apply(rules.to_move() or 0, move)
-            return rules
         assert isinstance(self.match.rules, TicTacToeRules)
         return self.match.rules
 
     # -------------------------------------------------------------------- input
     def hotspots(self) -> dict[str, pygame.Rect]:
         if self.replay is not None:
-            return dict(REPLAY_BUTTONS)
+            return replay_hotspots(REPLAY_RECTS)
         if self.match.over:
             return {} if self.versus is not None else {"button:play-again": AGAIN}
         return {
@@ -75,39 +104,31 @@ class TicTacToeScene(Game):
     def update(self, inp: InputState) -> None:
         spot = hit(self.hotspots(), inp)
         if self.replay is not None:
-            if spot == "button:first":
-                self.shown = 0
-            elif spot == "button:forward":
-                self.shown = min(len(self.replay), self.shown + 1)
-            elif spot == "button:last":
-                self.shown = len(self.replay)
+            replay_step(self.replay, spot, inp)
             return
         if spot == "button:play-again":
+            self.live.close()
             self._start()
             return
-        seat = self.match.to_move
-        local = self.match.seats[seat] if seat is not None else None
-        if spot is not None and spot.startswith("square:") and isinstance(local, LocalSeat):
-            local.offer(int(spot.split(":")[1]))
+        if spot is not None and spot.startswith("square:"):
+            offer_local(self.match, int(spot.split(":")[1]))
         if self.match.step():
             self.ctx.play("move")
-        if self.match.over and not self.reported and (self.versus is None or self.versus.agreed):
+        if self.result_due(self.match.over):
             self._report()
 
     def _report(self) -> None:
-        self.reported = True
         result = self.match.result()
-        winner = None if result is None else result.winner
+        assert result is not None
         moves = [p.data[0] for p in self.match.history]
-        outcome: str | None
-        if winner is None:
-            outcome, en, ja = "draw", "A draw", "ひきわけ"
+        if result.winner is None:
+            en, ja = "A draw", "ひきわけ"
         else:
-            mark = MARKS[winner]
+            mark = MARKS[result.winner]
             en, ja = f"{mark} won in {len(moves)} moves", f"{mark} の かち ({len(moves)}て)"
-            outcome = None if self.me is None else ("win" if winner == self.me else "loss")
         record = {"moves": moves, "mode": "versus" if self.versus else self.ctx.options["mode"]}
-        self.ctx.finish(GameResult(outcome, None, en, record, summary_ja=ja))
+        won = outcome(result.winner, self.me, result.draw)
+        self.record_result(GameResult(won, None, en, record, summary_ja=ja))
 
     # --------------------------------------------------------------------- draw
     def status(self) -> str:
@@ -159,15 +180,16 @@ class TicTacToeScene(Game):
 
     def save_state(self) -> dict[str, Any]:
         if self.replay is not None:
-            return {"replay": self.replay, "shown": self.shown}
-        return {"match": self.match.save(), "reported": self.reported}
+            return replay_save(STATE_VERSION, self.record_data, self.replay.index)
+        return {"version": STATE_VERSION, "mode": "play", "match": self.live.save(),
+                "reported": self.reported}
 
     def load_state(self, state: dict[str, Any]) -> None:
-        try:
-            if "replay" in state:
-                self.replay, self.shown = [int(m) for m in state["replay"]], int(state["shown"])
+        with save_reader("a tic-tac-toe save"):
+            if check_version(state, STATE_VERSION)["mode"] == "replay":
+                self._open_record(state["record"])
+                assert self.replay is not None
+                self.replay.seek(int(state["index"]))
                 return
-            self.match.load(state["match"])
+            self.live.load(state["match"])
             self.reported = bool(state["reported"])
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"not a tic-tac-toe saved game: {exc}") from None
