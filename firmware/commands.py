@@ -63,7 +63,9 @@ def register(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     )
     new_game.add_argument("id", metavar="ID", help="the game's id: 2 to 16 of a-z and 0-9")
     new_game.add_argument(
-        "--dir", metavar="D", default=".", help="the checkout to write into (default: here)"
+        "--dir",
+        metavar="D",
+        help="the checkout to write into (default: the one this folder is in)",
     )
     new_game.add_argument("--title", default="", help="its title (default: the id, capitalised)")
     new_game.add_argument(
@@ -78,8 +80,17 @@ def _headless(args: argparse.Namespace) -> int:
     return run_from_args(args)
 
 
+def _checkout_around(folder: Path) -> Path:
+    """The Twinfold checkout `folder` is in (it or the nearest parent with the tool), else
+    `folder` itself (which the command then refuses)."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / "tools" / "new_game.py").is_file():
+            return candidate
+    return folder
+
+
 def _new_game(args: argparse.Namespace) -> int:
-    root = Path(args.dir)
+    root = Path(args.dir) if args.dir is not None else _checkout_around(Path.cwd())
     script = root / "tools" / "new_game.py"
     spec = importlib.util.spec_from_file_location("twinfold_new_game", script)
     if not script.is_file() or spec is None or spec.loader is None:

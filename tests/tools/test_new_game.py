@@ -160,12 +160,13 @@ def test_a_folder_that_is_no_checkout_is_refused(
 
 
 def test_the_titles_go_where_they_are_shown(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Given titles land in the cartridge and the scene; the class names come from the id."""
+    """Given titles land in the cartridge and the scene; the class names come from the id.
+    Run anywhere in the checkout (here in games/), it writes into the checkout."""
     root = mini_checkout(tmp_path)
-    assert main(["new-game", "four4", "--title", "Four Up", "--title-ja", "よっつ", "--dir",
-                 str(root)]) == 0
+    monkeypatch.chdir(root / "games")
+    assert main(["new-game", "four4", "--title", "Four Up", "--title-ja", "よっつ"]) == 0
     assert capsys.readouterr().out.split() == [w.format(id="four4") for w in WRITTEN]
     cartridge = (root / "games" / "four4" / "cartridge.py").read_text(encoding="utf-8")
     assert 'title="Four Up",' in cartridge and 'title_ja="よっつ",' in cartridge
