@@ -67,8 +67,13 @@ def test_a_new_game_passes_every_check_and_sweep_as_written(tmp_path: Path) -> N
     for name, cmd in checks:
         result = _run(cmd, root)
         assert result.returncode == 0, f"{name}:\n{result.stdout}{result.stderr}"
-    lint = _run([LINT_IMPORTS, "--no-cache"], root).stdout
-    assert "0 broken" in lint
+    # the layer checks do hold the new game: an impure import planted in its rules is named
+    rules = root / "games" / "sample" / "rules.py"
+    pure = rules.read_text(encoding="utf-8")
+    rules.write_text(pure + "\nimport pygame  # planted\n", encoding="utf-8")
+    planted = _run([LINT_IMPORTS, "--no-cache"], root)
+    assert planted.returncode != 0 and "games.sample.rules -> pygame" in planted.stdout
+    rules.write_text(pure, encoding="utf-8")
     # its own tests (the match contract, the computer, its movie, saved games, the replay),
     # then every sweep that picks a game up from its cartridge and its movie: the tile, the
     # options and the description; the movie's screens and the linked match (lobby, play,
