@@ -158,8 +158,10 @@ def new_game(root: Path, game_id: str, title: str = "", title_ja: str = "") -> l
     return written
 
 
-if __name__ == "__main__":  # `python tools/new_game.py ID ...`: the `twinfold new-game` command
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # `python tools/new_game.py ID`: `twinfold new-game` on this checkout
+    CHECKOUT = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(CHECKOUT))
     from firmware.cli import main
 
-    sys.exit(main(["new-game", *sys.argv[1:]]))
+    here = [] if "--dir" in sys.argv else ["--dir", str(CHECKOUT)]
+    sys.exit(main(["new-game", *sys.argv[1:], *here]))
