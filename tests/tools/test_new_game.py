@@ -194,3 +194,22 @@ def test_the_checklist_names_every_file_the_template_writes() -> None:
     named = {w.format(id="ID") for w in WRITTEN if not w.endswith("__init__.py")}
     rows = set(re.findall(r"^\| \d+ \| `([^`]+)` \|", section, flags=re.MULTILINE))
     assert rows == named
+
+
+def test_the_script_is_the_command_on_its_own_checkout(tmp_path: Path) -> None:
+    """`python tools/new_game.py ID` from anywhere writes into the checkout it is in."""
+    root = mini_checkout(tmp_path / "checkout")
+    shutil.copytree(ROOT / "firmware", root / "firmware", dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    bad = _run([sys.executable, str(root / "tools" / "new_game.py"), "Bad"], elsewhere)
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "twinfold new-game: error: 'Bad' is not a game id: 2 to 16 lowercase letters and "
+        "digits, starting with a letter (it names games/ID/ and the package games.ID)"
+    ]
+    made = _run([sys.executable, str(root / "tools" / "new_game.py"), "sample"], elsewhere)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.split() == [w.format(id="sample") for w in WRITTEN]
+    assert (root / "games" / "sample" / "cartridge.py").is_file()
+    assert list(elsewhere.iterdir()) == []
