@@ -9,7 +9,7 @@ It writes a two-seat board game (three in a row on 3x3) with a computer player, 
 players on one unit, versus over the link, records and their replay, saved games, a
 screenshot movie and its own tests:
 
-    games/ID/        rules.py (pure), ai.py, match.py, scene.py, cartridge.py
+    games/ID/        rules.py (pure), ai.py, match.py, scene/play.py, cartridge.py
     docs/movies/ID-play.txt
     tests/games/ID/test_ID.py
 

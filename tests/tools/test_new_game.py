@@ -29,7 +29,8 @@ WRITTEN = [
     "games/{id}/cartridge.py",
     "games/{id}/match.py",
     "games/{id}/rules.py",
-    "games/{id}/scene.py",
+    "games/{id}/scene/__init__.py",
+    "games/{id}/scene/play.py",
     "tests/games/{id}/test_{id}.py",
 ]
 LINT_IMPORTS = str(Path(sys.executable).with_name("lint-imports"))
@@ -82,7 +83,9 @@ def test_a_new_game_passes_every_check_and_sweep_as_written(tmp_path: Path) -> N
         "tests/games/sample", "tests/firmware/test_text_fits.py",
         "tests/project/test_text_fit.py", "tests/project/test_translations.py",
     ]
-    result = _run([python, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-k", "sample",
+    # (and the checks that read every game's scene source: rules G4 and G5)
+    chosen = "sample or scene_sources or name_handed_in"
+    result = _run([python, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-k", chosen,
                    *tests], root)
     out = result.stdout + result.stderr
     assert result.returncode == 0, out
@@ -97,6 +100,8 @@ def test_a_new_game_passes_every_check_and_sweep_as_written(tmp_path: Path) -> N
         "test_movie_screens_speak_one_language[sample-play]",
         "test_setup_help_and_result_screens_speak_one_language[link-sample]",
         "test_no_english_name_reaches_a_japanese_game_screen[sample]",
+        "test_scene_sources_draw_no_english_only_literal",
+        "test_no_name_handed_in_goes_into_both_languages_of_a_sentence",
     ):
         assert f"{swept} PASSED" in out, f"{swept} did not run:\n{out}"
 
@@ -176,7 +181,7 @@ def test_the_titles_go_where_they_are_shown(
     cartridge = (root / "games" / "four4" / "cartridge.py").read_text(encoding="utf-8")
     assert 'title="Four Up",' in cartridge and 'title_ja="よっつ",' in cartridge
     assert "create=Four4Scene," in cartridge and 'id="four4",' in cartridge
-    scene = (root / "games" / "four4" / "scene.py").read_text(encoding="utf-8")
+    scene = (root / "games" / "four4" / "scene" / "play.py").read_text(encoding="utf-8")
     assert '"Four Up", "よっつ")' in scene and "class Four4Scene(TurnGame):" in scene
     movie = (root / "docs" / "movies" / "four4-play.txt").read_text(encoding="utf-8")
     assert "# args: --game four4 --seed 1" in movie
