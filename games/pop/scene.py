@@ -100,7 +100,8 @@ class PopScene(Game):
             align="center",
         )
         if s.combo >= 2:
-            text.draw(top, f"x{s.combo} COMBO", (128, 21), pal.TEAL, align="center")
+            combo = self.ctx.tr(f"x{s.combo} COMBO", f"x{s.combo} コンボ")
+            text.draw(top, combo, (128, 21), pal.TEAL, align="center")
         for i in range(LIVES):
             _heart(top, (236 - i * 14, 20), i < s.lives)
         _water(bottom, s.tick)

@@ -180,7 +180,11 @@ def one_language_rules(missing: set[str]) -> list[str]:
 # The first start's language screen writes each language in itself, on purpose.
 BOTH_LANGUAGES = {ROOT / "firmware" / "scenes" / "language.py"}
 SCENE_SOURCES = sorted(
-    {*(ROOT / "firmware" / "scenes").rglob("*.py"), *(ROOT / "games").glob("*/scene/**/*.py")}
+    {
+        *(ROOT / "firmware" / "scenes").rglob("*.py"),
+        *(ROOT / "games").glob("*/scene/**/*.py"),
+        *(ROOT / "games").glob("*/scene.py"),  # a game whose scene is one module (Bubble Pop)
+    }
     - BOTH_LANGUAGES
 )
 DRAWING_CALLS = {"draw": 1, "button": 2, "title_bar": 1, "draw_block": 1, "wrap": 0, "fit": 0}
