@@ -253,3 +253,11 @@ def test_the_base_records_a_finished_game_once() -> None:
         game.update(InputState())
     game.update(InputState())
     assert game.match.over and game.reported and len(ctx.finished) == 1
+
+
+def test_a_turn_game_steps_a_replay_with_its_own_hotspots() -> None:
+    game = PileGame(SimpleNamespace(versus=None, finish=_ctx().finish))
+    cursor = ReplayCursor(Pile, [(0, b"\x02"), (1, b"\x02")])
+    assert game.replay_update(cursor, InputState()) is None  # no button, no L / R
+    assert game.replay_update(cursor, InputState(repeated=frozenset({Button.R})))
+    assert cursor.index == 1
