@@ -3,7 +3,10 @@
 
     python3 run.py emu [ARGS]     open the emulator (any `twinfold` subcommand works the same way)
     python3 run.py test [ARGS]    ruff, layer checker, import cycles, type checker, then the
-                                  whole test suite (ARGS go to pytest)
+                                  test suite but its soak runs (ARGS go to pytest)
+    python3 run.py soak [ARGS]    the soak runs only (tests marked `soak`: long fuzz, cross-
+                                  check and real-time multi-process runs; `.ci/run` runs them
+                                  right after `test`)
 
 Only the standard library is used here, so this works with nothing but Python 3.11+ and pip.
 The virtual environment is refreshed whenever pyproject.toml changes.
@@ -77,19 +80,26 @@ def check_steps(python: str) -> list[tuple[str, list[str]]]:
     ]
 
 
-def run_tests(python: str, pytest_args: list[str], env: dict[str, str]) -> int:
-    """ruff, then the layer checker and the cycle check, then the type checker, then the
-    test suite."""
+def run_pytest(python: str, marks: str, pytest_args: list[str], env: dict[str, str]) -> int:
+    """pytest on every core, on the tests `marks` selects (unless ARGS choose with -m)."""
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     env.setdefault("SDL_AUDIODRIVER", "dummy")
+    workers = ["-n", "auto"] if (os.cpu_count() or 1) > 1 else []
+    chosen = any(a.startswith("-m") for a in pytest_args)
+    select = [] if chosen else ["-m", marks]
+    pytest = [python, "-m", "pytest", *workers, *select, *pytest_args]
+    return subprocess.run(pytest, cwd=ROOT, env=env).returncode
+
+
+def run_tests(python: str, pytest_args: list[str], env: dict[str, str]) -> int:
+    """ruff, then the layer checker and the cycle check, then the type checker, then the
+    test suite without its soak runs (they would double its time: `run.py soak`)."""
     for label, cmd in check_steps(python):
         result = subprocess.run(cmd, cwd=ROOT, env=env)
         if result.returncode != 0:
             print(f"run.py: {label} failed (see above); tests not run", file=sys.stderr)
             return result.returncode
-    workers = ["-n", "auto"] if (os.cpu_count() or 1) > 1 else []
-    pytest = [python, "-m", "pytest", *workers, *pytest_args]
-    return subprocess.run(pytest, cwd=ROOT, env=env).returncode
+    return run_pytest(python, "not soak", pytest_args, env)
 
 
 def main(argv: list[str]) -> int:
@@ -101,6 +111,8 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     if command == "test":
         return run_tests(python, rest, env)
+    if command == "soak":
+        return run_pytest(python, "soak", rest, env)
     return subprocess.run([python, "-m", "firmware.cli", command, *rest], env=env).returncode
 
 

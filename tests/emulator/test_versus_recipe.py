@@ -24,7 +24,7 @@ from emulator.layout import Layout
 from firmware.storage import Store
 from games.reversi.rules import Game
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.soak]  # real-time processes: `run.py soak`
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_real_window import (  # noqa: E402

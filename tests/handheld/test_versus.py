@@ -18,7 +18,7 @@ from device_config import config_file
 from games.reversi.scene.layout import BOARD_RECT
 from tests.firmware.link.test_cross_process import FRAMES, GAME, movie, side
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.soak]  # real-time processes: `run.py soak`
 
 PANEL_W, PANEL_H, AT = 320, 240, (32, 24)  # the test panels; a screen centred on each
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,14 +60,15 @@ def test_random_streams_never_raise_or_deliver(data: bytes) -> None:
     assert radio.take_messages() == []
 
 
-@settings(max_examples=5000)
-@given(
+MUTATIONS = (
     st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=8),
     st.lists(st.integers(0, 10_000), max_size=4),
     st.lists(st.tuples(st.integers(0, 10_000), st.binary(min_size=1, max_size=8)), max_size=3),
     st.booleans(),
 )
-def test_mutated_genuine_streams_deliver_only_what_was_sent(
+
+
+def mutated_genuine_streams_deliver_only_what_was_sent(
     flips: list[tuple[int, int]],
     cuts: list[int],
     inserts: list[tuple[int, bytes]],
@@ -80,6 +82,18 @@ def test_mutated_genuine_streams_deliver_only_what_was_sent(
     for pos, chunk in inserts:
         stream[pos % len(stream) : pos % len(stream)] = chunk
     _check(bytes(stream))
+
+
+# Each example authenticates up to 12 frames (about 45 ms): 500 in the suite, 5000 in the
+# soak run (`python3 run.py soak`).
+test_mutated_genuine_streams_deliver_only_what_was_sent = settings(max_examples=500)(
+    given(*MUTATIONS)(mutated_genuine_streams_deliver_only_what_was_sent)
+)
+test_mutated_genuine_streams_soak = pytest.mark.soak(
+    settings(max_examples=5000)(
+        given(*MUTATIONS)(mutated_genuine_streams_deliver_only_what_was_sent)
+    )
+)
 
 
 def test_the_untouched_stream_delivers_everything_once() -> None:

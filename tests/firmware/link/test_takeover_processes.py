@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.slow  # real time: three processes at the 60 Hz pace
+pytestmark = [pytest.mark.slow, pytest.mark.soak]  # real time: three processes at 60 Hz
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("Hana", "Ken", "Cy")
