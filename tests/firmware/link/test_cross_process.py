@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from games.reversi.rules.position import Position
 from games.reversi.scene import layout
 
@@ -74,6 +76,7 @@ def test_the_script_plays_only_the_move_due() -> None:
     assert position.is_over()
 
 
+@pytest.mark.soak  # three real-time processes: `python3 run.py soak`
 def test_two_processes_play_to_the_same_end_and_a_third_stays_out(tmp_path: Path) -> None:
     url = f"air://xproc-{os.getpid()}?baud=9600&delay_ms=10&jitter_ms=5"
     (tmp_path / "black.txt").write_text(movie(side("black")))

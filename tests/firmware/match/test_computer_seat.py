@@ -148,8 +148,8 @@ def _search_processes(seat: ComputerSeat[str]) -> list[Any]:
 def test_quitting_the_game_stops_the_search_process(tmp_path: Path, cores: int) -> None:
     m = _worker_machine(tmp_path, cores)
     run(m, 5, draw=False)
-    seat = m.game_scene().game.computer
-    assert seat is not None
+    seats = m.game_scene().game.match.seats
+    seat = next(s for s in seats if isinstance(s, ComputerSeat))
     processes = _search_processes(seat)
     assert len(processes) == cores and all(p.is_alive() for p in processes)
     m.to_launcher()  # what "quit" in the pause menu does
@@ -231,7 +231,7 @@ def scene_top_text(scene) -> str:  # type: ignore[no-untyped-def]
     original = play.draw_top
     play.draw_top = lambda surf, tr, view: captured.append(view)  # type: ignore[assignment]
     try:
-        scene._frames.clear()
+        scene.frames.frames.clear()  # the base's FrameCache: draw, not copy
         scene.draw(pygame.Surface((256, 192)), pygame.Surface((256, 192)))
     finally:
         play.draw_top = original
