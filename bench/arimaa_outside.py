@@ -84,9 +84,7 @@ def play(
     ours = index % 2  # 0 gold, 1 silver
     rules = ArimaaRules()
     ref = pb.Position(pb.Color.GOLD, 4, pb.BLANK_BOARD)
-    budget = profile.budget(ArimaaComputer.units_per_tick)
-    if profile.mode == "worker":
-        budget = profile.budget(ArimaaComputer.core_units_per_tick)
+    budget = profile.budget(ArimaaComputer.units_per_tick)  # the seat's pace (a worker's core)
     waits: list[float] = []
     cpu = 0.0
     engine = aei.EngineController(aei.StdioEngine(shlex.join(command)))
@@ -111,6 +109,8 @@ def play(
             else:
                 engine.go()
                 text = _bestmove(engine)
+                if text.lower() == "resign":
+                    return True, f"{'gs'[ours]} by the engine's resignation", turns - 2, waits, cpu
                 try:
                     apply_move(rules.game, text)
                 except NotationError as exc:
