@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ticktime import pct
+from ticktime import waits_line
 
 from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.match.seats import makespan
@@ -200,11 +200,7 @@ def main(argv: list[str]) -> int:
         )
     print(f"result: {wins} of {args.games} won ({100 * wins / args.games:.0f}%)")
     if waits:
-        print(
-            f"our waits: {len(waits)} turns, median {statistics.median(waits):.2f} s, "
-            f"p95 {pct(waits, 0.95):.2f} s, max {max(waits):.2f} s; CPU here {cpu:.0f} s, "
-            f"mean {cpu / len(waits):.2f} s a turn"
-        )
+        print(waits_line(waits, cpu, "turn"))
     return 0
 
 

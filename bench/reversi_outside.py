@@ -30,7 +30,6 @@ import contextlib
 import queue
 import random
 import shlex
-import statistics
 import subprocess
 import sys
 import threading
@@ -40,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reversi_levels import MIN_THINK_TICKS, score_text, seat_move
-from ticktime import pct
+from ticktime import waits_line
 
 from firmware.match.profiles import PROFILES, DeviceProfile
 from games.reversi.ai import LEVEL_NAMES
@@ -220,11 +219,7 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
     print(f"result (ours first): {score_text(wins, draws, losses)}")
-    print(
-        f"our waits: {len(waits)} moves, median {statistics.median(waits):.2f} s, "
-        f"p95 {pct(waits, 0.95):.2f} s, max {max(waits):.2f} s; "
-        f"CPU here {cpu:.0f} s, mean {cpu / len(waits):.2f} s a move"
-    )
+    print(waits_line(waits, cpu))
     return 0
 
 
