@@ -178,7 +178,9 @@ def profiles(count: int, which: list[int], names: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--part", choices=("levels", "parallel", "profiles", "all"), default="all")
+    parser.add_argument(
+        "--part", choices=("levels", "parallel", "profiles", "all"), default="all"
+    )
     parser.add_argument("--profiles", default="pi-zero-2w,desktop-worker")
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--levels", default=",".join(str(k) for k in LEVELS))
