@@ -68,25 +68,6 @@ WORST_SOLVE_NODES = {
 }
 
 
-#: The strongest level's midgame allowance by the empty squares on the board, as a share of
-#: `MID_SECONDS` (issue 36): the targets are a game's *median* wait (1 s) and its *worst*
-#: (5 s), so the work goes where it buys the most. The opening (45 or more empties) gets
-#: half: its moves are many and close, and the learned evaluation orders them well; the
-#: middlegame from 15 to 34 empties, where games between close players are decided and the
-#: exact solve cannot reach yet, gets three times (4.5 s of work at worst, under the 5 s
-#: bound); 35 to 44 empties a little less than the whole allowance, so that more
-#: than half of a game's moves still wait at most 1 s; from 14 empties down the whole
-#: allowance, since an exact solve that does not fit (up to `EXACT_SECONDS`) falls back to
-#: this search (3.4 + 1.5 s, the 4.9 s worst case). `bench/reversi_outside.py --profile
-#: pi-zero-2w` measures the waits and the strength (docs/performance.md).
-PHASE_SHARES = ((45, 0.5), (35, 0.9), (15, 3.0), (0, 1.0))
-
-
-def phase_share(empties: int) -> float:
-    """The strongest level's share of `MID_SECONDS` at `empties` empty squares."""
-    return next(share for least, share in PHASE_SHARES if empties >= least)
-
-
 def solve_empties(exact_nodes: int, most: int) -> int:
     """The most empties (at most `most`) whose worst solve fits `exact_nodes`."""
     fitting = [e for e, n in WORST_SOLVE_NODES.items() if n <= exact_nodes and e <= most]
@@ -203,9 +184,6 @@ class ComputerMove:
                 raise ValueError(f"unknown level {level} (1..{STRONGEST})")
             level = LEVELS[level]
         self.level = level.at_speed(units_per_second)
-        if self.level.best:  # the allowance follows the game's phase (PHASE_SHARES)
-            share = phase_share(position.empties())
-            self.level = replace(self.level, node_limit=max(50, int(self.level.node_limit * share)))
         self.position = position
         self.rng = position_rng(seed, position)
         self.move: str | None = None
@@ -325,7 +303,9 @@ def join_parts(results: list[tuple[list[tuple[int, int, int]], int]]) -> int:
     for iterations, _ in results:
         if iterations and iterations[-1][1] >= WIN:
             return iterations[-1][2]
-    alive = [it for it, _ in results if it and it[-1][1] > -WIN] or [it for it, _ in results if it]
+    alive = [it for it, _ in results if it and it[-1][1] > -WIN] or [
+        it for it, _ in results if it
+    ]
     common = min(it[-1][0] for it in alive)
     best: tuple[int, int] | None = None
     for it in alive:
