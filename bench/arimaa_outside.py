@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/arimaa_outside.py --engine "/tmp/sharp/sharp aei" \
         --option depth=4 [--games 8] [--first 0] [--level 5] [--profile desktop-worker] \
-        [--max-turns 120]
+        [--max-turns 120] [--record DIR]
 
 The engine is any program that speaks AEI on stdin/stdout; `--option NAME=VALUE` sends it
 `setoption name NAME value VALUE` (Sharp's `depth 4`: one turn and its extensions). Game `i`
@@ -39,7 +39,7 @@ from firmware.match.profiles import PROFILES, DeviceProfile
 from firmware.match.seats import makespan
 from games.arimaa.ai.levels import LEVELS, TOP_LEVEL
 from games.arimaa.match import ArimaaAction, ArimaaComputer, ArimaaRules
-from games.arimaa.rules.notation import NotationError, apply_move
+from games.arimaa.rules.notation import NotationError, apply_move, write_record
 from games.arimaa.rules.score import score_winner
 
 MIN_THINK_TICKS = 24  # the seat's shortest pause (firmware/game_api.py)
@@ -75,9 +75,10 @@ def seat_turn(
 
 def play(
     index: int, command: list[str], options: list[tuple[str, str]], level: int,
-    profile: DeviceProfile, max_turns: int,
+    profile: DeviceProfile, max_turns: int, record: Path | None = None,
 ) -> tuple[bool, str, int, list[float], float]:  # fmt: skip
-    """One game: (we won, how, turns, our waits in s, our CPU s here)."""
+    """One game: (we won, how, turns, our waits in s, our CPU s here); its record (Arimaa
+    notation) goes to `record`/game-<index>.txt if given."""
     from pyrimaa import aei
     from pyrimaa import board as pb
 
@@ -127,6 +128,9 @@ def play(
     finally:
         engine.quit()
         engine.cleanup()
+        if record is not None:
+            record.mkdir(parents=True, exist_ok=True)
+            (record / f"game-{index}.txt").write_text(write_record(rules.game))
     result = rules.game.result
     if result is not None:
         winner, how = result.winner, result.reason
@@ -159,6 +163,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--level", type=int, default=TOP_LEVEL, choices=sorted(LEVELS))
     ap.add_argument("--profile", default="desktop-worker", choices=sorted(PROFILES))
     ap.add_argument("--max-turns", type=int, default=120)
+    ap.add_argument("--record", type=Path, help="write each game's record into this folder")
     args = ap.parse_args(argv)
     command = shlex.split(args.engine)
     options = []
@@ -184,7 +189,7 @@ def main(argv: list[str]) -> int:
         t0 = time.monotonic()
         try:
             won, how, turns, w, c = play(
-                i, command, options, args.level, profile, args.max_turns
+                i, command, options, args.level, profile, args.max_turns, args.record
             )  # fmt: skip
         except MatchError as exc:
             print(f"arimaa_outside: game {i}: {exc}", file=sys.stderr)
