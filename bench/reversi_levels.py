@@ -44,6 +44,7 @@ from typing import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from firmware.match.profiles import DeviceProfile
 from games.reversi.ai import LEVELS, STRONGEST, ComputerMove, Level, Search, Thinker
 from games.reversi.ai.players import END_NODE_UNITS, MID_NODE_UNITS, learned_evaluator
 from games.reversi.rules import Game, Position
@@ -216,14 +217,35 @@ def solves(count: int) -> None:
         )
 
 
+def seat_move(game: Game, level: int, seed: int, profile: DeviceProfile) -> tuple[str, int]:
+    """`level`'s move in `game` as the computer seat makes it on `profile`, and the work
+    units that fix its landing tick: on a worker profile with several cores the search is
+    split into the pool's parts (`ReversiComputer.split`) and the wait is their makespan."""
+    from firmware.match.seats import makespan
+    from games.reversi.match import UNITS_PER_TICK, PartResult, ReversiComputer, ReversiRules
+
+    budget = profile.budget(UNITS_PER_TICK)
+    computer = ReversiComputer(level, seed, budget)
+    rules = ReversiRules(game)
+    seat = 0 if game.turn == "black" else 1
+    parts = computer.split(rules, seat) if profile.mode == "worker" and profile.cores > 1 else None
+    if parts is None:
+        job = computer.start(rules, seat)
+        return job.job.finish(), job.units
+    thinkers = [part.start(rules, seat) for part in parts]
+    results: list[PartResult] = []
+    for t in thinkers:
+        while (r := t.think(1 << 40)) is None:
+            pass
+        results.append(r)
+    return computer.join(rules, seat, results), makespan([t.units for t in thinkers], profile.cores)
+
+
 def think(games: int, profiles: list[str]) -> None:
     """The strongest level's waits per profile; on a worker profile with several cores the
     search is split as the computer seat splits it (`split_root`, the parts' makespan)."""
     from firmware.match.profiles import PROFILES
-    from firmware.match.seats import makespan
-    from games.reversi.ai.players import join_parts, split_root
-    from games.reversi.match import PART_SHARE, SPLIT_PARTS, UNITS_PER_TICK
-    from games.reversi.rules.notation import square_name
+    from games.reversi.match import UNITS_PER_TICK
 
     for name in profiles:
         profile = PROFILES[name]
@@ -240,24 +262,8 @@ def think(games: int, profiles: list[str]) -> None:
                     g.play(ComputerMove(g.position, 3, i).finish())
                     continue
                 empties = g.position.empties()
-                masks = (
-                    split_root(g.position, STRONGEST, SPLIT_PARTS, ups)
-                    if profile.mode == "worker" and profile.cores > 1
-                    else None
-                )
                 c = time.process_time()
-                if masks is None:
-                    job = ComputerMove(g.position, STRONGEST, i, ups)
-                    move = job.finish()
-                    units = job.units
-                else:  # the pool's parts (issue 36): the move joined, the makespan's wait
-                    part_ups = ups * PART_SHARE
-                    jobs = [ComputerMove(g.position, STRONGEST, i, part_ups, m) for m in masks]
-                    for j in jobs:
-                        j.finish()
-                    parts = [(j.iterations, j.result.depth if j.result else 0) for j in jobs]
-                    move = square_name(join_parts(parts))
-                    units = makespan([j.units for j in jobs], profile.cores)
+                move, units = seat_move(g, STRONGEST, i, profile)
                 cpu += time.process_time() - c
                 ticks = max(MIN_THINK_TICKS, -(-units // budget))
                 (solve_waits if empties <= level.exact_empties else waits).append(ticks / 60)

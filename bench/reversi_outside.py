@@ -11,9 +11,11 @@ far as GGF (`set game`) and `go` before each of its moves, with a fresh engine p
 game, so every game depends only on its opening and colour; its answer (`=== F5/...`) must
 be a legal move by our rules, or the match stops with a message (exit 2).
 
-Our side plays `ComputerMove` at the chosen level on the chosen device profile's budget (the
-work budgets follow the profile's speed, as on the handheld); its wait is what the computer
-seat shows, `max(24, ceil(units / tick budget))` ticks at 60 Hz. Our moves are node-limited
+Our side plays the chosen level as the computer seat does on the chosen device profile
+(`reversi_levels.seat_move`: the work budgets follow the profile's speed, as on the
+handheld, and a worker profile with several cores splits the search into the pool's parts);
+its wait is what the seat shows, `max(24, ceil(units / tick budget))` ticks at 60 Hz (of the
+parts' makespan when split). Our moves are node-limited
 and seeded (seed = opening number), so this side is reproducible on any machine; the
 engine's side is as reproducible as the engine.
 
@@ -28,7 +30,6 @@ import contextlib
 import queue
 import random
 import shlex
-import statistics
 import subprocess
 import sys
 import threading
@@ -37,11 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reversi_levels import MIN_THINK_TICKS, score_text
-from ticktime import pct
+from reversi_levels import MIN_THINK_TICKS, score_text, seat_move
+from ticktime import waits_line
 
-from firmware.match.profiles import PROFILES
-from games.reversi.ai import LEVEL_NAMES, ComputerMove
+from firmware.match.profiles import PROFILES, DeviceProfile
+from games.reversi.ai import LEVEL_NAMES
 from games.reversi.ggf import GgfGame, format_ggf
 from games.reversi.match import UNITS_PER_TICK
 from games.reversi.rules import Game
@@ -148,22 +149,22 @@ def openings(count: int, seed: int) -> list[Game]:
 
 def play(
     start: Game, ours_black: bool, command: list[str], depth: int | None, level: int,
-    seed: int, budget: int,
+    seed: int, profile: DeviceProfile,
 ) -> tuple[int, list[float], float]:  # fmt: skip
     """One game: our disc margin, our waits (s) and our CPU time (s)."""
     g = Game.from_json(start.to_json())
     ours = "black" if ours_black else "white"
+    budget = profile.budget(UNITS_PER_TICK)
     waits: list[float] = []
     cpu = 0.0
     engine = Engine(command, depth)
     try:
         while not g.over:
             if g.turn == ours:
-                job = ComputerMove(g.position, level, seed, budget * 60)
                 c = time.process_time()
-                move = job.finish()
+                move, units = seat_move(g, level, seed, profile)
                 cpu += time.process_time() - c
-                waits.append(max(MIN_THINK_TICKS, -(-job.units // budget)) / 60)
+                waits.append(max(MIN_THINK_TICKS, -(-units // budget)) / 60)
             else:
                 move = engine.move(g)
             g.play(move)
@@ -202,7 +203,7 @@ def main(argv: list[str]) -> int:
         for ours_black in (True, False):
             try:
                 margin, w, c = play(
-                    start, ours_black, command, args.depth, level, i, budget
+                    start, ours_black, command, args.depth, level, i, PROFILES[args.profile]
                 )  # fmt: skip
             except EngineError as exc:
                 print(f"reversi_outside: opening {i}: {exc}", file=sys.stderr)
@@ -218,11 +219,7 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
     print(f"result (ours first): {score_text(wins, draws, losses)}")
-    print(
-        f"our waits: {len(waits)} moves, median {statistics.median(waits):.2f} s, "
-        f"p95 {pct(waits, 0.95):.2f} s, max {max(waits):.2f} s; "
-        f"CPU here {cpu:.0f} s, mean {cpu / len(waits):.2f} s a move"
-    )
+    print(waits_line(waits, cpu))
     return 0
 
 

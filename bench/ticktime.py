@@ -4,6 +4,7 @@ collector's share, percentiles."""
 from __future__ import annotations
 
 import gc
+import statistics
 import time
 from typing import Protocol
 
@@ -60,6 +61,15 @@ def pct(values: list[float], q: float) -> float:
     """The q-quantile (nearest rank) of `values`; NaN for none."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def waits_line(waits: list[float], cpu: float, unit: str = "move") -> str:
+    """One line on a computer player's waits in a match against an outside engine."""
+    return (
+        f"our waits: {len(waits)} {unit}s, median {statistics.median(waits):.2f} s, "
+        f"p95 {pct(waits, 0.95):.2f} s, max {max(waits):.2f} s; "
+        f"CPU here {cpu:.0f} s, mean {cpu / len(waits):.2f} s a {unit}"
+    )
 
 
 def machine_ticks(m: Steps, frames: int) -> tuple[list[float], list[float]]:
