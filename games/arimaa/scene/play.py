@@ -304,7 +304,8 @@ class ArimaaScene(TurnGame):
             fade.tick += 1
         self.fades = [f for f in self.fades if not f.done]
         if self.match.over:
-            if not self.reported:
+            # in versus, record only the end every unit agrees on (rule G8: same final digest)
+            if self.result_due(True):
                 self._report()
             return
         if self.anim is not None:
@@ -329,8 +330,9 @@ class ArimaaScene(TurnGame):
             events = self.match.step()
             if events:
                 self._after_action(seat, before, events)
-        if self.match.over and not self.reported:
-            self._report()
+        if self.match.over:
+            if self.result_due(True):
+                self._report()
         elif self.match.last_refusal and not events:
             self.notice = self.match.last_refusal
             self.match.last_refusal = None

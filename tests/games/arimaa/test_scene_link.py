@@ -40,6 +40,7 @@ class ArimaaRobot:
         self.until = -1
         self.turns = 0
         self.idle = False  # a player who lets the clock run
+        self.resigns = False  # a player who resigns on its first turn of play
 
     def __call__(self, tick: int) -> RawInput:
         if self.point is not None and tick <= self.until:
@@ -67,6 +68,9 @@ class ArimaaRobot:
     def plan(self, scene: Any) -> None:
         if scene.phase == "setup":
             self.queue.extend(["choice:random", "button:ok"])
+            return
+        if self.resigns:
+            self.queue.extend(["button:resign", "button:resign"])  # arm, then confirm
             return
         game = scene.game
         goal = find_goal(game.position.boards, game.position.side)
@@ -150,3 +154,36 @@ def test_the_movers_own_unit_declares_its_time_out(tmp_path: Path) -> None:
         assert g.game.result.reason == "time" and g.game.result.winner == 0
     flagged = [p.seat for p in games[silver].match.history][-1]
     assert flagged == 1  # the flag came from Silver's own seat
+
+
+def test_each_unit_records_the_result_once_and_only_once_every_unit_agrees(
+    tmp_path: Path,
+) -> None:
+    """Rule G8: the unit whose player ends the match (here Gold resigns) knows the end
+    first, yet records it only once the session has `agreed` (both units sent the same
+    final digest); then each unit records it exactly once."""
+    machines, robots, run = pair(tmp_path, {"clock": "0:30/5/100/3/0/0", "setup": "default"})
+    games = [m.game_scene().game for m in machines]
+    gold = next(i for i, g in enumerate(games) if g.human_side == 0)
+    robots[gold].resigns = True
+    early: set[int] = set()  # units that recorded before their session agreed
+    ended_unagreed: set[int] = set()  # units seen with the match over, not yet agreed
+
+    def watch() -> bool:
+        for n, (m, g) in enumerate(zip(machines, games, strict=True)):
+            if g.match.over and not m.link.session.agreed:
+                ended_unagreed.add(n)
+            if g.reported and not m.link.session.agreed:
+                early.add(n)
+        return all(g.reported for g in games)
+
+    run(60 * 120, watch)
+    assert all(g.reported for g in games) and early == set()
+    assert gold in ended_unagreed  # the resigning unit did wait for the partner's digest
+    for g in games:
+        assert g.game.result is not None and g.game.result.reason == "resignation"
+    run(60 * 5, lambda: False)  # more ticks after the end record nothing more
+    for m, g in zip(machines, games, strict=True):
+        records = m.store.list_records("arimaa")
+        assert len(records) == 1 and m.store.get_stats("arimaa")["played"] == 1
+        assert records[0].record["outcome"] == ("loss" if g.human_side == 0 else "win")
