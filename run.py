@@ -84,7 +84,9 @@ def run_pytest(python: str, marks: str, pytest_args: list[str], env: dict[str, s
     """pytest on every core, on the tests `marks` selects (unless ARGS choose with -m)."""
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     env.setdefault("SDL_AUDIODRIVER", "dummy")
-    workers = ["-n", "auto"] if (os.cpu_count() or 1) > 1 else []
+    # worksteal: a worker that runs out takes tests queued for the other (a long test near
+    # the end no longer leaves one core idle)
+    workers = ["-n", "auto", "--dist", "worksteal"] if (os.cpu_count() or 1) > 1 else []
     chosen = any(a.startswith("-m") for a in pytest_args)
     select = [] if chosen else ["-m", marks]
     pytest = [python, "-m", "pytest", *workers, *select, *pytest_args]
