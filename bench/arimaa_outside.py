@@ -33,10 +33,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from seat_search import split_decision, think_through
 from ticktime import waits_line
 
 from firmware.match.profiles import PROFILES, DeviceProfile
-from firmware.match.seats import makespan
 from games.arimaa.ai.levels import LEVELS, TOP_LEVEL
 from games.arimaa.match import ArimaaAction, ArimaaComputer, ArimaaRules
 from games.arimaa.rules.notation import NotationError, apply_move, write_record
@@ -58,19 +58,13 @@ def seat_turn(
     core_budget = profile.budget(ArimaaComputer.core_units_per_tick)
     computer = ArimaaComputer(level, seed, core_budget)
     seat = rules.game.side_to_move
-    parts = computer.split(rules, seat) if profile.mode == "worker" and profile.cores > 1 else None
-    if parts is None:
-        thinker = computer.start(rules, seat)
-        while (action := thinker.think(1 << 40)) is None:
-            pass
-        return action, thinker.units
-    thinkers = [part.start(rules, seat) for part in parts]
-    results = []
-    for t in thinkers:
-        while (r := t.think(1 << 40)) is None:
-            pass
-        results.append(r)
-    return computer.join(rules, seat, results), makespan([t.units for t in thinkers], profile.cores)
+    split = split_decision(computer, rules, seat, profile)
+    if split is not None:
+        action, units = split
+        return action, units
+    thinker = computer.start(rules, seat)
+    action = think_through(thinker)
+    return action, thinker.units
 
 
 def play(

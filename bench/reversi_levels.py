@@ -221,24 +221,20 @@ def seat_move(game: Game, level: int, seed: int, profile: DeviceProfile) -> tupl
     """`level`'s move in `game` as the computer seat makes it on `profile`, and the work
     units that fix its landing tick: on a worker profile with several cores the search is
     split into the pool's parts (`ReversiComputer.split`) and the wait is their makespan."""
-    from firmware.match.seats import makespan
-    from games.reversi.match import UNITS_PER_TICK, PartResult, ReversiComputer, ReversiRules
+    from seat_search import split_decision
+
+    from games.reversi.match import UNITS_PER_TICK, ReversiComputer, ReversiRules
 
     budget = profile.budget(UNITS_PER_TICK)
     computer = ReversiComputer(level, seed, budget)
     rules = ReversiRules(game)
     seat = 0 if game.turn == "black" else 1
-    parts = computer.split(rules, seat) if profile.mode == "worker" and profile.cores > 1 else None
-    if parts is None:
-        job = computer.start(rules, seat)
-        return job.job.finish(), job.units
-    thinkers = [part.start(rules, seat) for part in parts]
-    results: list[PartResult] = []
-    for t in thinkers:
-        while (r := t.think(1 << 40)) is None:
-            pass
-        results.append(r)
-    return computer.join(rules, seat, results), makespan([t.units for t in thinkers], profile.cores)
+    split = split_decision(computer, rules, seat, profile)
+    if split is not None:
+        move, units = split
+        return str(move), units
+    job = computer.start(rules, seat)
+    return job.job.finish(), job.units
 
 
 def think(games: int, profiles: list[str]) -> None:
