@@ -6,8 +6,9 @@ it has booted, after their match over the joined UARTs (no boot of its own).
    two-unit cable has no DHCP server, so each unit gets an address by hand; then a
    Twinfold unit on each (`twinfold headless --link lan://?iface=IFACE`, with a player at
    its controls: tests/firmware/link/lan_player.py) finds the other with nothing typed,
-   pairs and plays a whole Reversi game; both dumps hold the same finished game. Not yet
-   seen to work on raspi3b: without the adapter's interface this part says SKIPPED.
+   pairs and plays a whole Reversi game; both dumps hold the same finished game. The guest's
+   kernel binds the adapter (QEMU's usb-net, USB id 0525:a4a2) with `cdc_subset` under a
+   random MAC, so the check finds it by that USB id and gives it the MAC QEMU was told.
 2. **A unit's own Wi-Fi network** (mac80211_hwsim, Debian's simulated 802.11 radios) inside
    ONE unit: two radios, the second moved into a network namespace. The host side is the
    real path: the `twinfold` user starts `twinfold-wifi-host@wlan0.service` (polkit lets
@@ -108,26 +109,42 @@ USB_STATE = (
     "ls /sys/class/net; cat /sys/class/net/*/address; "
     "dmesg | grep -i -E 'usb|rndis|cdc' | tail -n 30"
 )
+# QEMU's usb-net is a Linux USB gadget to the guest (0525:a4a2): Debian's kernel binds its
+# data interface with `cdc_subset` (interface 0's probe fails with -22, then cdc_ether's
+# with -16: its data interface is taken) and names it usb0 under a random MAC, not the one
+# QEMU was given, so the adapter is found by the USB id of the device behind the interface.
+FIND_ADAPTER = (
+    "for n in /sys/class/net/*; do u=$(readlink -f $n/device/..); "
+    'if [ "$(cat $u/idVendor 2>/dev/null):$(cat $u/idProduct 2>/dev/null)" = 0525:a4a2 ]; '
+    "then echo ${n##*/}; fi; done"
+)
+ADAPTER_SECONDS = 180  # the adapter's interface after the boot (it is there at READY)
 
 
-def wired_match(guests: list[Guest], logs: Path) -> bool:
-    """False (said, and the guest's USB state kept in --logs) when a unit shows no USB
-    network adapter: not yet seen to work on raspi3b (2026-11-28: the device enumerates,
-    `RNDIS/QEMU USB Network Device`, a driver's probe fails with -16, and no interface with
-    the adapter's MAC appears), so the hosted-Wi-Fi check still runs."""
+def wired_match(guests: list[Guest], logs: Path) -> str:
+    """Both units' USB network adapters up with an address each (a missing adapter fails,
+    its guest's USB state kept in --logs as *-usb-net.log), then a whole match over
+    lan:// on that wire; returns the first unit's address (the Wi-Fi check keeps it)."""
     started = time.monotonic()
     ifaces = []
     for guest, mac, address in zip(guests, MACS, WIRED, strict=True):
         put_player(guest)
-        # QEMU's usb-net shows the guest 40:xx:... (its first byte replaced): the rest finds it
-        find = f"grep -l '{mac[2:]}$' /sys/class/net/*/address | cut -d/ -f5"
         try:
-            iface = wait_until(guest, f"{find} | grep .", "no USB network adapter", 120).split()[0]
-        except CheckFailed as exc:
+            found = wait_until(guest, f"{FIND_ADAPTER} | grep .", "no USB network adapter",
+                               ADAPTER_SECONDS)  # fmt: skip
+        except CheckFailed:
             (logs / f"{guest.name}-usb-net.log").write_text(guest.sh(USB_STATE, 120))
-            log(f"net: SKIPPED the wired match: {exc} (kept {guest.name}-usb-net.log)")
-            return False
-        guest.sh(f"ip link set {iface} up && ip addr replace {address}/24 dev {iface}", 60)
+            kept = f"{guest.name}-usb-net.log"
+            raise CheckFailed(
+                f"{guest.name}: no USB network adapter (0525:a4a2) after {ADAPTER_SECONDS} s "
+                f"(kept {kept})"
+            ) from None
+        iface = found.split()[0]
+        # its MAC as QEMU was told (the kernel's is random): logs and captures name each unit
+        guest.sh(f"ip link set {iface} down && ip link set {iface} address {mac} && "
+                 f"ip link set {iface} up && ip addr replace {address}/24 brd + dev {iface}",
+                 60)  # fmt: skip
+        wait_until(guest, f"ip -br link show {iface} | grep -q -w UP", f"{iface} not up", 60)
         ifaces.append(iface)
     log(f"net: the USB network adapters are {ifaces[0]} and {ifaces[1]} ({WIRED[0]}, {WIRED[1]})")
     for guest, iface, (name, role) in zip(
@@ -138,7 +155,7 @@ def wired_match(guests: list[Guest], logs: Path) -> bool:
                  logs, "wired")  # fmt: skip
     log(f"net: two units paired and played Reversi over lan:// on a wire "
         f"in {time.monotonic() - started:.0f} s")  # fmt: skip
-    return True
+    return WIRED[0]
 
 
 HOME_WPA = """ctrl_interface=/run/wpa_supplicant
@@ -166,7 +183,7 @@ DIAGNOSE = (
 )
 
 
-def hosted_wifi(guest: Guest, logs: Path, wired: str | None) -> None:
+def hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
     """The unit's own network (`wired`: its address on the wire, which must stay); on a
     failure what the guest's network looked like is kept in `--logs` (ann-wifi-state.log)."""
     try:
@@ -180,7 +197,7 @@ def hosted_wifi(guest: Guest, logs: Path, wired: str | None) -> None:
         raise
 
 
-def _hosted_wifi(guest: Guest, logs: Path, wired: str | None) -> None:
+def _hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
     started = time.monotonic()
     out = guest.sh("modprobe mac80211_hwsim radios=2 && sleep 2 && ls /sys/class/ieee80211", 120)
     phys = out.split()
@@ -230,7 +247,7 @@ def _hosted_wifi(guest: Guest, logs: Path, wired: str | None) -> None:
         "no hosted address is left": f"! ip -4 addr show dev {host_if} | grep -q 10.47.",
         "networkd manages it again": f"! networkctl list --no-legend {host_if} | grep -q unmanaged",
         "the unit's own Wi-Fi runs again": f"systemctl is-active wpa_supplicant@{host_if}.service",
-        "the wire keeps its address": f"ip -4 addr | grep -q {wired or '127.0.0.1'}",
+        "the wire keeps its address": f"ip -4 addr | grep -q {wired}",
     }  # fmt: skip
     for what, command in checks.items():
         wait_until(guest, command, f"after the stop: not so: {what}", 120)

@@ -256,7 +256,7 @@ def run(image: Path, logs: Path, work: Path) -> None:
         compare(guests, work, logs)
         # the same two units over the network, then one unit's own Wi-Fi (net_check.py)
         wired = net_check.wired_match(guests, logs)
-        net_check.hosted_wifi(guests[0], logs, net_check.WIRED[0] if wired else None)
+        net_check.hosted_wifi(guests[0], logs, wired)
         log(f"pair: passed in {time.monotonic() - started_at:.0f} s")
     finally:
         for g in guests:
