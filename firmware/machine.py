@@ -125,6 +125,7 @@ class Machine:
         self._battery_banner: tuple[str, int] | None = None  # ("low"/"critical", until tick)
         self.last_error: str | None = None
         self.notice: StoreNotice | None = store.notice
+        self.version_note: tuple[str, str] | None = None  # set by the device (handheld/app.py)
         self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
