@@ -110,6 +110,8 @@ chroot "$ROOTFS" /tmp/twinfold/deploy/install.sh --no-apt \
     --wheels /tmp/twinfold/wheels --wheel "/tmp/twinfold/wheels/$(basename "$WHEEL")" \
     > "$WORK/install.log" 2>&1 || { tail -n 40 "$WORK/install.log" >&2; die "install.sh failed in the arm64 root"; }
 cp "$WORK/install.log" "$OUT/$NAME.install.log"
+rm -f "$OUT"/twinfold-*-py3-none-any.whl
+cp "$WHEEL" "$OUT/"  # beside the image: the QEMU checks make their updates from it
 "$HERE/verify_root.sh" "$ROOTFS" || die "the installed root is not as expected (above)"
 umount "$ROOTFS/dev" "$ROOTFS/proc"
 rm -rf "$ROOTFS/tmp/twinfold"
