@@ -504,3 +504,40 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --------------------------------------------------------------------------- qemu_check's hooks
+class CiPower:
+    """The power-cut and update cases inside qemu_check.py's boot sequence (CI reuses its
+    boots): `firstcut` cuts the first boot while /var grows; after READY and after the hard
+    reset everything `verify` checks holds; `updates` runs the three update cases before
+    the long POWER press."""
+
+    def __init__(self, checks: list[str], disk: Path, image: Path, work: Path,
+                 logs: Path) -> None:  # fmt: skip
+        self.checks = set(checks)
+        seed = int(time.time())
+        log(f"power checks: seed {seed} (the random cut moments)")
+        self.rng = random.Random(seed)
+        self.probe_log = logs / "unit-probe.log"
+        self.probe_log.unlink(missing_ok=True)
+        self.versions = stage_wheels(disk, image, work) if "updates" in self.checks else {}
+        self.unit: Unit | None = None
+
+    def radio(self) -> str:
+        return probe_chardev(self.probe_log)
+
+    def attach(self, guest: Guest) -> None:
+        self.unit = Unit(guest, self.probe_log)
+        if "firstcut" in self.checks:
+            first_boot_cut(self.unit, self.rng)
+
+    def verify(self, label: str) -> None:
+        assert self.unit is not None
+        self.unit.verify(label)
+
+    def before_power(self) -> None:
+        assert self.unit is not None
+        if "updates" in self.checks:
+            updates(self.unit, self.versions, self.rng)
+        log(f"power checks: {len(self.unit.cuts)} power cuts, every boot after them verified")
