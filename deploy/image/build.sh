@@ -129,10 +129,12 @@ chroot "$ROOTFS" systemctl disable -q ssh.service 2>/dev/null || true
 power_root "$ROOTFS" "$F"  # read-only root, /var grown, update slots (power_layout.sh)
 echo twinfold > "$ROOTFS/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\ttwinfold\n' > "$ROOTFS/etc/hosts"
+# udev may take minutes to name the partitions on a loaded emulator: /var is required (the
+# unit stops in emergency mode without it), so its device is awaited longer than 90 s.
 cat > "$ROOTFS/etc/fstab" <<FSTAB
 LABEL=$ROOT_LABEL / ext4 ro,noatime 0 1
-LABEL=$VAR_LABEL /var ext4 defaults,noatime,errors=remount-ro 0 2
-LABEL=$BOOT_LABEL /boot/firmware vfat ro,nofail 0 2
+LABEL=$VAR_LABEL /var ext4 defaults,noatime,errors=remount-ro,x-systemd.device-timeout=15min 0 2
+LABEL=$BOOT_LABEL /boot/firmware vfat ro,nofail,x-systemd.device-timeout=15min 0 2
 tmpfs /tmp tmpfs mode=1777,nosuid,nodev 0 0
 FSTAB
 # The kernel command line: the root by label, the console on the mini UART (ttyS1), none
