@@ -373,14 +373,21 @@ def slot_status(unit: Unit) -> dict[str, object]:
     return json.loads(out)  # type: ignore[no-any-return]
 
 
-def wait_runs(unit: Unit, version: str, seconds: float) -> None:
-    """The service is READY again on `version` (the slots' first, no failed start)."""
+def invocation(unit: Unit) -> dict[str, str]:
+    out = unit.guest.sh("systemctl show twinfold -p InvocationID -p ActiveState -p SubState", 60)
+    return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def wait_runs(unit: Unit, version: str, seconds: float, before: str) -> None:
+    """The service was started again (another invocation than `before`) and is READY on
+    `version` (the slots' first, no failed start)."""
     g = unit.guest
     deadline = time.monotonic() + seconds
     while True:
-        state = qc.service(g)
+        state = invocation(unit)
         status = slot_status(unit)
         if (state.get("ActiveState"), state.get("SubState")) == ("active", "running") and \
+                state.get("InvocationID") != before and \
                 status["starts"] == version and status["failed_starts"] == 0:  # fmt: skip
             return
         if time.monotonic() > deadline:
@@ -394,14 +401,16 @@ def updates(unit: Unit, versions: dict[str, str], rng: random.Random) -> None:
     good, broken, mid = versions["good"], versions["broken"], versions["mid"]
     factory = slot_status(unit)["starts"]
     started = time.monotonic()
+    before = invocation(unit)["InvocationID"]
     g.sh(f"twinfold-update {wheel_in_guest(good)}", 600)
-    wait_runs(unit, good, 600)
+    wait_runs(unit, good, 600, before)
     journal_has(unit, rf"device: version v{re.escape(good)}\b", 120)
     log(f"{g.name}: the good update {good} runs and is kept (READY) after "
         f"{time.monotonic() - started:.0f} s")  # fmt: skip
     started = time.monotonic()
+    before = invocation(unit)["InvocationID"]
     g.sh(f"twinfold-update {wheel_in_guest(broken)}", 600)
-    wait_runs(unit, good, 900)
+    wait_runs(unit, good, 900, before)
     status = slot_status(unit)
     if status["rolled_back"] is None or status["rolled_back"]["from"] != broken:
         raise CheckFailed(f"{g.name}: no rollback from {broken}: {status}")
