@@ -234,6 +234,16 @@ class Unit:
         self.cuts: list[dict[str, object]] = []
         self.failures: list[str] = []
         self.reported = 0  # the last save the probe reported done, before the last cut
+        self.verified = 0  # boots after a cut that passed `verify`
+        self.report: Path | None = None  # written after every cut and every boot verified
+        self.started = time.monotonic()
+
+    def save_report(self) -> None:
+        if self.report is not None:
+            data = {"cuts": self.cuts, "verified_boots": self.verified,
+                    "failures": self.failures,
+                    "minutes": round((time.monotonic() - self.started) / 60, 1)}  # fmt: skip
+            self.report.write_text(json.dumps(data, indent=1))
 
     def probe_done(self) -> int:
         if not self.probe_log.exists():
@@ -252,6 +262,7 @@ class Unit:
         self.cuts.append({"why": why, "how": how, "probe_done": self.reported})
         log(f"{g.name}: POWER CUT {len(self.cuts)} ({how}): {why}; probe saves done "
             f"{self.reported}")  # fmt: skip
+        self.save_report()
 
     def boot(self) -> None:
         g = self.guest
@@ -308,7 +319,10 @@ class Unit:
                    f"{(v['slots'] or {}).get('starts')}")  # fmt: skip
         if bad:
             self.failures.append(f"{label}: " + "; ".join(bad))
+            self.save_report()
             raise CheckFailed(f"{g.name}: {label}: " + "; ".join(bad))
+        self.verified += 1
+        self.save_report()
         log(f"{g.name}: verified: {summary}")
         return v
 
@@ -488,8 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="tf-power-"))
     rng = random.Random(args.seed)
     unit, disk = new_unit(args.image, args.logs, work)
+    unit.report = args.logs / "power-report.json"
     versions = stage_wheels(disk, args.image, work)
-    started = time.monotonic()
     try:
         first_boot_cut(unit, rng)
         unit.boot()
@@ -503,11 +517,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         unit.guest.remove()
         shutil.rmtree(work, ignore_errors=True)
-        report = {"cuts": unit.cuts, "failures": unit.failures,
-                  "minutes": round((time.monotonic() - started) / 60, 1)}  # fmt: skip
-        (args.logs / "power-report.json").write_text(json.dumps(report, indent=1))
-        log(f"power_check: {len(unit.cuts)} power cuts, {len(unit.failures)} failures, "
-            f"{report['minutes']} min (report: {args.logs / 'power-report.json'})")
+        unit.save_report()
+        log(f"power_check: {len(unit.cuts)} power cuts, {unit.verified} boots verified, "
+            f"{len(unit.failures)} failures (report: {unit.report})")
     return 1 if unit.failures else 0
 
 
