@@ -33,13 +33,14 @@ from __future__ import annotations
 import argparse
 import compileall
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import sys
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from email.parser import Parser
 from pathlib import Path, PurePosixPath
@@ -222,8 +223,21 @@ class Slots:
         except (OSError, ValueError, KeyError, TypeError):
             return name
 
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """One change at a time: an install (twinfold-update) and the service's prepare
+        (which deletes half-unpacked slots) never overlap."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.dir / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
     # -- the service's calls
     def prepare(self) -> Choice:
+        with self.locked():
+            return self._prepare()
+
+    def _prepare(self) -> Choice:
         """Before a start: give up a version that failed MAX_STARTS starts, count this one,
         and say which version starts."""
         state = self.load()
@@ -253,6 +267,10 @@ class Slots:
     def ready(self) -> None:
         """The running version said READY=1: it is kept (and a rollback's notice, shown by
         this start, is not shown again)."""
+        with self.locked():
+            self._ready()
+
+    def _ready(self) -> None:
         state = self.load()
         first = state.slots[0] if state.slots else None
         told = state.rolled_back is not None and not state.rolled_back.get("told")
@@ -268,6 +286,10 @@ class Slots:
         """Unpack a Twinfold wheel into a new slot and make it the one that starts next;
         its version, and False when this wheel was installed before (nothing done: a wheel
         left on the boot partition, or one that was rolled back, is not tried again)."""
+        with self.locked():
+            return self._install(wheel_path)
+
+    def _install(self, wheel_path: Path) -> tuple[str, bool]:
         try:
             data = wheel_path.read_bytes()
         except OSError as exc:
@@ -312,7 +334,7 @@ class Slots:
         if not self.dir.is_dir():
             return
         for path in sorted(self.dir.iterdir()):
-            if path.is_dir() and path.name not in state.slots:
+            if path.is_dir() and path.name not in state.slots:  # never .lock or state.json
                 self.disk.remove(path)
 
     def status(self) -> dict[str, Any]:
