@@ -292,8 +292,14 @@ class Unit:
                 bad.append(f"{where} ({info['dev']}) is {info['state']!r}")
         if v["ext4_errors"]:
             bad.append(f"EXT4 errors: {v['ext4_errors']}")
-        if v["failed"]:
-            bad.append(f"failed units: {v['failed']}")
+        # the units a power cut could break: file systems, their checks, the firmware's
+        failed = [u for u in v["failed"] if re.match(r"(.*\.mount|systemd-fsck|systemd-remount"
+                                                   r"|twinfold)", u)]  # fmt: skip
+        if failed:
+            bad.append(f"failed units: {failed}")
+        elif v["failed"]:
+            log(f"{g.name}: {label}: failed units (not the file systems' or the firmware's): "
+                f"{v['failed']}")  # fmt: skip
         if v["store"] not in (None, ["ok"]):
             bad.append(f"the store's integrity_check: {v['store']}")
         if v["damaged"]:
