@@ -49,7 +49,7 @@ from typing import Any
 SLOTS_DIR = "var/lib/twinfold-slots"
 RUN_FILE = "run/twinfold/slot.env"
 STATE = "state.json"
-MAX_STARTS = 2  # starts without READY before a version is given up
+MAX_STARTS = 3  # starts without READY before a version is given up (a loaded unit may miss one)
 KEPT = 2  # slots kept: the newest and the one before it (then the factory version)
 PARTIAL = ".partial-"
 MARK = "slot.json"  # in a slot: its version and wheel hash, written last before the rename

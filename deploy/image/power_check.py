@@ -56,7 +56,7 @@ from qemu_check import CheckFailed, Guest, log  # noqa: E402
 
 UPDATES = "updates"  # on the boot partition: not a twinfold-*.whl at its top (installed at boot)
 FACTORY_PY = "/opt/twinfold/venv/bin/python"
-MAX_STARTS = 2  # handheld/slots.py
+MAX_STARTS = 3  # handheld/slots.py
 ACTIONS = ("play", "sleep", "lid", "update", "idle")
 CUT_WINDOW = 25.0  # seconds after the action starts
 
