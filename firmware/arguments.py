@@ -74,8 +74,12 @@ def report_arguments(parser: argparse.ArgumentParser, json_help: str | None = No
     )
 
 
-def writable_output(path: str, what: str = "output") -> None:
-    """Refuse, before any work, an output path that cannot be written (`-` always can)."""
+def writable_output(path: str, what: str = "output", created: str | None = None) -> None:
+    """Refuse, before any work, an output path that cannot be written (`-` always can).
+
+    `created`: a folder the same command makes before it writes this output (`headless
+    --shots D --dump D/x.json`), so the output may lie in it (or in a folder on its way)
+    although it does not exist yet; the folder that does exist must still be writable."""
     if path == STDOUT:
         return
     target = Path(path)
@@ -88,7 +92,8 @@ def writable_output(path: str, what: str = "output") -> None:
             break
     if not folder.is_dir():
         raise CommandError(f"cannot write the {what} to {path}: {folder} is not a folder")
-    if folder != target.parent:
+    made = () if created is None else (Path(created).resolve(), *Path(created).resolve().parents)
+    if folder != target.parent and target.parent.resolve() not in made:
         raise CommandError(f"cannot write the {what} to {path}: no folder {target.parent}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise CommandError(f"cannot write the {what} to {path}: permission denied")

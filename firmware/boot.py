@@ -123,7 +123,9 @@ def check_request(config: BootConfig) -> None:
         check_store_path(Path(config.store_path))
     if config.game is None:
         return
-    found = config.cartridges if config.cartridges is not None else registry.discover()
+    found = config.cartridges
+    if found is None:  # (the boot's own look, once the log is open, reports games left out)
+        found = registry.discover_all(report=False)[0]
     cartridge = found.get(config.game)
     if cartridge is None:
         raise BootError(f"no game {config.game!r} (games: {', '.join(sorted(found))})")
@@ -144,11 +146,15 @@ def boot(hal: Hal, config: BootConfig, store: Store | None = None) -> Machine:
     opened = store is None
     if store is None:
         store = open_store(path, ours=config.store_path is None)
+    left_out: list[registry.LeftOut] = []
+    if config.cartridges is None:
+        cartridges, left_out = registry.discover_all()
     try:
         return Machine(
             hal,
             store,
-            cartridges=config.cartridges if config.cartridges is not None else registry.discover(),
+            cartridges=config.cartridges if config.cartridges is not None else cartridges,
+            left_out=len(left_out),
             scenes=system_scenes(),
             seed=config.seed,
             boot_game=config.game,
@@ -180,8 +186,8 @@ def system_scenes() -> SystemScenes:
 
 
 def watch_versus(host: Host) -> None:
-    """`firmware.scenes.versus.watch`, loaded on first use: only a unit with a radio runs
+    """`firmware.scenes.versus_match.watch`, loaded on first use: only a unit with a radio runs
     it, and the versus screens bring the link stack (and its cryptography) with them."""
-    from firmware.scenes.versus import watch
+    from firmware.scenes.versus_match import watch
 
     watch(host)

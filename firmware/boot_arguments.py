@@ -153,6 +153,25 @@ def add_link_arguments(
         action="store_true",
         help="confirm the pairing code without input (scripted runs)",
     )
+    parser.add_argument(
+        "--link-grace",
+        metavar="TICKS",
+        type=grace_argument,
+        default=None,
+        help="ticks a lost unit's seat is waited for before the computer takes it "
+        "(default 600, 10 s; a guest waits twice as long for a lost host)",
+    )
+
+
+def grace_argument(value: str) -> int:
+    """`--link-grace TICKS`: a whole number of ticks, 1 to 36000 (ten minutes)."""
+    try:
+        ticks = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of ticks: {value!r}") from None
+    if not 1 <= ticks <= 36000:
+        raise argparse.ArgumentTypeError(f"ticks must be 1..36000, got {ticks}")
+    return ticks
 
 
 def movie_argument(path: str) -> Movie:
@@ -172,6 +191,8 @@ def start_versus_from_args(machine: Machine, args: argparse.Namespace) -> None:
     if machine.link is None:
         return
     machine.link.auto_accept = bool(getattr(args, "accept_pairing", False))
+    if getattr(args, "link_grace", None) is not None:
+        machine.link.grace_ticks = args.link_grace
     try:
         start_versus(machine, args.versus, args.game, dict(args.option))
     except (KeyError, ValueError) as exc:

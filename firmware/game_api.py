@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import pygame
 
 from firmware.input import InputState
+from firmware.match.oneshot import OneShotPlayer as OneShotPlayer  # the game API offers it
 from firmware.match.protocol import ComputerPlayer
-from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat
+from firmware.match.seats import MIN_THINK_TICKS, ComputerSeat, Seat
 
 if TYPE_CHECKING:
+    from firmware.match.driver import Match
     from firmware.match.pacing import Pacing
     from firmware.match.profiles import DeviceProfile
     from firmware.settings import Settings
@@ -28,6 +30,38 @@ if TYPE_CHECKING:
     from hal.interfaces import Hal
 
 A = TypeVar("A")
+
+# What the project's checks hold every game to (`python3 run.py test` fails a game that
+# breaks one); docs/architecture.md, RULES_SECTION, says the same with the checks' names.
+# A check's failure names its rule through `rule_broken(key)`.
+RULES_SECTION = 'docs/architecture.md, "What the checks hold a game to"'
+GAME_RULES: dict[str, str] = {
+    "G1": "a game with versus offers replays (Cartridge.replay) whose screen has a forward"
+    " (or next) button and a last button: hotspots named ...forward / ...next and ...last",
+    "G2": "the launcher description says 'one unit'; with versus it says 'Versus:' (and"
+    " 'たいせん' in description_ja) and how many units ('two units', 'two to four units');"
+    " it wraps to at most 7 lines of 226 pixels",
+    "G3": "a tile title wraps to at most 2 lines of the tile; each option's name and each of"
+    " its values fit side by side in a menu row, in both languages",
+    "G4": "a Japanese screen shows no English word (words of 2+ Latin letters, full-width"
+    " ones too; only OK, CPU, START, SELECT, SEL, TWINFOLD, Lv, ID, 99of9 (a setup's author),"
+    " radio names and game notation count as both) and an English screen no Japanese;"
+    " every tr(en, ja) has both",
+    "G5": "a name handed to a function (a str parameter) never goes into both languages of"
+    " one tr(f'...{x}', f'...{x}'): translate it first",
+    "G6": "every GameResult with a summary has its summary_ja (the records list in Japanese)",
+    "G7": "every text lies inside the inner area of the box it is drawn on, a row clear of"
+    " the screen's edge, touching no other text, on one baseline with the texts beside it",
+    "G8": "a game with a match keeps it as the scene's `match`, steps it in update and lists"
+    " its legal actions (the sweeps' default player offers a random one to a local seat"
+    " there); it records its result with ctx.finish (in versus once the session has"
+    " `agreed`), so the sweeps see it end",
+}
+
+
+def rule_broken(key: str) -> str:
+    """A check's failure message: the rule a game broke and where it is written."""
+    return f"rule {key} ({GAME_RULES[key]}): see {RULES_SECTION}"
 
 
 # Choices many games' options share, in Japanese (a game's own choice_labels_ja wins).
@@ -78,9 +112,16 @@ class Option:
         return self.choice_labels.get(choice, choice)
 
 
+LAUNCHER_ORDER_DEFAULT = 100
+
+
 @dataclass(frozen=True)
 class Cartridge:
-    """A game's registration: what the launcher shows and how to start it."""
+    """A game's registration: what the launcher shows and how to start it.
+
+    The checks hold its texts to GAME_RULES G2 (`description`: the ways it is played, seven
+    lines at most) and G3 (`title` on its tile, the options' rows), a game with `versus` to
+    G1 (`replay` with forward and last buttons) and G8 (the match the sweeps play)."""
 
     id: str
     title: str
@@ -91,7 +132,8 @@ class Cartridge:
     options: tuple[Option, ...] = ()
     title_ja: str = ""
     description_ja: str = ""
-    # Opens a stored record (from the launcher's Records) as a replay; None: no replays.
+    # Opens a stored record (from the launcher's Records) as a replay; None: no replays
+    # (rule G1: a game with `versus` has them, with forward and last buttons).
     replay: Callable[[GameContext, dict[str, Any]], Game] | None = None
     # True: the game plays against other units over the radio (ctx.versus is its session).
     versus: bool = False
@@ -115,6 +157,9 @@ class Cartridge:
     # The game's stored data (`GameContext.save_data`) whose presence means this unit
     # remembers choices from an earlier game; None: the options remember nothing.
     memory_key: str | None = None
+    # Where the launcher shows the game: by this key, then by id (the five games take 10 to
+    # 50; a game that says nothing comes after them, by its id).
+    launcher_order: int = LAUNCHER_ORDER_DEFAULT
 
     def remembers(self, store: Store) -> bool:
         """True unless the game keeps choices (`memory_key`) and has stored none yet."""
@@ -155,7 +200,9 @@ class GameResult:
     score: int | None = None
     summary: str = ""
     record: dict[str, Any] | None = None  # the game's own record (moves...), for replays
-    summary_ja: str = ""  # the summary in Japanese, for the records list ("": the English)
+    # the summary in Japanese, for the records list ("": the English, which breaks rule G6
+    # on a Japanese unit: give both whenever there is a summary)
+    summary_ja: str = ""
 
 
 class GameHost(Protocol):
@@ -183,8 +230,74 @@ class GameHost(Protocol):
     def to_launcher(self, selected: str | None = None) -> None: ...
 
 
+class NamedRadio(Protocol):
+    """The radio of a versus session as a game reads it: this unit's name."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class Versus(Protocol):
+    """A versus match's link session as a game uses it (`GameContext.versus`; the firmware's
+    `firmware.link.session.Session` satisfies it). The shared seed is already the context's
+    (`ctx.seed`, `ctx.rng`): every unit draws the same game from it.
+
+    A game plays through the seats the session makes: `make_seats()` gives a local seat for
+    this unit's player (`seat`) and remote seats for the others, the game builds its `Match`
+    on them and hands it to `attach(match)`, which sends this unit's actions out and checks
+    every remote one. It records the result only once `agreed` (every unit reached the same
+    final state). Sealed sessions (hidden hands, `Cartridge.versus_sealed`) add `role`,
+    `deal_seed` (the host's) and `opening` (a guest's view of the deal)."""
+
+    @property
+    def radio(self) -> NamedRadio: ...
+    @property
+    def seed(self) -> int | None: ...  # the shared seed (the machine makes it `ctx.seed`)
+    # this unit's player's seat (None until the session has seated it)
+    @property
+    def seat(self) -> int | None: ...
+    # how many seats `make_seats()` makes (the units'; a game with computers in the seats
+    # no unit took raises it before making them, as Killing Sevens does)
+    seats: int
+    @property
+    def role(self) -> str: ...  # "host" or "guest"
+    @property
+    def sealed(self) -> bool: ...
+    @property
+    def deal_seed(self) -> int | None: ...  # sealed, the host: the seed it deals from
+    @property
+    def opening(self) -> dict[str, Any] | None: ...  # sealed, a guest: its view of the deal
+    @property
+    def agreed(self) -> bool: ...  # every unit has the same final state: record the result
+    @property
+    def names(self) -> list[str]: ...  # every unit's radio name, in seat order
+
+    def partner_name(self) -> str:
+        """The other units' radio names, joined with ", "."""
+        ...
+
+    def make_seats(self) -> list[Seat[Any]]:
+        """A local seat for this unit's player, remote seats for the others (`seats`)."""
+        ...
+
+    def attach(
+        self,
+        match: Match[Any],
+        dealer: Any = None,
+        computer: Callable[[int], Seat[Any]] | None = None,
+    ) -> None:
+        """Carry the match's actions between the units; `dealer` (sealed: deal seed -> the
+        whole rules) lets a guest check the host's deal at the end; `computer` (seat -> the
+        game's computer player for it) lets the computer take the seat of a unit that is
+        gone (issue 33: the host's, with three or four units; the one left of two)."""
+        ...
+
+
 class GameContext:
-    """The system as a game sees it: seeded randomness, options, language, results."""
+    """The system as a game sees it: seeded randomness, options, language, results.
+
+    Every text a game draws comes through `tr(en, ja)` (rules G4 and G5 of GAME_RULES: one
+    language per screen) and lies inside its box (G7)."""
 
     def __init__(
         self, machine: GameHost, cartridge: Cartridge, options: dict[str, str], seed: int
@@ -194,9 +307,9 @@ class GameContext:
         self.options = dict(options)
         self.seed = seed
         self.rng = random.Random(f"{seed}:{cartridge.id}")
-        # The link session of a versus match (firmware.link.session.Session), else None:
-        # `make_seats()` gives local and remote seats, `attach(match)` wires the match up.
-        self.versus: Any = None
+        # The link session of a versus match (`Versus`), else None: `make_seats()` gives
+        # local and remote seats, `attach(match)` wires the match up.
+        self.versus: Versus | None = None
 
     @property
     def language(self) -> str:

@@ -128,10 +128,10 @@ def run_from_args(args: argparse.Namespace) -> int:
     movie = movie_argument(args.movie) if args.movie else None
     if movie is not None:
         apply_movie_args(args, movie, args.movie)
-    if args.dump:
-        writable_output(args.dump, "state dump")
     if args.shots:
         check_shots_folder(args.shots)
+    if args.dump:  # it may go into the --shots folder, made (before the dump) at the end
+        writable_output(args.dump, "state dump", created=args.shots)
     frames = args.frames or (movie_length(movie) if movie is not None else 1)
     link = open_link(args)
     versus = getattr(args, "versus", None)

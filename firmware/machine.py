@@ -16,14 +16,14 @@ import logging
 import secrets
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from firmware.battery import BatteryMonitor
 from firmware.cursor import HotspotCursor
-from firmware.game_api import Cartridge, Game, GameContext, GameResult
+from firmware.game_api import Cartridge, Game, GameContext, GameResult, Versus
 from firmware.gfx import battery as battery_gfx
 from firmware.gfx import palette as pal
 from firmware.gfx import widgets
@@ -90,6 +90,7 @@ class Machine:
         ask_language: bool = False,
         offer_resume: bool = False,
         link_name: str = "",
+        left_out: int = 0,
     ) -> None:
         self.hal = hal
         self.store = store
@@ -126,6 +127,9 @@ class Machine:
         self.last_error: str | None = None
         self.notice: StoreNotice | None = store.notice
         self.version_note: tuple[str, str] | None = None  # set by the device (handheld/app.py)
+        # games that could not be loaded (firmware.cartridges.discover_all): the boot screen
+        # says how many, once; the log says which and why
+        self.left_out = left_out
         self.saved: set[str] = store.suspended_ids()  # games with a saved game waiting
         self.link: LinkService | None = None  # the radio, when the unit has one
         if not isinstance(hal.link, NoLink):
@@ -233,7 +237,7 @@ class Machine:
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
-        versus: Any = None,
+        versus: Versus | None = None,
         resumed: bool = False,
     ) -> None:
         """Start (or, with `state` and its `seed`, resume) a game on top of the launcher;
@@ -247,7 +251,11 @@ class Machine:
         resolved = cartridge.resolve_options(options)
         ctx = self.new_context(cartridge, resolved, versus.seed if versus is not None else seed)
         ctx.versus = versus
-        game = cartridge.create(ctx)
+        try:
+            game = cartridge.create(ctx)
+        except Exception as exc:  # a broken game (one installed as a package...) at its start
+            self._start_failed(cartridge, exc, versus)
+            return
         if state is not None:
             game.load_state(state)
         self.to_launcher(selected=game_id)
@@ -339,6 +347,15 @@ class Machine:
     def record_result(self, game_id: str, result: GameResult, seed: int | None = None) -> None:
         self.store.record_result(game_id, result.outcome, result.score)
         log.info("%s: result recorded (%s)", game_id, result.outcome or "no winner")
+        parts = self.link.seat_parts(game_id) if self.link is not None else None
+        if parts is not None:  # a versus match: who played which part of each seat
+            en, ja, stored = parts
+            result = replace(
+                result,
+                summary=f"{result.summary} ({en})",
+                summary_ja=f"{result.summary_ja or result.summary} ({ja})",
+                record=None if result.record is None else {**result.record, "seat_parts": stored},
+            )
         if result.record is not None:
             header: dict[str, Any] = {"summary": result.summary, "outcome": result.outcome}
             if result.summary_ja:
@@ -482,6 +499,21 @@ class Machine:
             fn(*args)
         except Exception as exc:
             self._crash(scene, exc)
+
+    def _start_failed(
+        self, cartridge: Cartridge, exc: Exception, versus: Versus | None = None
+    ) -> None:
+        """A game that raised as it was made: logged, and the error screen over the launcher
+        (as for a crash in play), wherever the start came from (the launcher, a boot game,
+        a versus match, whose session is abandoned: the partners are told at once)."""
+        trace = "".join(traceback.format_exception(exc))
+        log.error("game %s failed to start at tick %d:\n%s", cartridge.id, self.tick, trace)
+        self.last_error = trace
+        if self.link is not None and versus is not None and versus is self.link.session:
+            self.link.session.abandon()
+            self.link.end_session()
+        self.to_launcher(selected=cartridge.id)
+        self.push(self.system_scenes.error(self, cartridge.title, exc))
 
     def _crash(self, scene: Scene, exc: Exception) -> None:
         """P-FW-3: log the trace, show the error screen over the launcher."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
-from firmware.game_api import Cartridge, Game, GameContext, GameHost
+from firmware.game_api import Cartridge, Game, GameContext, GameHost, Versus
 from firmware.input import InputState
 from firmware.store_rescue import StoreNotice
 
@@ -40,6 +40,7 @@ class Host(GameHost, Protocol):
     # the launcher's corner: which version runs, when it is not the unit's own (an update,
     # or the version an update was rolled back to), in (English, Japanese); None: nothing
     version_note: tuple[str, str] | None
+    left_out: int  # games that could not be loaded: the boot screen says so once
     ask_language: bool  # a first start: the boot screen offers the language choice first
     offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)
     saved: set[str]  # the games with a saved game waiting
@@ -66,7 +67,7 @@ class Host(GameHost, Protocol):
         options: dict[str, str],
         state: dict[str, Any] | None = None,
         seed: int | None = None,
-        versus: Any = None,
+        versus: Versus | None = None,
         resumed: bool = False,
     ) -> None: ...
     def suspend_game(self) -> bool: ...

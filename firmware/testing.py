@@ -6,11 +6,38 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from firmware.game_api import Cartridge, rule_broken
 from firmware.headless import build_machine
 from firmware.machine import Machine
 from firmware.movie import parse_movie
 from hal.backends.headless import ScriptedInput
 from hal.interfaces import Button, RawInput
+
+DESCRIPTION_WIDTH, DESCRIPTION_LINES = 226, 7  # the launcher's description panel
+
+
+def description_problems(cart: Cartridge) -> list[str]:
+    """What breaks rule G2 in a cartridge's launcher description (none: it holds): checked
+    for every game found, one installed as a package too."""
+    from firmware.gfx import text
+
+    out = []
+    if "one unit" not in cart.description.lower():
+        out.append("it does not say 'one unit'")
+    if ("Versus:" in cart.description) != cart.versus:
+        out.append("'Versus:' is there without versus" if not cart.versus else "no 'Versus:'")
+    if ("たいせん" in cart.description_ja) != cart.versus:
+        out.append("'たいせん' is there without versus" if not cart.versus else "no 'たいせん'")
+    if cart.link_units is not None:
+        lo, hi = cart.link_units
+        words = {2: "two", 3: "three", 4: "four"}
+        said = words[lo] if lo == hi else f"{words[lo]} to {words[hi]}"
+        if f"{said} units" not in cart.description:
+            out.append(f"it does not say '{said} units'")
+    lines = len(text.wrap(cart.description, DESCRIPTION_WIDTH))
+    if lines > DESCRIPTION_LINES:
+        out.append(f"{lines} lines")
+    return [f"{cart.id}: {p}: {rule_broken('G2')}" for p in out]
 
 
 def machine_from_movie(tmp: Path, movie_text: str = "", **kw: Any) -> Machine:

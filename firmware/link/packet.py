@@ -83,8 +83,10 @@ UNKNOWN_CHAN = 15  # in `chan`: "my channel has not heard yours yet"
 # The link protocol: raised whenever a frame or session message changes meaning, so units
 # with different firmware see that they cannot play together instead of disagreeing later.
 # 1: the first firmware (no versions anywhere); 2: versions in beacons, joins and welcomes,
-# refusals with a reason; 3: sealed DATA frames (encrypted, tag length by transport).
-LINK_PROTOCOL = 3
+# refusals with a reason; 3: sealed DATA frames (encrypted, tag length by transport);
+# 4: a departed guest's seat taken by the host's computer and offered back, "finish alone"
+# and "the host left" (a unit of 3 would end the match on a departure a unit of 4 plays on).
+LINK_PROTOCOL = 4
 
 
 class PacketError(ValueError):

@@ -14,7 +14,7 @@ from typing import Any
 
 from firmware.link.keyring import StoreKeyring
 from firmware.link.radio import Radio
-from firmware.link.session import Session, State
+from firmware.link.session import GRACE_TICKS, Session, State
 from firmware.settings import Settings
 from firmware.storage import Store
 from hal.interfaces import ByteLink
@@ -22,6 +22,7 @@ from hal.interfaces import ByteLink
 log = logging.getLogger("twinfold.link")
 
 GOODBYE_TICKS = 45  # a unit switching off waits at most this long for its goodbye's ack
+ANNOUNCE_TICKS = 240  # a seat that changed hands is announced over the game for 4 s
 
 
 def default_name(unit: bytes) -> str:
@@ -47,6 +48,10 @@ class LinkService:
         self.gone: list[tuple[int, str, str]] = []
         self.auto_accept = False  # --accept-pairing: headless scripted runs only
         self.versus_plan: tuple[str, str, dict[str, str]] | None = None  # (role, game, opts)
+        # ticks a lost unit's seat is waited for (--link-grace: tests wait less)
+        self.grace_ticks = GRACE_TICKS
+        # the latest seat that changed hands, announced over the game: (kind, seat, until tick)
+        self.announced: tuple[str, int, int] | None = None
 
     def rename(self, name: str) -> None:
         self.radio.name = name or default_name(self.radio.id)
@@ -54,7 +59,8 @@ class LinkService:
     def new_session(self) -> Session:
         self.end_session()
         self.gone = []
-        self.session = Session(self.radio)
+        self.announced = None
+        self.session = Session(self.radio, grace_ticks=self.grace_ticks)
         return self.session
 
     def end_session(self) -> None:
@@ -89,9 +95,37 @@ class LinkService:
         self.radio.tick(tick)
         if self.session is not None:
             self.session.tick()
+            for kind, seat in self.session.news:
+                who = self.session.name_of(seat)
+                log.info("versus: announced on this unit: %s %s", kind, who)
+                self.announced = (kind, seat, self._tick() + ANNOUNCE_TICKS)
+            self.session.news.clear()
         pairing = self.radio.pairing
         if self.auto_accept and pairing is not None and pairing.code and not pairing.local_yes:
             pairing.confirm(True)
+
+    def seat_parts(self, game_id: str) -> tuple[str, str, dict[str, Any]] | None:
+        """A versus match of `game_id` whose seats changed hands (the computer took a gone
+        unit's seat, or the unit took it back): the result's words for it in English and
+        Japanese, and each seat's parts as [name or "computer", from action] for the
+        record; None when every seat was played by its unit throughout."""
+        s = self.session
+        if s is None or s.game != game_id or not s.seat_parts:
+            return None
+        en, ja = [], []
+        for seat, parts in sorted(s.seat_parts.items()):
+            name = s.name_of(seat)
+            en.append(f"{name}'s seat: " + ", ".join(
+                f"{who or 'the computer'} from move {at + 1}" for who, at in parts
+            ))
+            ja.append(f"{name}の せき: " + "、".join(
+                f"{at + 1}手めから {who or 'コンピュータ'}" for who, at in parts
+            ))
+        stored = {
+            str(seat): [[who or "computer", at] for who, at in parts]
+            for seat, parts in s.seat_parts.items()
+        }
+        return "; ".join(en), "、".join(ja), stored
 
     def dump(self) -> dict[str, Any]:
         s = self.session
@@ -118,4 +152,20 @@ class LinkService:
                 for seat, name, why in (s.gone() if s is not None else self.gone)
             ],
             "name": self.radio.name,
+            # issue 33: the seats the computer plays for units that are gone, the time left
+            # before the wait for a lost unit ends, this unit offered its seat back, the
+            # latest announcement, and whether this unit finishes a two-unit match alone
+            "computer": sorted(s.standins) if s is not None else [],
+            "time_left": s.time_left() if s is not None else None,
+            "offered": bool(s is not None and s.offered),
+            "announced": (
+                {"kind": self.announced[0], "seat": self.announced[1]}
+                if self.announced is not None else None
+            ),
+            "alone": bool(s is not None and s.alone),
+            "grace_ticks": s.grace_ticks if s is not None else self.grace_ticks,
+            "parts": {
+                str(seat): [[who or "computer", at] for who, at in parts]
+                for seat, parts in (s.seat_parts.items() if s is not None else [])
+            },
         }

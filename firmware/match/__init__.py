@@ -2,6 +2,7 @@
 
 from firmware.match.digest import canonical_bytes, canonical_digest
 from firmware.match.driver import Match, Played
+from firmware.match.oneshot import OneShotPlayer
 from firmware.match.profiles import DEFAULT_PROFILE, PROFILES, DeviceProfile
 from firmware.match.protocol import (
     MAX_ACTION_BYTES,
@@ -38,6 +39,7 @@ __all__ = [
     "Match",
     "MatchResult",
     "MatchRules",
+    "OneShotPlayer",
     "Played",
     "RelaySeat",
     "RemoteSeat",

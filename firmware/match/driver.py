@@ -175,6 +175,15 @@ class Match(Generic[A]):
         self.rules = rules
         self.cancel()
 
+    def replace_seat(self, seat: int, source: Seat[A]) -> None:
+        """Another source plays `seat` from now on (a versus match: the computer takes the
+        seat of a unit that is gone, or the unit takes it back); the old one's decision in
+        progress is dropped and, if it is that seat's turn, the new one begins it."""
+        old, self.seats[seat] = self.seats[seat], source
+        old.close()
+        if self._begun == seat:
+            self._begun = None
+
     def load_seat(self, seat: int, saved: dict[str, Any]) -> None:
         """Restore one seat's saved decision in progress (a game's own save format)."""
         self.seats[seat].load(saved, self, seat)

@@ -18,6 +18,16 @@ if TYPE_CHECKING:
 BOOT_TICKS = 90
 
 
+def left_out_notice(count: int) -> tuple[str, str]:
+    """What the player is told of games that could not be loaded (English, Japanese): how
+    many; which and why are in the log (a game's own name may have no Japanese)."""
+    if count == 1:
+        return ("One game could not be loaded and is left out. The log says why.",
+                "よみこめない ゲームが 1つ あり、はずしました。りゆうは ログに あります。")
+    return (f"{count} games could not be loaded and are left out. The log says why.",
+            f"よみこめない ゲームが {count}つ あり、はずしました。りゆうは ログに あります。")
+
+
 def draw_logo(surface: pygame.Surface, center: tuple[int, int], phase: float) -> None:
     """The Twinfold mark: two panels on a hinge, opened by `phase` (0 closed .. 1 open)."""
     cx, cy = center
@@ -69,6 +79,10 @@ class BootScene(Scene):
         notice = self.machine.notice
         if notice is not None:
             self.machine.push(NoticeScene(self.machine, notice.en, ja=notice.ja))
+        if self.machine.left_out:
+            en, ja = left_out_notice(self.machine.left_out)
+            self.machine.push(NoticeScene(self.machine, en, ja=ja))
+            self.machine.left_out = 0  # said once
 
     def draw(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
         phase = min(1.0, self.t / 40)

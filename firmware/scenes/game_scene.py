@@ -43,9 +43,10 @@ class GameScene(Scene):
         if thinking >= THINKING_INDICATOR_TICKS and not self.game.draws_thinking:
             draw_thinking(top, thinking)
         if self.ctx.versus is not None:
-            from firmware.scenes.versus import draw_link_overlay
+            from firmware.scenes.versus_match import draw_announcement, draw_link_overlay
 
             draw_link_overlay(self.machine, top)
+            draw_announcement(self.machine, top)
 
     def hotspots(self) -> dict[str, pygame.Rect]:
         return self.game.hotspots()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -16,14 +17,25 @@ from hal.interfaces import Button
 if TYPE_CHECKING:
     from firmware.scene import Host
 
+log = logging.getLogger("twinfold")
+
 COLS, ROWS = 3, 2
 TILE_W, TILE_H = 76, 62
 PER_PAGE = COLS * ROWS
 
 
 def icon_surface(cartridge: Cartridge) -> pygame.Surface:
+    """The game's 32x32 icon; a game whose icon raises (one installed as a package) gets a
+    plain tile instead, logged: the launcher, which every game shares, keeps running."""
     surf = pygame.Surface((32, 32), pygame.SRCALPHA)
-    cartridge.draw_icon(surf)
+    try:
+        cartridge.draw_icon(surf)
+    except Exception as exc:
+        log.warning("game %s: its icon failed to draw (%s); a plain tile instead",
+                    cartridge.id, exc)
+        log.info("game %s: the icon's failure", cartridge.id, exc_info=exc)
+        surf.fill((0, 0, 0, 0))
+        pygame.draw.rect(surf, pal.PANEL_LO, surf.get_rect(), border_radius=6)
     return surf
 
 

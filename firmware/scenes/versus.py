@@ -1,5 +1,6 @@
-"""Versus over the radio (issue 11): host or join, the nearby units, the pairing code, the
-lobby until the match starts, and the waiting screen while a partner's link is lost.
+"""Versus over the radio (issue 11): host or join, the nearby units, the pairing code and
+the lobby until the match starts (the screens of a running match, a partner gone included,
+are in versus_match.py).
 
 Every screen is a set of named hotspots, so the stylus or the D-pad cursor with A drive it.
 """
@@ -36,7 +37,7 @@ def radio_of(machine: Host) -> LinkService:
 MESSAGE_W = 216  # the room of a line of the upper screen's message panel
 
 
-def _top_message(
+def top_message(
     top: pygame.Surface, title: str, lines: list[str], color: tuple[int, int, int] = pal.ACCENT
 ) -> None:
     widgets.background(top)
@@ -65,6 +66,10 @@ FAILURE_TEXT = {
     "guest_left": ("A player left before the start.", "はじまる まえに ぬけた ひとが います。"),
     "partner_left": ("Your partner left the game.", "あいてが ゲームを やめました。"),
     "partner_restarted": ("Your partner restarted or left.", "あいてが さいきどう しました。"),
+    "host_gone": (
+        "The match cannot go on without the host.",
+        "ホストが いないと つづけられません。",
+    ),
     # a sealed game whose end check failed (firmware/link/session.py `cheated`)
     "cheated": (
         "The host's deal or plays did not check out. The game is not recorded.",
@@ -108,6 +113,20 @@ DEPARTURE_TEXT = {
 }
 
 
+# The host gone from a running match (seat 0: it holds the deal), by why, as shown.
+HOST_DEPARTURE_TEXT = {
+    "left": ("{} (the host) left the game.", "ホストの {}が ゲームを ぬけました。"),
+    "restarted": ("{} (the host) restarted.", "ホストの {}が さいきどう しました。"),
+    "lost": ("The link to {} (the host) is lost.", "ホストの {}との つうしんが とぎれました。"),
+}
+
+
+def sentences(machine: Any, said: list[str]) -> str:
+    """Sentences one after another: a space between English ones, none between Japanese
+    ones (`tr` keeps the English for an empty Japanese text, so it cannot say "")."""
+    return ("" if machine.tr("en", "ja") == "ja" else " ").join(s for s in said if s)
+
+
 def names_text(machine: Any, names: list[str]) -> str:
     """Unit names as one phrase in the player's language ("Bob, Cy" / "Bob、Cy")."""
     return str(machine.tr(", ".join(names), "、".join(names)))
@@ -117,12 +136,18 @@ def departure_text(machine: Any, gone: list[tuple[int, str, str]]) -> str:
     """Who is gone and why, one sentence per why ("Cy left the game. The link to Bob is
     lost."), in the player's language."""
     groups: dict[str, list[str]] = {}
-    for _, name, why in gone:
-        groups.setdefault(why if why in DEPARTURE_TEXT else "left", []).append(name)
-    return str(machine.tr(" ", "")).join(
+    said: list[str] = []
+    for seat, name, why in gone:
+        why = why if why in DEPARTURE_TEXT else "left"
+        if seat == 0:  # the host, named as such ("Ann (the host) left the game.")
+            said.append(str(machine.tr(*HOST_DEPARTURE_TEXT[why])).format(name))
+        else:
+            groups.setdefault(why, []).append(name)
+    said += [
         str(machine.tr(*DEPARTURE_TEXT[why])).format(names_text(machine, names))
         for why, names in groups.items()
-    )
+    ]
+    return sentences(machine, said)
 
 
 def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
@@ -135,29 +160,6 @@ def link_bars(surf: pygame.Surface, pos: tuple[int, int], bars: int) -> None:
             color = pal.DANGER if i == 0 else pal.PANEL_LO
         surf.fill(pal.OUTLINE, (x + i * 5 - 1, y + 10 - h - 1, 5, h + 2))
         surf.fill(color, (x + i * 5, y + 10 - h, 3, h))
-
-
-def draw_link_overlay(machine: Host, top: pygame.Surface) -> None:
-    """Partner name and link quality at the top screen's centre during a versus game."""
-    service = machine.link
-    if service is None or service.session is None:
-        return
-    session = service.session
-    if session.state not in (State.PLAYING, State.WAITING, State.OVER):
-        return
-    game = machine.game_scene()
-    x, y = game.cartridge.versus_badge if game is not None else (128, 36)
-    named = game is None or game.cartridge.versus_badge_names
-    name = session.partner_name()
-    label = machine.tr(f"vs {name}", f"たいせん {name}") if named else ""
-    w = text.size(label)[0] if label else -2
-    box = pygame.Rect(x - (w + 25) // 2, y, w + 25, 16 if label else 13)
-    widgets.bevel_rect(top, box, pal.PANEL_LO, radius=3, depth=1)
-    if label:
-        # a Japanese line (12 rows) fills the box's inner area; a Latin one sits a little lower
-        text.draw(top, label, (box.x + 4, box.y + (2 if text.is_tall(label) else 4)), pal.TEXT,
-                  valign="top")
-    link_bars(top, (box.right - 17, box.y + (3 if label else 1)), session.quality())
 
 
 class VersusMenuScene(MenuScene):
@@ -190,7 +192,7 @@ class VersusMenuScene(MenuScene):
     def draw_top(self, top: pygame.Surface) -> None:
         tr = self.machine.tr
         name = radio_of(self.machine).radio.name if self.machine.link else "-"
-        _top_message(
+        top_message(
             top,
             tr("VERSUS", "たいせん"),
             [
@@ -392,7 +394,7 @@ class LobbyScene(Scene):
             for i in range(0, len(shown), 2):
                 pair = "   ".join(shown[i : i + 2])
                 lines += [pair] if text.size(pair)[0] <= MESSAGE_W else shown[i : i + 2]
-        _top_message(top, tr("VERSUS", "たいせん"), lines)
+        top_message(top, tr("VERSUS", "たいせん"), lines)
         widgets.background(bottom)
         joined = session.role == "guest" and session.state is not State.LOOKING
         if joined:
@@ -535,90 +537,3 @@ class PairScene(MenuScene):
     def dump(self) -> dict[str, object]:
         p = self.pairing
         return {"code": p.code if p is not None else None, **super().dump()}
-
-
-class WaitingScene(MenuScene):
-    """A partner's link is lost: wait (it resumes by itself) or abandon the match."""
-
-    name = "waiting"
-    top_y = 110
-
-    def __init__(self, machine: Host) -> None:
-        super().__init__(machine)
-        self.t = 0
-        tr = machine.tr
-        self.items = [
-            MenuItem(
-                "abandon",
-                lambda: tr("Abandon the game", "ゲームをやめる"),
-                self.abandon,
-                face=pal.DANGER,
-            ),
-        ]
-
-    def abandon(self) -> None:
-        service = radio_of(self.machine)
-        if service.session is not None:
-            service.session.abandon("left")
-        service.end_session()
-        self.machine.to_launcher()
-
-    def update(self, inp: InputState) -> None:
-        self.t += 1
-        session = radio_of(self.machine).session
-        if session is None or session.state is not State.WAITING:
-            self.machine.pop()
-            return
-        super().update(inp)
-
-    def lost_names(self) -> str:
-        """The units this unit hears nothing from now (never one still there)."""
-        session = radio_of(self.machine).session
-        if session is None:
-            return ""
-        return names_text(self.machine, [session.name_of(n) for n in session.lost_seats()])
-
-    def draw_top(self, top: pygame.Surface) -> None:
-        tr = self.machine.tr
-        name = self.lost_names()
-        dots = "." * (1 + (self.t // 20) % 3)
-        _top_message(
-            top,
-            tr("WAITING", "まっています"),
-            [
-                tr(f"The link to {name} is lost" + dots, f"{name}との つうしんが とぎれました"),
-                "",
-                tr("The game goes on by itself when it returns.", "もどれば つづきから"),
-            ],
-            pal.TEAL,
-        )
-        link_bars(top, (120, 150), 0)
-
-    def draw_bottom_backdrop(self, bottom: pygame.Surface) -> None:
-        widgets.background(bottom)
-        widgets.title_bar(bottom, self.machine.tr("Waiting for partner", "あいてを まっています"))
-
-    def dump(self) -> dict[str, object]:
-        return {"lost": self.lost_names(), **super().dump()}
-
-
-def watch(machine: Host) -> None:
-    """Called every tick: the waiting screen while a partner is lost; leave when abandoned."""
-    service = machine.link
-    if service is None or service.session is None:
-        return
-    session = service.session
-    in_game = machine.game_scene() is not None
-    if not in_game:
-        return
-    if session.state is State.WAITING and not isinstance(machine.scene, WaitingScene):
-        machine.push(WaitingScene(machine))
-    elif session.state is State.ABANDONED:
-        from firmware.scenes.prompts import NoticeScene
-
-        service.end_session()
-        machine.to_launcher()
-        why = "cheated" if session.cheated else session.failure or "partner_left"
-        gone = session.gone()
-        said = departure_text(machine, gone) if gone and not session.cheated else ""
-        machine.push(NoticeScene(machine, said or failure_text(machine, why)))

@@ -59,4 +59,5 @@ CARTRIDGE = Cartridge(
     # player panels name both players, and a badge between them hid the right one's clock
     versus_badge=(128, -1),
     versus_badge_names=False,
+    launcher_order=20,  # where the launcher shows it (Cartridge.launcher_order)
 )

@@ -50,4 +50,5 @@ CARTRIDGE = Cartridge(
     replay=PanelsScene,  # the scene, opened on a record
     versus=True,  # two units over the peer link: the seed's main case
     versus_options=("target", "field", "removal", "items", "first"),
+    launcher_order=50,  # where the launcher shows it (Cartridge.launcher_order)
 )

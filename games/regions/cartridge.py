@@ -86,4 +86,5 @@ CARTRIDGE = Cartridge(
         Option("pattern", "Pattern", ("choose", "random"), "choose", label_ja="パターン",
                accepts=_pattern_number),
     ),
+    launcher_order=40,  # where the launcher shows it (Cartridge.launcher_order)
 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
-from firmware.match import ActionError, Event, MatchResult, canonical_digest
+from firmware.match import ActionError, Event, Match, MatchResult, Seat, canonical_digest
 from games.regions.rules.play import UNDO, Action, Puzzle, Setup
 from games.regions.rules.puzzle import PuzzleError
 
@@ -198,3 +198,13 @@ class RaceRules:
         if data == b"w":
             return WAIT
         return decode_action(data)
+
+
+class AbsentSeat(Seat[RaceAction]):
+    """The partner's side of a race once the partner is gone for good and the player
+    finishes the puzzle alone: every turn of it waits (nobody else can clear first)."""
+
+    kind = "computer"
+
+    def poll(self, match: Match[RaceAction], seat: int) -> RaceAction | None:
+        return WAIT

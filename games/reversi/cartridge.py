@@ -67,4 +67,5 @@ CARTRIDGE = Cartridge(
     ),
     replay=ReversiScene,  # the scene, opened on a record
     versus=True,
+    launcher_order=10,  # where the launcher shows it (Cartridge.launcher_order)
 )

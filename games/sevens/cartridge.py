@@ -123,4 +123,5 @@ CARTRIDGE = Cartridge(
     versus_badge=(186, -1),  # the link bars in the title bar, clear of the table's cards
     versus_badge_names=False,  # the information area names every player
     memory_key=SETUP_KEY,  # `last` is last time's choice once a game has stored its setup
+    launcher_order=30,  # where the launcher shows it (Cartridge.launcher_order)
 )

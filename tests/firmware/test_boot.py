@@ -191,3 +191,27 @@ def test_a_file_that_is_not_a_store_is_refused_in_one_line_and_left_alone(
     assert len(lines) == 1 and "notes.txt is not a Twinfold store" in lines[0], lines
     assert mine.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "twinfold.log") == ["notes.txt"]
+
+
+def test_the_dump_may_go_into_the_folder_shots_makes(tmp_path: Path) -> None:
+    """Issue 37, item 7: `--shots D --dump D/x.json` with no D yet wrote both; a dump into a
+    folder nothing makes, or under a file, is still refused in one line with nothing run."""
+    shots = tmp_path / "new" / "shots"
+    assert cli_main(["headless", "--game", "pop", "--seed", "1", "--shots", str(shots),
+                     "--dump", str(shots / "x.json")]) == 0
+    assert json.loads((shots / "x.json").read_text())["seed"] == 1
+    assert (shots / "top.png").exists() and (shots / "bottom.png").exists()
+    (tmp_path / "plain").write_text("x")
+    for shots_dir, dump_path, message in (
+        (tmp_path / "a", tmp_path / "b" / "x.json", "no folder"),
+        (tmp_path / "c", tmp_path / "plain" / "x.json", "is not a folder"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "firmware.cli", "headless", "--shots", str(shots_dir),
+             "--dump", str(dump_path)],
+            capture_output=True, text=True, cwd=ROOT,
+        )
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], lines
+        assert not shots_dir.exists() and not dump_path.exists()

@@ -32,3 +32,19 @@ def test_a_game_quits_to_the_launcher_and_its_saved_game_stays(tmp_path):
     scene.ctx.quit()
     # a game's own quit button never discards a saved game (issue 24): it waits
     assert m.scene.name == "launcher" and m.store.load_suspend("pop") is not None
+
+
+def test_every_rule_a_check_holds_a_game_to_is_written_in_the_architecture_doc() -> None:
+    """Issue 37, item 2: the rules live in the game API and in docs/architecture.md, not only
+    inside tests; each check's failure names its rule and the section."""
+    from pathlib import Path
+
+    from firmware.game_api import GAME_RULES, RULES_SECTION, rule_broken
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "architecture.md").read_text()
+    heading = RULES_SECTION.split('"')[1]
+    assert f"### {heading}\n" in doc
+    section = doc.split(f"### {heading}\n")[1].split("\n## ")[0]
+    for key in GAME_RULES:
+        assert f"\n| {key} | " in section, key
+        assert key in rule_broken(key) and RULES_SECTION in rule_broken(key)

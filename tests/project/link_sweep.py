@@ -3,6 +3,12 @@ the two Reversi movies): two to four headless units on one in-memory radio, pair
 joined the way the lobby does it headless (`auto_accept`, `auto_join`), each unit's player
 choosing its actions at random (Region Select's racers tap a shortest solution).
 
+The matches come from the cartridges (issue 37, item 3): every game with `versus`, at every
+count of units it takes (`Cartridge.link_units`), so a new game is swept with no table
+edited. Its player is `act_at_random` (rule G8: random legal actions offered to this unit's
+local seat of the scene's `match`, from a seeded generator) unless `ACTORS` has one of its
+own, and `EXTRAS` may give a game host options and a longer match: both optional.
+
 Each match is seen in its lobby (the host counting players, a guest waiting for the
 host's start), in play (and the first screen of each phase), with the pause menu open, with
 every guest waiting for a host gone quiet (then the host comes back and the match goes on),
@@ -11,13 +17,17 @@ at its end on every unit, and in the records list and the replay of two units.""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from screen_sweep import Recorder, _tap, machine_in, recording
 
+from firmware.cartridges import discover
+from firmware.game_api import Cartridge, rule_broken
 from firmware.machine import Machine
+from firmware.match import LocalSeat, Match
 
 NAMES = ("Hana", "Ken", "Mio", "Sora")  # the units' radio names (host first)
 LINK_EVERY = 45  # ticks between two checks during a match
@@ -28,18 +38,60 @@ QUIET = 60 * 6  # ticks the host stays silent at most: its guests' waiting scree
 OVER_TICKS = 150  # ticks after the end before the result screens are checked
 REPLAY_STEPS, REPLAY_EVERY = 5, 40  # a replay: actions stepped, ticks before a check
 
-# match name -> game, units, the host's options, ticks played at most
-LINK_MATCHES: dict[str, tuple[str, int, dict[str, str], int]] = {
-    # the movies in docs/movies/versus play two moves: here a whole game, its records, replay
-    "reversi": ("reversi", 2, {}, 60 * 60 * 4),
+LONGEST = 60 * 60 * 4  # ticks a match is played at most (the movies in docs/movies/versus
+# play two moves: here a whole game, its records, replay)
+
+
+@dataclass(frozen=True)
+class LinkMatch:
+    """One swept match: the game, how many units, the host's options, ticks at most."""
+
+    game: str
+    units: int
+    options: dict[str, str] = field(default_factory=dict)
+    longest: int = LONGEST
+
+
+# Optional extras for better coverage: the host's options and the longest match, by game.
+EXTRAS: dict[str, tuple[dict[str, str], int]] = {
     # each side sets up on the board; a short clock: 30 s a turn
-    "arimaa": ("arimaa", 2, {"clock": "0:30/5/100/3/0/0", "setup": "choose"}, 60 * 60 * 4),
-    "sevens-2": ("sevens", 2, {}, 60 * 60 * 4),
-    "sevens-3": ("sevens", 3, {}, 60 * 60 * 4),
-    "sevens-4": ("sevens", 4, {}, 60 * 60 * 4),
-    "regions": ("regions", 2, {"surface": "8_18", "pattern": "1"}, 60 * 60 * 2),
-    "panels": ("panels", 2, {"target": "100"}, 60 * 60 * 6),
+    "arimaa": ({"clock": "0:30/5/100/3/0/0", "setup": "choose"}, LONGEST),
+    "regions": ({"surface": "8_18", "pattern": "1"}, 60 * 60 * 2),
+    "panels": ({"target": "100"}, 60 * 60 * 6),
 }
+
+
+def link_matches(cartridges: Mapping[str, Cartridge]) -> dict[str, LinkMatch]:
+    """Every game with versus, at every count of units it takes: named by the game alone
+    when it takes one count, else `<id>-<units>` (sevens-2, sevens-3, sevens-4)."""
+    out: dict[str, LinkMatch] = {}
+    for cart in cartridges.values():
+        if cart.link_units is None:
+            continue
+        lo, hi = cart.link_units
+        options, longest = EXTRAS.get(cart.id, ({}, LONGEST))
+        for units in range(lo, hi + 1):
+            name = cart.id if lo == hi else f"{cart.id}-{units}"
+            out[name] = LinkMatch(cart.id, units, dict(options), longest)
+    return out
+
+
+LINK_MATCHES = link_matches(discover())
+
+
+def act_at_random(scene: Any, rng: random.Random) -> None:
+    """The default player (rule G8): when this unit's local seat of the scene's `match` is
+    to move and has nothing offered yet, a random legal action from `rng`."""
+    match = getattr(scene, "match", None)
+    if not isinstance(match, Match):
+        return
+    seat = match.to_move
+    local = None if seat is None else match.seats[seat]
+    if not isinstance(local, LocalSeat) or local.pending is not None:
+        return
+    actions = list(match.rules.legal_actions() or ())
+    if actions:
+        local.offer(rng.choice(actions))
 
 
 def _act_arimaa(scene: Any, rng: random.Random) -> None:
@@ -100,6 +152,8 @@ def _act_panels(scene: Any, rng: random.Random) -> None:
         scene._step()
 
 
+# Players of their own for the five games (optional): they act through the scenes' input
+# paths (a tapped square, an arrangement, a draft), which the default player does not reach.
 ACTORS: dict[str, Callable[[Any, random.Random], None]] = {
     "reversi": _act_reversi,
     "arimaa": _act_arimaa,
@@ -109,9 +163,23 @@ ACTORS: dict[str, Callable[[Any, random.Random], None]] = {
 }
 
 
-def _over(m: Machine) -> bool:
-    game = m.game_scene()
-    return game is not None and bool(getattr(game.game, "reported", False))
+def _note_results(m: Machine) -> Machine:
+    """Note each game whose result the machine records (`ctx.finish`), for `_over`: a set
+    read every tick costs nothing beside the game's own tick (a store query would)."""
+    record, finished = m.record_result, set()
+
+    def noted(game_id: str, result: Any, seed: int | None = None) -> None:
+        record(game_id, result, seed=seed)
+        finished.add(game_id)
+
+    m.record_result = noted  # type: ignore[method-assign]
+    m.finished = finished  # type: ignore[attr-defined]
+    return m
+
+
+def _over(m: Machine, game_id: str) -> bool:
+    """The game has recorded its result on this unit (`ctx.finish`: rule G8)."""
+    return game_id in m.finished  # type: ignore[attr-defined]
 
 
 class Units:
@@ -124,7 +192,9 @@ class Units:
         self.medium = MemoryMedium(None, lambda: self.tick / 60)
         self.machines: list[Machine] = []
         for name in NAMES[:count]:
-            m = machine_in(tmp / name, language, link=self.medium.attach(), link_name=name)
+            m = _note_results(
+                machine_in(tmp / name, language, link=self.medium.attach(), link_name=name)
+            )
             m.to_launcher()
             assert m.link is not None
             m.link.auto_accept = True
@@ -156,16 +226,20 @@ def _seen(m: Machine, where: str) -> tuple[str, Recorder]:
     return where, rec
 
 
-def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
-    """One match of LINK_MATCHES from the lobby to the result screens (see the module)."""
+def sweep_link_match(
+    name: str, language: str, tmp: Path, match: LinkMatch | None = None
+) -> Iterator[tuple[str, Recorder]]:
+    """One match of LINK_MATCHES (or `match`, named `name`) from the lobby to the result
+    screens (see the module)."""
     from firmware.link.session import State
     from firmware.scenes.pause import PauseScene
-    from firmware.scenes.records import RecordsScene
-    from firmware.scenes.versus import LobbyScene, WaitingScene, start_versus
+    from firmware.scenes.versus import LobbyScene, start_versus
+    from firmware.scenes.versus_match import WaitingScene
     from tools.versus_screenshots import seeded_secrets
 
-    game_id, count, options, longest = LINK_MATCHES[name]
-    actor = ACTORS[game_id]
+    match = match or LINK_MATCHES[name]
+    game_id, count, options, longest = match.game, match.units, match.options, match.longest
+    actor = ACTORS.get(game_id, act_at_random)
     rng = random.Random(name)
     with seeded_secrets():
         units = Units(tmp, language, count)
@@ -197,7 +271,8 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
 
             start, paused, quiet, sent = units.tick, False, False, False
             phases: set[tuple[str, str]] = set()  # (unit, phase) seen
-            while units.tick - start < longest and not all(_over(m) for m in units.machines):
+            over = lambda: all(_over(m, game_id) for m in units.machines)  # noqa: E731
+            while units.tick - start < longest and not over():
                 units.step(act=act)
                 if units.tick % LINK_EVERY == 0:
                     for m in units.machines:
@@ -231,7 +306,7 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
                     for g in guests:
                         assert isinstance(g.scene, WaitingScene), f"{name}: no waiting screen"
                         yield _seen(g, f"{name} host silent:")
-            assert all(_over(m) for m in units.machines), f"{name}: the match never ended"
+            assert over(), f"{name}: the match never ended"
             for _ in range(OVER_TICKS):
                 units.step()
             for m in units.machines:
@@ -239,28 +314,96 @@ def sweep_link_match(name: str, language: str, tmp: Path) -> Iterator[tuple[str,
                 assert m.link.session.state is State.OVER, f"{name}: not over on every unit"
                 yield _seen(m, f"{name} over:")
             for m in units.machines[:2]:  # the match in the records, and its replay
-                m.to_launcher(selected=game_id)
-                records = RecordsScene(m, game_id)
-                assert records.records, f"{name}: no record"
-                m.push(records)
-                yield _seen(m, f"{name} records:")
-                records._open(0)
-                for _ in range(REPLAY_EVERY):
-                    m.step()
-                yield _seen(m, f"{name} replay:")
-                spots = list(m.scene.hotspots())
-                forward = [k for k in spots if k.endswith(("forward", "next"))]
-                last = [k for k in spots if k.endswith("last")]
-                assert forward and last, f"{name}: no replay buttons in {spots}"
-                for _ in range(REPLAY_STEPS):  # a few actions in
-                    _tap(m, forward[0])
-                yield _seen(m, f"{name} replay, a few actions in:")
-                _tap(m, last[0])
-                for _ in range(REPLAY_EVERY):
-                    m.step()
-                yield _seen(m, f"{name} replay, at the end:")
+                yield from _records_and_replay(m, name, game_id)
         finally:
             units.close()
+
+
+def _records_and_replay(m: Machine, name: str, game_id: str) -> Iterator[tuple[str, Recorder]]:
+    """The game just played in the unit's records, its replay opened, stepped forward a few
+    actions with its forward button and to the end with its last button (rule G1)."""
+    from firmware.scenes.records import RecordsScene
+
+    m.to_launcher(selected=game_id)
+    assert m.cartridges[game_id].replay is not None, f"{name}: {rule_broken('G1')}"
+    records = RecordsScene(m, game_id)
+    assert records.records, f"{name}: no record: {rule_broken('G1')}"
+    m.push(records)
+    yield _seen(m, f"{name} records:")
+    records._open(0)
+    for _ in range(REPLAY_EVERY):
+        m.step()
+    yield _seen(m, f"{name} replay:")
+    spots = list(m.scene.hotspots())
+    forward = [k for k in spots if k.endswith(("forward", "next"))]
+    last = [k for k in spots if k.endswith("last")]
+    why = rule_broken("G1")
+    assert forward and last, f"{name}: no replay buttons in {spots}: {why}"
+    for _ in range(REPLAY_STEPS):  # a few actions in
+        _tap(m, forward[0])
+    yield _seen(m, f"{name} replay, a few actions in:")
+    _tap(m, last[0])
+    for _ in range(REPLAY_EVERY):
+        m.step()
+    yield _seen(m, f"{name} replay, at the end:")
+
+
+UNIT_TICKS = 60 * 60 * 2  # ticks a game on one unit is played at most
+GLANCE_TICKS = 60 * 10  # ticks a game the sweeps cannot play is seen
+
+
+def games_without_movies(cartridges: Mapping[str, Cartridge]) -> list[str]:
+    """The games no screenshot movie plays (docs/movies/<id>.txt, <id>-*.txt): the one-unit
+    sweep plays them instead, so a new game is seen on one unit before it has movies."""
+    from screen_sweep import MOVIES
+
+    return [
+        cid for cid in cartridges
+        if not any(p.stem == cid or p.stem.startswith(f"{cid}-") for p in MOVIES)
+    ]
+
+
+def sweep_unit_game(game_id: str, language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """One game on one unit with its default options, to its end: its player (ACTORS, or
+    `act_at_random`) for every seat this unit's people play, seen every LINK_EVERY ticks
+    and at the end, then its records and replay where it has them. A game with no `match`
+    for the default player (rule G8) and no player of its own is seen for its first
+    GLANCE_TICKS only."""
+    rng = random.Random(f"{game_id}:one unit")
+    actor = ACTORS.get(game_id, act_at_random)
+    m = _note_results(machine_in(tmp, language, game=game_id, seed=1))
+    try:
+        first = m.game_scene()
+        playable = game_id in ACTORS or (
+            first is not None and isinstance(getattr(first.game, "match", None), Match)
+        )
+        if not playable:
+            for _ in range(GLANCE_TICKS):
+                m.step()
+                if m.tick % LINK_EVERY == 0:
+                    yield _seen(m, f"{game_id} one unit, tick {m.tick}:")
+            return
+        while m.tick < UNIT_TICKS and not _over(m, game_id):
+            game = m.game_scene()
+            if game is not None and m.scene is game and m.tick % ACT_EVERY == 0:
+                actor(game.game, rng)
+            m.step()
+            if m.tick % LINK_EVERY == 0:
+                yield _seen(m, f"{game_id} one unit, tick {m.tick}:")
+        assert _over(m, game_id), f"{game_id}: never ended on one unit: {rule_broken('G8')}"
+        for _ in range(OVER_TICKS):
+            m.step()
+        yield _seen(m, f"{game_id} one unit, over:")
+        if m.cartridges[game_id].replay is not None:
+            yield from _records_and_replay(m, f"{game_id} one unit", game_id)
+    finally:
+        m.store.close()
+
+
+def sweep_unit_games(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
+    """Every game without a screenshot movie, on one unit (none of the shipped games)."""
+    for game_id in games_without_movies(discover()):
+        yield from sweep_unit_game(game_id, language, tmp / game_id)
 
 
 def sweep_link_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:

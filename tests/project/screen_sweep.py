@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -94,7 +95,7 @@ class Recorder:
 @contextmanager
 def recording() -> Iterator[Recorder]:
     """Record every text and box drawn (firmware.gfx.trace) while the block runs."""
-    from firmware.scenes import versus
+    from firmware.scenes import versus_match as versus
 
     rec = Recorder()
     real_overlay = versus.draw_link_overlay
@@ -185,13 +186,9 @@ def sweep_setup_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorde
         m.store.close()
 
 
-# Games opened at their first screen, whose "?" button opens pages turned by a "next" button.
-HELP_GAMES: dict[str, tuple[dict[str, str], str]] = {
-    "arimaa": ({"setup": "default", "mode": "two"}, "button:next"),
-    "panels": ({}, "button:next"),
-    "regions": ({}, "button:help-next"),
-    "sevens": ({}, "button:next"),
-}
+# The options that open a game where its "?" button is (optional extras: by default a game
+# is opened with its defaults, and a game without the button there has no help pages).
+HELP_OPTIONS: dict[str, dict[str, str]] = {"arimaa": {"setup": "default", "mode": "two"}}
 
 
 def _tap(m: Machine, name: str) -> None:
@@ -202,15 +199,24 @@ def _tap(m: Machine, name: str) -> None:
     run(m, 5, draw=False)
 
 
+def _next_page_button(m: Machine) -> str | None:
+    """The button that turns a help page: a hotspot named ...next (the help's own first)."""
+    names = sorted(k for k in m.scene.hotspots() if k.endswith("next"))
+    return next((k for k in names if "help" in k), names[0] if names else None)
+
+
 def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
-    """Every how-to-play page of the games that have a help button, page by page (Reversi
-    and Bubble Pop have none)."""
+    """Every how-to-play page of every game with a help button ("button:help" on its first
+    screen), page by page (Reversi and Bubble Pop have none)."""
+    from firmware.cartridges import discover
     from firmware.testing import run
 
-    for game, (options, next_button) in HELP_GAMES.items():
-        m = machine_in(tmp / game, language, game=game, seed=1, options=options)
+    for game in discover():
+        m = machine_in(tmp / game, language, game=game, seed=1, options=HELP_OPTIONS.get(game))
         try:
             run(m, 5, draw=False)
+            if "button:help" not in m.scene.hotspots():
+                continue
             _tap(m, "button:help")
             for page in range(12):
                 with recording() as rec:
@@ -218,7 +224,8 @@ def sweep_help_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder
                 yield f"{game} help page {page + 1}", rec
                 game_scene = getattr(m.scene, "game", m.scene)
                 before = getattr(game_scene, "help_page", None)
-                if next_button not in m.scene.hotspots():
+                next_button = _next_page_button(m)
+                if next_button is None:
                     break
                 _tap(m, next_button)
                 if getattr(game_scene, "help_page", None) in (before, None):
@@ -304,10 +311,11 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
     from firmware.scenes.versus import (
         DEPARTURE_TEXT,
         FAILURE_TEXT,
-        WaitingScene,
         departure_text,
         failure_text,
+        sentences,
     )
+    from firmware.scenes.versus_match import WaitingScene
     from hal.link.memory import MemoryMedium
     from tools.versus_screenshots import MOVIES as VERSUS_MOVIES
     from tools.versus_screenshots import UNITS, seeded_secrets
@@ -353,15 +361,103 @@ def sweep_versus_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
                 yield f"versus failure {why}", rec
                 guest.pop()
             many = [(1, "Ken", "quit"), (2, "Mio", "lost"), (3, "Sora", "restarted")]
-            for gone in [[(1, "Ken", why)] for why in DEPARTURE_TEXT] + [many]:
-                guest.push(NoticeScene(guest, departure_text(guest, gone)))
+            hosts = [[(0, "Hana", why)] for why in DEPARTURE_TEXT]
+            for gone in [[(1, "Ken", why)] for why in DEPARTURE_TEXT] + [many] + hosts:
+                said = departure_text(guest, gone)
+                if gone[0][0] == 0:  # the host gone: the match cannot go on (issue 33)
+                    said = sentences(guest, [said, failure_text(guest, "host_gone")])
+                guest.push(NoticeScene(guest, said))
                 with recording() as rec:
                     guest.render()
                 yield f"versus gone {gone}", rec
                 guest.pop()
+            yield from sweep_seat_screens(guest)
         finally:
             for m in units.values():
                 m.store.close()
+
+
+class _SeatSession:
+    """A match of three or four units as its screens read it (issue 33: the waiting
+    screen with the time left and "Play on without ...", a seat offered back, the one left
+    of two): the session the screens of `sweep_seat_screens` are drawn for."""
+
+    def __init__(self, role: str, units: int, state: Any) -> None:
+        self.role, self.units, self.state = role, units, state
+        self.sealed, self.offered, self.seat, self.alone = True, True, 1, False
+        self.names = ["Hana", "Ken", "Mio", "Sora"][:units]
+        self.match = None
+
+    def lost_seats(self) -> list[int]:
+        return [0] if self.role == "guest" else list(range(1, self.units))
+
+    def name_of(self, seat: int) -> str:
+        return self.names[seat]
+
+    def time_left(self) -> int:
+        return 1199  # twenty seconds, the longest wait shown
+
+    def gone(self) -> list[tuple[int, str, str]]:
+        return [(1, "Ken", "quit")]
+
+    def quality(self) -> int:
+        return 0
+
+    def partner_name(self) -> str:
+        return "Hana"
+
+
+def sweep_seat_screens(unit: Machine) -> Iterator[tuple[str, Recorder]]:
+    """Issue 33's screens of a running match on `unit` (in a game): the waiting screen of
+    a host of four units (three lost: the longest names line, the "Play on" button) and
+    of a guest waiting for its host, the seat offered back, the one left of two, and the
+    announcements over the game when a seat changes hands."""
+    from firmware.gfx import battery as battery_gfx
+    from firmware.gfx import palette as pal
+    from firmware.link.session import State
+    from firmware.scenes.versus import departure_text
+    from firmware.scenes.versus_match import (
+        ANNOUNCE_TEXT,
+        OfferScene,
+        StrandedScene,
+        WaitingScene,
+        announcement_text,
+    )
+
+    service = unit.link
+    assert service is not None
+    real = service.session
+    try:
+        for role, units in (("host", 4), ("host", 3), ("guest", 3), ("guest", 2)):
+            service.session = _SeatSession(role, units, State.WAITING)  # type: ignore[assignment]
+            unit.push(WaitingScene(unit))
+            with recording() as rec:
+                unit.render()
+            yield f"versus waiting ({role} of {units} units)", rec
+            unit.pop()
+        service.session = _SeatSession("guest", 3, State.PLAYING)  # type: ignore[assignment]
+        unit.push(OfferScene(unit))
+        with recording() as rec:
+            unit.render()
+        yield "versus seat offered back", rec
+        unit.pop()
+        service.session = _SeatSession("host", 2, State.STRANDED)  # type: ignore[assignment]
+        unit.push(StrandedScene(unit, departure_text(unit, [(1, "Ken", "quit")])))
+        with recording() as rec:
+            unit.render()
+        yield "versus partner gone for good", rec
+        unit.pop()
+        session = _SeatSession("host", 4, State.PLAYING)
+        for kind in ANNOUNCE_TEXT:
+            for seat, name, why in [(1, "Ken", "quit"), (3, "Sora", "lost")]:
+                session.gone = lambda s=seat, n=name, w=why: [(s, n, w)]  # type: ignore[method-assign]
+                words = announcement_text(unit, kind, seat, session)  # type: ignore[arg-type]
+                with recording() as rec:
+                    unit.render()
+                    battery_gfx.draw_banner(unit.top, words, pal.TEAL)
+                yield f"versus announced: {words}", rec
+    finally:
+        service.session = real
 
 
 # The failure the error screen shows: where, and the exception (its own words, in English).
@@ -464,6 +560,13 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
         for where, notice in store_notices():
             m.push(NoticeScene(m, notice.en, ja=notice.ja))
             yield seen(where)
+            m.pop()
+        from firmware.scenes.boot import left_out_notice
+
+        for count in (1, 3):  # games that could not be loaded (firmware/cartridges.py)
+            en, ja = left_out_notice(count)
+            m.push(NoticeScene(m, en, ja=ja))
+            yield seen(f"{count} games left out")
             m.pop()
         yield from _update_screens(m, seen)
     finally:

@@ -12,6 +12,7 @@ import pytest
 from screen_sweep import LANGUAGES, machine_in
 from test_translations import english_words
 
+from firmware.game_api import rule_broken
 from firmware.gfx import trace
 from firmware.machine import Machine
 from firmware.testing import run
@@ -47,7 +48,7 @@ def test_settings_rows_keep_names_and_values_inside(language: str, tmp_path: Pat
     m.push(SettingsScene(m))
     problems = _outside_their_box(_seen(m))
     m.store.close()
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -71,7 +72,7 @@ def test_every_setup_row_shows_its_name_and_value_whole_inside(language, tmp_pat
             scene.values[opt.key] = opt.default
         m.pop()
     m.store.close()
-    assert not problems, "\n".join(sorted(set(problems)))
+    assert not problems, "\n".join([*sorted(set(problems)), rule_broken("G7")])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -87,7 +88,7 @@ def test_the_saved_game_line_fits_the_launcher_panel(language, tmp_path):
         assert line, f"{game_id}: no saved-game line"
         problems += [f"{game_id}: {p}" for p in _outside_their_box(seen)]
     m.store.close()
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -123,7 +124,7 @@ def test_player_names_sit_whole_inside_their_boxes(game, options, language, tmp_
     problems = _outside_their_box(seen)
     # (Arimaa's moves list shortens its long lines of steps on purpose)
     problems += [f"{s!r} cut" for s in _shown(seen) if s.endswith("…") and not s[0].isdigit()]
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize("level", ["beginner", "novice", "intermediate", "strong"])
@@ -135,7 +136,7 @@ def test_reversi_names_the_computer_in_japanese(level, tmp_path):
     seen = _seen(m)
     m.store.close()
     english = [t.text for t in seen.texts if english_words(unicodedata.normalize("NFKC", t.text))]
-    assert not english, english
+    assert not english, f"{english}: {rule_broken('G4')}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

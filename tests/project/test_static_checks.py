@@ -21,7 +21,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("hal", "firmware", "games", "emulator", "handheld")
-SCRIPTS = ("tools", "bench")  # type-checked too (pyproject's mypy `files`)
+# type-checked too (pyproject's mypy `files`): the scripts and the example game package
+SCRIPTS = ("tools", "bench", "docs/examples/tictactoe")
 LINT_IMPORTS = str(Path(sys.executable).with_name("lint-imports"))
 
 

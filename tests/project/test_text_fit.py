@@ -15,7 +15,7 @@ import itertools
 import re
 
 import pytest
-from link_sweep import LINK_MATCHES, sweep_link_match, sweep_lobby_labels
+from link_sweep import LINK_MATCHES, sweep_link_match, sweep_lobby_labels, sweep_unit_games
 from screen_sweep import (
     LANGUAGES,
     MOVIES,
@@ -29,6 +29,8 @@ from screen_sweep import (
     sweep_system_screens,
     sweep_versus_screens,
 )
+
+from firmware.game_api import rule_broken
 
 # Panel Link's score popups ("+30") float up across the board and the status row.
 FLOATING = re.compile(r"\+\d+")
@@ -89,14 +91,15 @@ def test_every_text_fits_on_the_movie_screens(movie, language, tmp_path):
     for frame, rec in sweep_movie(movie, language, tmp_path):
         problems += [f"frame {frame}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize(
     "sweep",
     [sweep_setup_screens, sweep_help_screens, sweep_result_screens, sweep_first_start,
-     sweep_versus_screens, sweep_lobby_labels, sweep_system_screens],
-    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels", "system"],
+     sweep_versus_screens, sweep_lobby_labels, sweep_system_screens, sweep_unit_games],
+    ids=["setup", "help", "result", "first-start", "versus", "lobby-labels", "system",
+         "unit-games"],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, language, tmp_path):
@@ -104,7 +107,7 @@ def test_every_text_fits_on_every_setup_help_and_first_start_screen(sweep, langu
     for where, rec in sweep(language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -117,7 +120,7 @@ def test_every_text_fits_on_the_link_match_screens(match, language, tmp_path):
     for where, rec in sweep_link_match(match, language, tmp_path):
         problems += [f"{where}: {p}" for p in _problems(rec)]
     problems = sorted(set(problems))
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -135,7 +138,7 @@ def test_settings_notes_stay_clear_of_its_rows(language, tmp_path):
     m.store.close()
     assert any(d.text.startswith(("Touch stays", "いれかえちゅう")) for d in rec.drawn)
     problems = _problems(rec)
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -169,4 +172,4 @@ def test_settings_names_the_link_in_use_inside_its_row(language, kind, tmp_path)
     }[(kind, language)]
     assert any(d.text == expected for d in rec.drawn), [d.text for d in rec.drawn]
     problems = _problems(rec)
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join([*problems, rule_broken("G7")])

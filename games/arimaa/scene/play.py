@@ -18,7 +18,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match
 from firmware.match.replay import ReplayCursor
@@ -74,7 +74,7 @@ class ArimaaScene(Game):
         opts = ctx.options
         self.mode = opts.get("mode", "cpu") if opts.get("mode") in MODES else "cpu"
         # A versus match over the peer link (the firmware's link session), else None.
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         level = opts.get("level", str(DEFAULT_LEVEL))
         self.level = int(level) if level.isdigit() and int(level) in LEVELS else DEFAULT_LEVEL
         self.human_side = 1 if opts.get("color") == "silver" else 0
@@ -98,9 +98,12 @@ class ArimaaScene(Game):
             self._new_game()
 
     # ------------------------------------------------------------------ set-up
+    def _computer_seat(self, side: int) -> Seat[ArimaaAction]:
+        return ClockedSeat(self.ctx.computer_seat(ArimaaComputer(self.level, self.ai_seed)))
+
     def _seat_for(self, side: int) -> Seat[ArimaaAction]:
         if self.mode == "cpu" and side != self.human_side:
-            return ClockedSeat(self.ctx.computer_seat(ArimaaComputer(self.level, self.ai_seed)))
+            return self._computer_seat(side)
         return LocalSeat[ArimaaAction]()
 
     def _new_game(self) -> None:
@@ -112,7 +115,8 @@ class ArimaaScene(Game):
         if self.versus is not None:
             # This unit's player is a local seat, the partner's a remote seat fed by the link.
             self.match: Match[ArimaaAction] = Match(self.rules, self.versus.make_seats())
-            self.versus.attach(self.match)
+            # the partner gone for good: the computer at this game's level may finish
+            self.versus.attach(self.match, computer=self._computer_seat)
         else:
             self.match = Match(self.rules, [self._seat_for(0), self._seat_for(1)])
         self._reset_view()

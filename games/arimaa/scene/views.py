@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from firmware.game_api import THINKING_INDICATOR_TICKS, GameContext
+from firmware.game_api import THINKING_INDICATOR_TICKS, GameContext, Versus
 from firmware.gfx import text
 from games.arimaa.records import StoredGame
 from games.arimaa.rules import Game as Engine
@@ -29,7 +29,7 @@ class ViewSource(Protocol):
     mode: str
     level: int
     human_side: int
-    versus: Any
+    versus: Versus | None
     stored: StoredGame | None
     record_error: str | None
     notice: str | None

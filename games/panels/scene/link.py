@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from firmware.game_api import GameContext
+from firmware.game_api import GameContext, Versus
 from firmware.match import LocalSeat, Match, RemoteSeat, ReplaySource
 from firmware.match.seats import Seat
 from games.panels.match import Fix, MatchAction, PanelsComputer, PanelsRules
@@ -73,7 +73,9 @@ def start_link(
     return remote
 
 
-def start_versus(scene: LinkTarget, session: Any) -> None:
+def start_versus(
+    scene: LinkTarget, session: Versus, computer: Callable[[int], Seat[MatchAction]] | None = None
+) -> None:
     """Link mode with the peer link's session: it agreed the options and the shared seed
     (`ctx.seed`, so `ctx.rng` draws the same game seed on every unit), makes a local seat
     for this unit's player and remote seats for the others, and carries this unit's
@@ -86,7 +88,7 @@ def start_versus(scene: LinkTarget, session: Any) -> None:
     scene.locals = {i: seat for i, seat in enumerate(seats) if isinstance(seat, LocalSeat)}
     scene.computer = None
     scene.match = Match(PanelsRules.new(config), seats)
-    session.attach(scene.match)
+    session.attach(scene.match, computer=computer)  # the partner gone: it may finish alone
     scene.source = None
     scene._reset_view()
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import (
     ComputerSeat,
@@ -74,16 +74,22 @@ class PanelsScene(Game):
         self.draft: PanelsRules | None = None  # link mode: this unit's provisional steps
         self.link_seat = 0
         # a versus match over the peer link (firmware.link's session), where the firmware has it
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         self._rules_seen: object = None
         if record is not None:
             self._open_record(record)
         elif self.versus is not None:
-            link_glue.start_versus(self, self.versus)
+            link_glue.start_versus(self, self.versus, self._computer_seat)
         else:
             self._new_game(ctx.rng.randrange(2**31))
 
     # ------------------------------------------------------------------ set-up
+    def _computer_seat(self, seat: int) -> Seat[MatchAction]:
+        """The computer at this game's level (a versus partner's side, finishing alone)."""
+        player = PanelsComputer(self.level, self.ai_seed)
+        self.computer: PanelsComputer | None = player
+        return self.ctx.computer_seat(player, COMPUTER_STEP_TICKS)
+
     def _new_game(self, game_seed: int) -> None:
         if getattr(self, "match", None) is not None:
             self.match.close()  # a computer's worker process of the game left behind
@@ -91,13 +97,12 @@ class PanelsScene(Game):
         self.ai_seed = self.ctx.rng.randrange(2**31)
         config = config_from_options(self.ctx.options, game_seed)
         rules = PanelsRules.new(config)
-        self.computer: PanelsComputer | None = None
+        self.computer = None
         self.locals: dict[int, LocalSeat[MatchAction]] = {}
         seats: list[Seat[MatchAction]] = []
         for seat in range(config.players):
             if self.mode == "cpu" and seat != HUMAN:
-                self.computer = PanelsComputer(self.level, self.ai_seed)
-                seats.append(self.ctx.computer_seat(self.computer, COMPUTER_STEP_TICKS))
+                seats.append(self._computer_seat(seat))
             else:
                 self.locals[seat] = LocalSeat()
                 seats.append(self.locals[seat])

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import pygame
 
-from firmware.game_api import GameContext
+from firmware.game_api import GameContext, Versus
 from games.panels.match import PanelsRules
 from games.panels.rules import GameState
 from games.panels.scene import texts as tx
@@ -24,7 +24,7 @@ class ViewSource(Protocol):
     ctx: GameContext
     mode: str
     level: int
-    versus: Any
+    versus: Versus | None
     record_data: dict[str, Any] | None
     record_error: str | None
     anims: list[Anim]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from firmware.game_api import GameContext
+from firmware.game_api import GameContext, Versus
 from firmware.match import LocalSeat, Match
 from games.regions.match import WAIT
 from games.regions.rules.play import Puzzle
@@ -20,7 +20,7 @@ class LinkTarget(Protocol):
     """What the race reads and changes (the scene satisfies it)."""
 
     ctx: GameContext
-    versus: Any
+    versus: Versus | None
     my_seat: int
     phase: str
     message: str

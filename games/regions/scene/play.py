@@ -18,11 +18,11 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import Game, GameContext, GameResult
+from firmware.game_api import Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import LocalSeat, Match, ReplayCursor
 from firmware.scene import hit
-from games.regions.match import RaceRules, RegionsRules
+from games.regions.match import AbsentSeat, RaceRules, RegionsRules
 from games.regions.records import Best, best_of
 from games.regions.rules import threestate as ts
 from games.regions.rules.catalogue import entry
@@ -87,7 +87,7 @@ class RegionsScene(Game):
         self.mode = o.get("mode", "solo")
         # A link session (the race): both units get the same options and seed, so they
         # build the same puzzle; None when playing alone.
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         self.my_seat = 0
         if self.versus is not None:
             self.mode, self.my_seat = "link", int(self.versus.seat or 0)
@@ -307,7 +307,8 @@ class RegionsScene(Game):
             assert isinstance(local, LocalSeat)
             self.seat = local
             self.match = Match(RaceRules(setup), seats)
-            self.versus.attach(self.match)
+            # the partner gone for good: the player may finish the puzzle alone
+            self.versus.attach(self.match, computer=lambda seat: AbsentSeat())
         else:
             self.match = Match(RegionsRules(Puzzle(setup)), [self.seat])
         self.best_before = self.bests().get(self.record_key(pattern))

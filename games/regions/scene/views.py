@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import pygame
 
-from firmware.game_api import GameContext
+from firmware.game_api import GameContext, Versus
 from firmware.match import ReplayCursor
 from games.regions.records import Best
 from games.regions.rules.play import THREE_STATE, Puzzle, states_of
@@ -29,7 +29,7 @@ class ViewSource(Protocol):
     """The part of the scene's state the views read (the scene satisfies it)."""
 
     ctx: GameContext
-    versus: Any
+    versus: Versus | None
     my_seat: int
     variant: str
     goal: int

@@ -92,12 +92,18 @@ class ReversiScene(Game):
             seats[seat_of(other(self.human))] = self.ctx.computer_seat(player, MIN_THINK_TICKS)
         return seats
 
+    def _computer_seat(self, seat: int) -> Seat[str]:
+        """The computer at this game's level (the partner's side, finishing alone)."""
+        budget = self.ctx.computer_budget(ReversiComputer.units_per_tick)
+        player = ReversiComputer(self.level, self.ai_seed, budget)
+        return self.ctx.computer_seat(player, MIN_THINK_TICKS)
+
     def _reset(self) -> None:
         """The initial state of R-REV-STATE, hint level none (R-REV-OP-6)."""
         self.ai_seed = self.ctx.rng.randrange(2**31)  # each game its own (seeded) computer
         self._match: Match[str] = Match(ReversiRules(), self._seats())
-        if self.versus is not None:
-            self.versus.attach(self._match)
+        if self.versus is not None:  # the partner gone for good: the computer may finish
+            self.versus.attach(self._match, computer=self._computer_seat)
         self.hint_level = 0
         self.preview: str | None = None
         self.anim: FlipAnimation | None = None

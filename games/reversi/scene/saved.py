@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from firmware.game_api import Versus
 from firmware.match import Match, Played, Seat
 from games.reversi.ai import LEVELS
 from games.reversi.match import ReversiRules, seat_of
@@ -38,7 +39,7 @@ class SaveSource(ViewSource, Protocol):
 
     level: int
     human: str
-    versus: Any
+    versus: Versus | None
     ai_seed: int
     hint_level: int
     reported: bool

@@ -6,10 +6,10 @@ included). The scene is reached through `LinkSource`, never by importing `play.p
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
-from firmware.game_api import GameContext
-from firmware.match import Match
+from firmware.game_api import GameContext, Versus
+from firmware.match import Match, Seat
 from games.sevens.ai.personalities import PERSONALITIES
 from games.sevens.match import SevensComputer, SevensRules, SevensSealed, deal_for_link
 from games.sevens.scene.setup import Setup
@@ -19,7 +19,7 @@ class LinkSource(Protocol):
     """What the link glue reads (the scene satisfies it)."""
 
     ctx: GameContext
-    versus: Any
+    versus: Versus | None
     setup: Setup
 
     @property
@@ -30,6 +30,7 @@ def versus_members(scene: LinkSource) -> list[str]:
     """One seat per unit (this unit's person `human`, the others `remote`), computers
     in the rest: the host's seat options where they name a personality."""
     session = scene.versus
+    assert session is not None, "a versus match's members, in a versus match only"
     units = int(session.seats)
     rng = random.Random(f"{scene._seed}:members")
     out = ["human" if s == session.seat else "remote" for s in range(units)]
@@ -45,12 +46,15 @@ def versus_match(scene: LinkSource, setup: Setup, members: list[str]) -> Match[s
     where they are remote seats). Sealed (the launcher's way): the host deals from a
     seed only it knows and each guest starts from its own view of the deal."""
     session = scene.versus
+    assert session is not None, "a versus match's seats, in a versus match only"
     rules: SevensRules
     if not session.sealed:
         rules = SevensRules.new(scene._seed, setup.rules)
     elif session.role == "host":
+        assert session.deal_seed is not None, "a sealed host draws its deal seed first"
         rules = deal_for_link(session.deal_seed, setup.rules)
     else:
+        assert session.opening is not None, "a sealed guest starts once its view arrived"
         rules = SevensSealed.from_json(session.opening["rules"])
     session.seats = 4  # the units' seats, then the computers' (see docs/games/sevens.md)
     seats = session.make_seats()
@@ -59,6 +63,17 @@ def versus_match(scene: LinkSource, setup: Setup, members: list[str]) -> Match[s
             if kind in PERSONALITIES:
                 seats[s] = scene.ctx.computer_seat(SevensComputer(kind, f"{scene._seed}:ai:{s}"))
     match = Match(rules, seats)
-    session.attach(match, dealer=lambda seed: deal_for_link(seed, setup.rules))
+
+    def computer(seat: int) -> Seat[str]:
+        kind = PERSONALITIES[seat % len(PERSONALITIES)]
+        return scene.ctx.computer_seat(SevensComputer(kind, f"{scene._seed}:ai:{seat}"))
+
+    # the host alone holds every hand: its computer may take the seat of a unit that is gone
+    host = session.role == "host"
+    session.attach(
+        match,
+        dealer=lambda seed: deal_for_link(seed, setup.rules),
+        computer=computer if host else None,
+    )
     return match
 

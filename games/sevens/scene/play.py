@@ -23,7 +23,7 @@ from typing import Any
 
 import pygame
 
-from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult
+from firmware.game_api import THINKING_INDICATOR_TICKS, Game, GameContext, GameResult, Versus
 from firmware.input import InputState
 from firmware.match import ComputerSeat, LocalSeat, Match, RelaySeat, ReplayCursor
 from firmware.scene import hit
@@ -115,7 +115,7 @@ class SevensScene(Game):
         self.cache = Cache()
         # A link session (firmware/link/session.py) when this is a versus match: one person
         # per unit, computers in the seats no unit took; None otherwise.
-        self.versus: Any = getattr(ctx, "versus", None)
+        self.versus: Versus | None = ctx.versus
         mode = ctx.options.get("mode", "cpu")
         stored = ctx.load_data(SETUP_KEY)
         if self.versus is not None:

@@ -5,8 +5,9 @@ take). Reads the scene through `ViewSource`, never imports `play.py`.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from firmware.game_api import Versus
 from games.sevens.rules import Game as Table
 from games.sevens.rules import Tally
 from games.sevens.scene.animation import Anim
@@ -27,7 +28,7 @@ class ViewSource(Protocol):
     handoff: bool
     talk: Talk
     replay_actions: list[tuple[int, bytes]]
-    versus: Any
+    versus: Versus | None
 
     @property
     def table(self) -> Table | None: ...

@@ -17,6 +17,8 @@ from firmware.cli import main as cli_main
         (["--versus", "host", "--game", "reversi"], "--versus needs --link"),
         (["--link", "air://x?loss=2"], "cannot open the link"),
         (["--link", "/dev/no-such-radio"], "cannot open the link"),
+        (["--link-grace", "soon"], "not a whole number of ticks: 'soon'"),
+        (["--link-grace", "0"], "ticks must be 1..36000, got 0"),
     ],
 )
 def test_bad_link_arguments_are_one_line_errors(
@@ -44,6 +46,8 @@ def test_a_headless_unit_with_a_link_dumps_its_link_state(tmp_path: Path) -> Non
                 "reversi",
                 "--versus",
                 "host",
+                "--link-grace",
+                "120",
                 "--dump",
                 str(dump),
             ]
@@ -60,4 +64,9 @@ def test_a_headless_unit_with_a_link_dumps_its_link_state(tmp_path: Path) -> Non
     )
     assert set(link["rejected"]) == {"crc", "auth", "replay", "unpaired", "illegal", "spoof"}
     assert link["frames"]["sent"] >= 1  # its beacon
+    # issue 33: no seat taken, nothing waited for, announced or offered
+    assert (link["computer"], link["time_left"], link["announced"], link["offered"]) == (
+        [], None, None, False
+    )
+    assert link["grace_ticks"] == 120  # --link-grace
     assert data["scene"] == "lobby"

@@ -3,29 +3,25 @@ Cy, a computer in the fourth seat) play Killing Sevens on simulated air with a s
 clock. A guest that quits or leaves says goodbye at once and the others name exactly it,
 with its cause; a guest that falls silent is named lost within a bounded number of ticks by
 the host and by the other guest; the dumps, the screens (English and Japanese) and the log
-say the same. After a departure the match ends for every unit, as before."""
+say the same. A guest gone for good has its seat taken by the host's computer and the
+others play on (item 2, test_takeover.py); the host gone ends the match for every guest."""
 
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pytest
 
-from firmware.link.radio import PairRecord
 from firmware.link.reliable import LOST_TICKS
 from firmware.link.session import Session, State
 from firmware.link.testbed import Air, prepaired
-from firmware.scenes.versus import start_versus
-from firmware.storage import Store
 from firmware.testing import scripted_machine
-from games.sevens.scene.setup import Setup
 from hal.interfaces import Button, RawInput
 from hal.link.air import Impairments
-from hal.link.memory import MemoryMedium
+from tests.firmware.link.match_units import MatchUnits, announced
 from tests.games.sevens.sevens_driver import Tapper
 
 NAMES = ("Hana", "Ken", "Cy")
@@ -36,81 +32,22 @@ def _pygame() -> None:
     pygame.init()
 
 
-class ThreeUnits:
+class ThreeUnits(MatchUnits):
     """Hana hosts Killing Sevens for four seats, Ken and Cy (paired with her and each other
     earlier) join, Hana starts with who is here: a computer takes the fourth seat."""
 
     def __init__(self, tmp_path: Path, languages: tuple[str, ...] = ("en", "en", "en")) -> None:
-        self.clock = 0.0
-        self.medium = MemoryMedium(Impairments(baud=9600, delay_ms=20, seed=7), lambda: self.clock)
-        self.machines: list[Any] = []
-        self.tappers: list[Tapper] = []
-        self.stopped: set[int] = set()  # units no longer stepped (switched off, or killed)
-        self.ticks = 0
-        for i, name in enumerate(NAMES):
-            folder = tmp_path / name
-            folder.mkdir()
-            store = Store.open(folder / "store.db")
-            store.set_setting("game:sevens:setup", Setup(bubbles="fast").to_json())
-            store.close()
-            tapper = Tapper(i)
-            m = scripted_machine(folder, tapper, link=self.medium.attach(), link_name=name)
-            m.settings.language = languages[i]
-            m.to_launcher()
-            tapper.machine = m
-            self.machines.append(m)
-            self.tappers.append(tapper)
-        radios = [m.link.radio for m in self.machines]
-        for i, a in enumerate(radios):  # paired earlier: every two share a stored key
-            for b in radios[i + 1 :]:
-                key = os.urandom(32)
-                a.keyring.add(PairRecord(b.id, b.name, key))
-                b.keyring.add(PairRecord(a.id, a.name, key))
+        super().__init__(tmp_path, NAMES, languages)
         self.host, self.ken, self.cy = self.machines
-
-    def run(self, ticks: int, until: Any = None) -> int:
-        """Step every running unit; the ticks it took until `until` held."""
-        for n in range(ticks):
-            self.clock += 1 / 60
-            self.ticks += 1
-            for i, m in enumerate(self.machines):
-                if i not in self.stopped:
-                    m.step()
-            if until is not None and until():
-                return n + 1
-        return ticks
-
-    def start(self, plays: int) -> None:
-        """Into the match, and on until `plays` actions were played."""
-        start_versus(self.host, "host", "sevens", {"max_kill": "4"})
-        for guest in (self.ken, self.cy):
-            start_versus(guest, "join", "sevens", {})
-            guest.scene.auto_join = True
-        self.run(60 * 60, until=lambda: self.host.scene.dump().get("joined") == 2)
-        assert self.host.link.session.start_now()
-        self.run(60 * 60, until=lambda: all(m.game_scene() is not None for m in self.machines))
-        assert all(m.game_scene() is not None for m in self.machines)
-        self.run(60 * 300, until=lambda: self.played() >= plays and self.settled())
-        assert self.played() >= plays and all(
-            m.link.session.state is State.PLAYING for m in self.machines
-        )
-
-    def settled(self) -> bool:
-        """The host's messages (the deal first: seconds of air at 9600 baud, when nobody
-        else gets a word in) have all arrived."""
-        radio = self.host.link.radio
-        return all(radio.peers[g.peer].rel.pending == 0 for g in self.host.link.session.guests)
-
-    def played(self) -> int:
-        match = self.host.link.session.match
-        return len(match.history) if match is not None else 0
-
-    def scenes(self) -> list[str]:
-        return [m.scene.name for i, m in enumerate(self.machines) if i not in self.stopped]
 
 
 def _gone(machine: Any) -> list[dict[str, Any]]:
     return list(machine.dump()["link"]["gone"])
+
+
+def _taken(machine: Any) -> bool:
+    """The computer plays Cy's seat on this unit, and it is back in the game."""
+    return machine.dump()["link"]["computer"] == [2] and machine.scene.name == "sevens"
 
 
 def _departures(caplog: pytest.LogCaptureFixture, why: str) -> list[str]:
@@ -122,18 +59,19 @@ def test_a_guest_that_quits_is_named_by_the_host_and_the_other_guest(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, plays: int
 ) -> None:
     """Cy's unit switches off (the emulator's quit, the end of a headless run): its goodbye
-    goes at once; Hana and Ken name Cy, and only Cy, with cause "quit"."""
+    goes at once; Hana and Ken name Cy, and only Cy, with cause "quit", and play on with
+    the host's computer in Cy's seat (announced on both)."""
     units = ThreeUnits(tmp_path)
     units.start(plays)
     caplog.set_level(logging.INFO, logger="twinfold.link")
     caplog.clear()  # only what follows (an earlier test may have left the logger at INFO)
     units.stopped.add(2)  # switched off: it says nothing more
     units.cy.link.shutdown(wait=lambda: units.run(1))  # the others go on meanwhile
-    took = units.run(60 * 10, until=lambda: units.scenes() == ["notice", "notice"])
-    assert units.scenes() == ["notice", "notice"]
+    took = units.run(60 * 10, until=lambda: all(_taken(m) for m in (units.host, units.ken)))
     assert took < LOST_TICKS  # told by the goodbye, not by the silence
+    assert units.scenes() == ["sevens", "sevens"]
     for m in (units.host, units.ken):
-        assert m.scene.message == "Cy left the game."
+        assert announced(m) == "Cy left the game. The computer plays for Cy now."
         assert _gone(m) == [{"seat": 2, "name": "Cy", "why": "quit"}]
     assert _departures(caplog, "quit") == ["versus: Cy (seat 2) is gone: quit"] * 2
     assert not _departures(caplog, "lost")
@@ -154,9 +92,12 @@ def test_a_guest_that_leaves_by_the_pause_menu_is_named_in_japanese_too(
     assert units.cy.scene.name == "pause"
     units.cy.scene.quit()  # the menu's "Leave the match"
     assert units.cy.scene.name == "launcher"
-    units.run(60 * 10, until=lambda: units.scenes()[:2] == ["notice", "notice"])
-    assert units.host.scene.message == "Cy left the game."
-    assert units.ken.scene.message == "Cyが ゲームを ぬけました。"
+    units.run(60 * 10, until=lambda: all(_taken(m) for m in (units.host, units.ken)))
+    assert units.scenes()[:2] == ["sevens", "sevens"]
+    assert announced(units.host) == "Cy left the game. The computer plays for Cy now."
+    assert announced(units.ken) == (
+        "Cyが ゲームを ぬけました。Cyの かわりに コンピュータが うちます。"
+    )
     for m in (units.host, units.ken):
         assert _gone(m) == [{"seat": 2, "name": "Cy", "why": "left"}]
     assert _departures(caplog, "left") == ["versus: Cy (seat 2) is gone: left"] * 2
@@ -184,7 +125,9 @@ def test_a_silent_guest_is_named_lost_by_the_host_and_the_other_guest(
     assert _departures(caplog, "lost") == ["versus: Cy (seat 2) is gone: lost"] * 2
     units.host.scene.abandon()  # the waiting screen's "Abandon the game"
     units.run(60 * 10, until=lambda: units.ken.scene.name == "notice")
-    assert units.ken.scene.message == "Hanaが ゲームを ぬけました。"
+    assert units.ken.scene.message == (
+        "ホストの Hanaが ゲームを ぬけました。ホストが いないと つづけられません。"
+    )
     assert _gone(units.ken) == [{"seat": 0, "name": "Hana", "why": "left"}]
 
 
@@ -242,8 +185,8 @@ def test_a_silent_guest_that_comes_back_resumes_the_match_everywhere(
 def test_the_host_that_quits_is_named_by_every_guest(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Hana's unit switches off mid-game: Ken and Cy name Hana, cause "quit" (what happens
-    next, the match ending, is as before)."""
+    """Hana's unit switches off mid-game: Ken and Cy name Hana as the host, cause "quit";
+    the match cannot go on without its dealer: it is over for both."""
     units = ThreeUnits(tmp_path)
     units.start(5)
     caplog.set_level(logging.INFO, logger="twinfold.link")
@@ -252,7 +195,9 @@ def test_the_host_that_quits_is_named_by_every_guest(
     units.host.link.shutdown(wait=lambda: units.run(1))
     units.run(60 * 10, until=lambda: units.scenes() == ["notice", "notice"])
     for m in (units.ken, units.cy):
-        assert m.scene.message == "Hana left the game."
+        assert m.scene.message == (
+            "Hana (the host) left the game. The match cannot go on without the host."
+        )
         assert _gone(m) == [{"seat": 0, "name": "Hana", "why": "quit"}]
     assert _departures(caplog, "quit") == ["versus: Hana (seat 0) is gone: quit"] * 2
 
@@ -261,7 +206,8 @@ def test_a_guest_that_restarts_is_named_restarted(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Cy's unit restarts at once (a crash, a reset: no goodbye) on its store: its new
-    channel tells the host, which names Cy "restarted" and tells Ken."""
+    channel tells the host, which names Cy "restarted", tells Ken, and plays on with its
+    computer in Cy's seat."""
     units = ThreeUnits(tmp_path)
     units.start(5)
     caplog.set_level(logging.INFO, logger="twinfold.link")
@@ -274,9 +220,9 @@ def test_a_guest_that_restarts_is_named_restarted(
     cy.to_launcher()
     tapper.machine = cy
     units.machines[2] = units.cy = cy
-    units.run(60 * 10, until=lambda: units.scenes()[:2] == ["notice", "notice"])
-    assert units.scenes() == ["notice", "notice", "launcher"]
+    units.run(60 * 10, until=lambda: all(_taken(m) for m in (units.host, units.ken)))
+    assert units.scenes() == ["sevens", "sevens", "launcher"]
     for m in (units.host, units.ken):
-        assert m.scene.message == "Cy restarted."
+        assert announced(m) == "Cy restarted. The computer plays for Cy now."
         assert _gone(m) == [{"seat": 2, "name": "Cy", "why": "restarted"}]
     assert _departures(caplog, "restarted") == ["versus: Cy (seat 2) is gone: restarted"] * 2

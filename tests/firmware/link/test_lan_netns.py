@@ -36,6 +36,7 @@ NAMES = ("Hana", "Ken", "Mio", "Sora")
 LOSSY = "loss 10% duplicate 2% delay 10ms 8ms"  # jitter above the gap between datagrams reorders
 MAX_FRAMES = 60 * 120  # a unit gives up after two minutes of ticks (a match takes ~10 s)
 TIMEOUT = 300  # seconds a whole match may take on a loaded machine
+GRACE = 36000  # ticks a lost unit is waited for (the most --link-grace takes: ten minutes)
 
 
 def env() -> dict[str, str]:
@@ -54,6 +55,10 @@ def start_match(
         cmd = [sys.executable, str(HERE / "lan_player.py"), str(i + 1), str(units), "--"]
         cmd += ["headless", "--link", url, "--game", game, "--accept-pairing", "--name", name]
         cmd += ["--versus", "host" if i == 0 else "join", "--until-over"]
+        # the link is under test here, not departures (test_takeover.py): with six matches'
+        # units starving each other of the two cores, a unit can fall silent for longer than
+        # the 10 s after which a lost unit's seat goes to the computer
+        cmd += ["--link-grace", str(GRACE)]
         cmd += ["--frames", str(MAX_FRAMES), "--store", str(folder / "store.db")]
         cmd += ["--dump", str(folder / "dump.json")]
         procs.append(seg.popen(i, cmd, folder / "log.txt", env()))
@@ -158,7 +163,8 @@ def test_the_readmes_two_computer_recipe_runs_verbatim(tmp_path: Path) -> None:
         }
     for unit in left:  # it saw the first one stop: its partner's goodbye came through
         other = (names - {unit["link"]["name"]}).pop()
-        assert unit["game"]["message"] == f"{other} left the game.", unit
+        # the one left of two may finish alone or leave (issue 33), the other named as gone
+        assert unit["scene"] == "alone" and unit["link"]["state"] == "stranded", unit
         gone = [(g["name"], g["why"]) for g in unit["link"]["gone"]]
         assert gone == [(other, "quit")], unit
 

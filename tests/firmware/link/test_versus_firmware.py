@@ -175,9 +175,11 @@ def test_quitting_a_versus_game_tells_the_partner_and_save_states_are_refused(tm
         guest.restore(slot)
     guest.to_launcher()  # what Quit and Save and quit in the pause menu do
     assert guest.link.session is None
-    pair.run(60 * 5, until=lambda: host.scene.name == "notice")
-    assert host.scene.name == "notice" and host.game_scene() is None
-    assert host.link.session is None
+    # issue 33: the one left of two may finish against the computer, or leave
+    pair.run(60 * 5, until=lambda: host.scene.name == "alone")
+    assert host.scene.name == "alone" and host.scene.message.endswith("left the game.")
+    host.scene.leave()
+    assert host.game_scene() is None and host.link.session is None
 
 
 def test_a_second_match_after_the_first_uses_the_stored_pairing(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -273,8 +275,10 @@ def test_the_pause_menu_of_a_match_only_resumes_or_leaves_it(tmp_path) -> None: 
     assert [item.key for item in guest.scene.items] == ["resume", "quit"]
     guest.scene.quit()
     assert guest.scene.name == "launcher" and guest.link.session is None
-    pair.run(60 * 10, until=lambda: host.scene.name == "notice")
-    assert host.scene.name == "notice" and host.game_scene() is None
+    pair.run(60 * 10, until=lambda: host.scene.name == "alone")  # finish alone, or leave
+    assert host.scene.name == "alone"
+    host.scene.leave()
+    assert host.game_scene() is None
 
 
 def test_abandoning_while_the_link_is_cut_reaches_the_partner_when_it_returns(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -289,6 +293,7 @@ def test_abandoning_while_the_link_is_cut_reaches_the_partner_when_it_returns(tm
     pair.run(60 * 5)  # the host's unit stops trying
     assert host.scene.name == "launcher" and guest.scene.name == "waiting"
     pair.medium.cut = False
-    pair.run(60 * 10, until=lambda: guest.scene.name == "notice")
-    assert guest.scene.name == "notice" and guest.game_scene() is None
-    assert guest.link.session is None
+    pair.run(60 * 10, until=lambda: guest.scene.name == "alone")  # finish alone, or leave
+    assert guest.scene.name == "alone" and "Hana (the host)" in guest.scene.message
+    guest.scene.leave()
+    assert guest.game_scene() is None and guest.link.session is None

@@ -102,3 +102,26 @@ def test_two_units_race_over_lossy_air_and_agree_on_the_winner(tmp_path) -> None
     ra = host.store.list_records("regions")[0].record
     rb = guest.store.list_records("regions")[0].record
     assert (ra["outcome"], rb["outcome"]) == ("loss", "win")
+
+
+def test_the_one_left_finishes_the_puzzle_alone(tmp_path: Path) -> None:
+    """Issue 33, item 4: Ken's unit switches off at the start of the race; Hana is told Ken
+    left, chooses to finish alone, solves the puzzle (Ken's turns wait) and wins; the record
+    says Ken's side was nobody's from then on (the stand-in named "computer")."""
+    pair = MachinePair(tmp_path, Impairments(baud=9600, delay_ms=20, seed=8),
+                       [Solver(20), Solver(20)])
+    host, guest = pair.machines
+    start_versus(host, "host", "regions", {"surface": "8_18", "pattern": "1"})
+    start_versus(guest, "join", "regions", {})
+    guest.scene.auto_join = True
+    pair.run(60 * 60, until=lambda: all(m.game_scene() is not None for m in pair.machines))
+    pair.machines.remove(guest)  # switched off: only its goodbye goes out
+    guest.link.shutdown(wait=lambda: pair.run(1))
+    pair.run(60 * 10, until=lambda: host.scene.name == "alone")
+    assert host.scene.name == "alone" and host.scene.message == "Ken left the game."
+    host.scene.finish()
+    pair.run(60 * 120, until=lambda: host.game_scene().game.reported)
+    record = host.store.list_records("regions")[0].record
+    assert record["outcome"] == "win"
+    assert record["seat_parts"]["1"][0] == ["Ken", 0]
+    assert record["seat_parts"]["1"][-1][0] == "computer"

@@ -172,7 +172,7 @@ class Spy:
             parts: dict[int, bytes] = {}
             for public, over, msg in self.inbox[i]:
                 kind, body = chr(msg[0]), msg[1:]
-                assert kind in "WRNGASUEBL", f"unexpected message {kind!r}"
+                assert kind in "WRNGASUEBLTH", f"unexpected message {kind!r}"
                 self.checked[kind] = self.checked.get(kind, 0) + 1
                 seen = {c for c in range(52) if board.BIT[c] & public} | mine
                 if kind == "A":
