@@ -199,8 +199,10 @@ def variant(wheel: Path, version: str, into: Path, broken: bool = False) -> Path
                 if name.endswith(".dist-info/METADATA"):
                     data = data.replace(f"Version: {old_version}".encode(),
                                         f"Version: {version}".encode(), 1)  # fmt: skip
-                if broken and name == "firmware/boot.py":
-                    data = b'raise RuntimeError("a broken update: it fails at boot")\n' + data
+                if broken and name == "firmware/boot.py":  # after `from __future__ ...`
+                    head, sep, rest = data.partition(b"from __future__ import annotations\n")
+                    fail = b'raise RuntimeError("a broken update: it fails at boot")\n'
+                    data = head + sep + fail + rest if sep else fail + data
                 out.writestr(name, data)
     return dest
 
