@@ -438,8 +438,10 @@ def updates(unit: Unit, versions: dict[str, str], rng: random.Random) -> None:
         raise CheckFailed(f"{g.name}: no rollback from {broken}: {status}")
     failed = g.sh("journalctl -b -u twinfold -o cat --no-pager | grep -c 'a broken update' || true")
     journal_has(unit, rf"device: version v{re.escape(good)} \({re.escape(broken)} undone\)", 120)
-    log(f"{g.name}: the broken update {broken} failed {failed.strip()} starts and was rolled "
-        f"back to {good} (the launcher says so) after {time.monotonic() - started:.0f} s")
+    log(
+        f"{g.name}: the broken update {broken} failed {failed.strip()} starts and was rolled "
+        f"back to {good} (the launcher says so) after {time.monotonic() - started:.0f} s"
+    )
     unit.start_probe()
     g.sh(f"(twinfold-update {wheel_in_guest(mid)} > /dev/null 2>&1 &)", 60)
     delay = rng.uniform(0, 40)
@@ -526,8 +528,10 @@ def main(argv: list[str] | None = None) -> int:
         unit.guest.remove()
         shutil.rmtree(work, ignore_errors=True)
         unit.save_report()
-        log(f"power_check: {len(unit.cuts)} power cuts, {unit.verified} boots verified, "
-            f"{len(unit.failures)} failures (report: {unit.report})")
+        log(
+            f"power_check: {len(unit.cuts)} power cuts, {unit.verified} boots verified, "
+            f"{len(unit.failures)} failures (report: {unit.report})"
+        )
     return 1 if unit.failures else 0
 
 
