@@ -7,9 +7,11 @@
 # there (without apt: the packages are already in place; --apt: install them too, for a
 # checkout whose installer needs new ones) and restarts the service. The unit
 # keeps its store and /etc/twinfold/device.toml. The wheel is reinstalled whenever its
-# content changed, although its version stays the same. A unit with a read-only root must
-# have it made writable first (docs/hardware.md, "Update"). The wheel is built with
-# `$PYTHON -m pip` (default python3; e.g. PYTHON=.venv/bin/python when python3 has no pip).
+# content changed, although its version stays the same. On the Debian image the wheel is
+# installed beside the running version and rolls back by itself; a Raspberry Pi OS unit with
+# a read-only root must have it made writable first (docs/hardware.md, "Update"). The wheel
+# is built with `$PYTHON -m pip` (default python3; e.g. PYTHON=.venv/bin/python when python3
+# has no pip).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -50,8 +52,13 @@ fi
 REMOTE=/tmp/twinfold-push
 step ssh "$TARGET" "rm -rf $REMOTE && mkdir -p $REMOTE"
 step scp -q -r "$HERE" "$OUT/$WHEEL" "$TARGET:$REMOTE/"
-step ssh "$TARGET" "sudo $REMOTE/deploy/install.sh${APT:+ $APT} --wheel $REMOTE/$WHEEL"
+# The Debian image (read-only root) has twinfold-update: the wheel goes beside the running
+# version, which it replaces only once it reached READY (docs/hardware.md, "Power cuts and
+# updates"); it restarts the firmware itself. Elsewhere the installer replaces the venv.
+UPDATE=/usr/local/sbin/twinfold-update
+step ssh "$TARGET" "test ! -x $UPDATE || sudo $UPDATE $REMOTE/$WHEEL"
+step ssh "$TARGET" "test -x $UPDATE || sudo $REMOTE/deploy/install.sh${APT:+ $APT} --wheel $REMOTE/$WHEEL"
 if [ "$RESTART" = 1 ]; then
-    step ssh "$TARGET" "sudo systemctl restart twinfold && systemctl --no-pager status twinfold | head -n 5"
+    step ssh "$TARGET" "test -x $UPDATE || sudo systemctl restart twinfold && systemctl --no-pager status twinfold | head -n 5"
 fi
 step ssh "$TARGET" "rm -rf $REMOTE"

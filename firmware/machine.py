@@ -128,6 +128,7 @@ class Machine:
         self._battery_banner: tuple[str, int] | None = None  # ("low"/"critical", until tick)
         self.last_error: str | None = None
         self.notice: StoreNotice | None = store.notice
+        self.version_note: tuple[str, str] | None = None  # set by the device (handheld/app.py)
         # games that could not be loaded (firmware.cartridges.discover_all): the boot screen
         # says how many, once; the log says which and why
         self.left_out = left_out

@@ -38,6 +38,9 @@ class Host(GameHost, Protocol):
     and the store (from `GameHost`). `firmware.machine.Machine` satisfies it."""
 
     notice: StoreNotice | None  # for the boot screen to show once (e.g. a repaired store)
+    # the launcher's corner: which version runs, when it is not the unit's own (an update,
+    # or the version an update was rolled back to), in (English, Japanese); None: nothing
+    version_note: tuple[str, str] | None
     left_out: int  # games that could not be loaded: the boot screen says so once
     ask_language: bool  # a first start: the boot screen offers the language choice first
     offer_resume: bool  # a boot game offers its waiting saved game first (Continue / New)

@@ -30,6 +30,7 @@ from firmware.match.profiles import PROFILES as MATCH_PROFILES
 from firmware.match.worker import close_all as stop_workers
 from firmware.movie import Movie
 from firmware.storage import Store
+from firmware.store_rescue import StoreNotice
 from hal.backends.device.battery import SysfsBattery
 from hal.backends.device.config import BatteryConfig, DeviceConfig, InputConfig
 from hal.backends.device.evdev_input import EvdevInput
@@ -53,6 +54,7 @@ from hal.interfaces import (
 )
 from hal.touch import Calibration, TouchFilterConfig
 from handheld.movie_input import MovieInput
+from handheld.slots import launcher_note
 
 # The resistive panel's filters; a tap shorter than a frame is held long enough to pass them.
 TOUCH_PROFILE = TouchFilterConfig.RESISTIVE
@@ -160,6 +162,12 @@ def boot(hal: Hal, store: Store, config: DeviceConfig, options: BootOptions) -> 
         offer_resume=not movie,  # and a boot game's waiting saved game: Continue / New game
     )
     machine = firmware_boot(hal, boot_config, store=store)
+    if not movie:  # an update runs, or one was rolled back (handheld/slots.py, the image)
+        machine.version_note, rollback = launcher_note(os.environ)
+        if rollback is not None and machine.notice is None:
+            machine.notice = StoreNotice(*rollback)
+        if machine.version_note is not None:
+            log.info("device: version %s", machine.version_note[0])
     if movie:
         machine.touch.set_calibration(Calibration.identity())  # this run only, not stored
     elif store.get_calibration() is None:

@@ -47,6 +47,8 @@ done
 . "$HERE/base.sh"
 # shellcheck source=deploy/image/prereq.sh
 . "$HERE/prereq.sh"
+# shellcheck source=deploy/image/power_layout.sh
+. "$HERE/power_layout.sh"
 missing="$(build_prerequisites)" || die "cannot build here: $missing"
 
 VERSION="$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["project"]["version"])' "$REPO/pyproject.toml")"
@@ -108,6 +110,8 @@ chroot "$ROOTFS" /tmp/twinfold/deploy/install.sh --no-apt \
     --wheels /tmp/twinfold/wheels --wheel "/tmp/twinfold/wheels/$(basename "$WHEEL")" \
     > "$WORK/install.log" 2>&1 || { tail -n 40 "$WORK/install.log" >&2; die "install.sh failed in the arm64 root"; }
 cp "$WORK/install.log" "$OUT/$NAME.install.log"
+rm -f "$OUT"/twinfold-*-py3-none-any.whl
+cp "$WHEEL" "$OUT/"  # beside the image: the QEMU checks make their updates from it
 "$HERE/verify_root.sh" "$ROOTFS" || die "the installed root is not as expected (above)"
 umount "$ROOTFS/dev" "$ROOTFS/proc"
 rm -rf "$ROOTFS/tmp/twinfold"
@@ -122,15 +126,20 @@ install -D -m 0644 "$F/20-wired.network" "$ROOTFS/etc/systemd/network/20-twinfol
 install -D -m 0644 "$F/twinfold.toml" "$ROOTFS/boot/firmware/twinfold.toml"
 chroot "$ROOTFS" systemctl enable -q twinfold-boot-config.service twinfold-serial-shell.service systemd-networkd.service
 chroot "$ROOTFS" systemctl disable -q ssh.service 2>/dev/null || true
+power_root "$ROOTFS" "$F"  # read-only root, /var grown, update slots (power_layout.sh)
 echo twinfold > "$ROOTFS/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\ttwinfold\n' > "$ROOTFS/etc/hosts"
+# udev may take minutes to name the partitions on a loaded emulator: /var is required (the
+# unit stops in emergency mode without it), so its device is awaited longer than 90 s.
 cat > "$ROOTFS/etc/fstab" <<FSTAB
-LABEL=$ROOT_LABEL / ext4 defaults,noatime 0 1
-LABEL=$BOOT_LABEL /boot/firmware vfat defaults,nofail 0 2
+LABEL=$ROOT_LABEL / ext4 ro,noatime 0 1
+LABEL=$VAR_LABEL /var ext4 defaults,noatime,errors=remount-ro,x-systemd.device-timeout=15min 0 2
+LABEL=$BOOT_LABEL /boot/firmware vfat ro,nofail,x-systemd.device-timeout=15min 0 2
+tmpfs /tmp tmpfs mode=1777,nosuid,nodev 0 0
 FSTAB
 # The kernel command line: the root by label, the console on the mini UART (ttyS1), none
 # drawn on the display (fbcon=map:9, as install.sh sets it).
-echo "console=ttyS1,115200 console=tty0 root=LABEL=$ROOT_LABEL rootfstype=ext4 rw rootwait fsck.repair=yes net.ifnames=0 cma=64M fbcon=map:9" \
+echo "console=ttyS1,115200 console=tty0 root=LABEL=$ROOT_LABEL rootfstype=ext4 ro rootwait fsck.repair=yes net.ifnames=0 cma=64M fbcon=map:9" \
     > "$ROOTFS/boot/firmware/cmdline.txt"
 rm -f "$ROOTFS/etc/ssh/ssh_host_"*  # each unit makes its own (ssh's first start)
 chroot "$ROOTFS" sh -c 'cat > /etc/systemd/system/ssh-keygen.service' <<'UNIT'
@@ -140,7 +149,7 @@ Before=ssh.service
 ConditionPathExists=!/etc/ssh/ssh_host_ed25519_key
 [Service]
 Type=oneshot
-ExecStart=/usr/bin/ssh-keygen -A
+ExecStart=/usr/local/lib/twinfold/with-rw-root /usr/bin/ssh-keygen -A
 [Install]
 WantedBy=multi-user.target
 UNIT
@@ -152,31 +161,38 @@ step "root: the handheld's parts (deploy/image/handheld/image-setup)"
 rm -rf "$ROOTFS/var/cache/apt/"*.bin "$ROOTFS/var/lib/apt/lists/"*
 
 # --------------------------------------------------------------------------- the image
-step "image: FAT boot partition, ext4 root, partition table"
+step "image: FAT boot partition, ext4 root (read-only), ext4 /var (grows), partition table"
+power_split_var "$ROOTFS" "$WORK/var"
 SECTOR=512
 BOOT_START=$((4 * 1024 * 1024))
 ROOT_START=$((BOOT_START + BOOT_MIB * 1024 * 1024))
 used=$(du -s --block-size=1M "$ROOTFS" | cut -f1)
-need=$(( (ROOT_START / 1048576) + used * 13 / 10 + 256 ))
+ROOT_MIB=$(power_mib "$ROOTFS" 15 64)
+VAR_MIB=$(power_mib "$WORK/var" 30 96)  # the first boot grows it to the card's end
+VAR_START=$((ROOT_START + ROOT_MIB * 1048576))
+need=$(( VAR_START / 1048576 + VAR_MIB ))
 size=1
 while [ "$size" -lt "$need" ]; do size=$((size * 2)); done  # MiB; QEMU's SD card wants 2^n
 IMG="$OUT/$NAME.img"
-rm -f "$IMG" "$WORK/boot.vfat" "$WORK/root.ext4"
+rm -f "$IMG" "$WORK/boot.vfat" "$WORK/root.ext4" "$WORK/var.ext4"
 mkfs.vfat -F 32 -n "$BOOT_LABEL" -C "$WORK/boot.vfat" $((BOOT_MIB * 1024)) > /dev/null
 mcopy -s -i "$WORK/boot.vfat" "$ROOTFS/boot/firmware/"* ::/
 find "$ROOTFS/boot/firmware" -mindepth 1 -delete
-root_bytes=$(( size * 1048576 - ROOT_START ))
 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-315532800}" \
-    mkfs.ext4 -q -L "$ROOT_LABEL" -d "$ROOTFS" "$WORK/root.ext4" $((root_bytes / 1024))k
+    mkfs.ext4 -q -L "$ROOT_LABEL" -d "$ROOTFS" "$WORK/root.ext4" "${ROOT_MIB}M"
+SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-315532800}" \
+    mkfs.ext4 -q -L "$VAR_LABEL" -d "$WORK/var" "$WORK/var.ext4" "${VAR_MIB}M"
 truncate -s "${size}M" "$IMG"
 sfdisk --quiet "$IMG" <<PT
 label: dos
 start=$((BOOT_START / SECTOR)), size=$((BOOT_MIB * 2048)), type=c, bootable
-start=$((ROOT_START / SECTOR)), type=83
+start=$((ROOT_START / SECTOR)), size=$((ROOT_MIB * 2048)), type=83
+start=$((VAR_START / SECTOR)), size=$((VAR_MIB * 2048)), type=83
 PT
 dd if="$WORK/boot.vfat" of="$IMG" bs=1M seek=$((BOOT_START / 1048576)) conv=notrunc,sparse status=none
 dd if="$WORK/root.ext4" of="$IMG" bs=1M seek=$((ROOT_START / 1048576)) conv=notrunc,sparse status=none
-echo "$IMG: ${size} MiB (root ${used} MiB used)"
+dd if="$WORK/var.ext4" of="$IMG" bs=1M seek=$((VAR_START / 1048576)) conv=notrunc,sparse status=none
+echo "$IMG: ${size} MiB (root ${used} MiB used, ${ROOT_MIB} MiB read-only; /var ${VAR_MIB} MiB, grown at the first boot)"
 
 if [ "$XZ" = 1 ]; then
     step "image: xz, Raspberry Pi Imager JSON"

@@ -165,6 +165,7 @@ network={
 }
 """
 JOIN_NS = "tfjoin"
+RW_ROOT = "/usr/local/lib/twinfold/with-rw-root"  # the image's: the root writable meanwhile
 JOIN_RUN = "/run/tfjoin"
 
 
@@ -207,7 +208,10 @@ def _hosted_wifi(guest: Guest, logs: Path, wired: str) -> None:
     (host_phy, host_if), (join_phy, join_if) = sorted(radios.items())[:2]
     log(f"net: mac80211_hwsim radios {host_phy} ({host_if}) and {join_phy} ({join_if})")
     # the unit's own Wi-Fi, as twinfold.toml's [wifi] sets it up: running before the match
-    guest.put(f"/etc/wpa_supplicant/wpa_supplicant-{host_if}.conf", HOME_WPA)
+    # /etc is on the read-only root (power_layout.sh): written as boot-config writes it
+    guest.put("/tmp/home-wpa.conf", HOME_WPA)
+    conf = f"/etc/wpa_supplicant/wpa_supplicant-{host_if}.conf"
+    guest.sh(f"w={RW_ROOT}; [ -x $w ] || w=; $w install -m 600 /tmp/home-wpa.conf {conf}", 120)
     guest.sh(f"systemctl start wpa_supplicant@{host_if}.service", 120)
     wait_until(guest, f"systemctl is-active wpa_supplicant@{host_if}.service", "no home Wi-Fi", 60)
     guest.sh(f"ip netns add {JOIN_NS} && iw phy {join_phy} set netns name {JOIN_NS} && "

@@ -193,6 +193,9 @@ class LauncherScene(Scene):
         self._draw_top(top)
         widgets.background(bottom)
         page_note = f"{self.page + 1}/{self.pages}" if self.pages > 1 else ""
+        version = self.machine.version_note
+        if version is not None:  # which version runs, when it is an update or a rollback's
+            page_note = "  ".join(n for n in (self.machine.tr(*version), page_note) if n)
         widgets.title_bar(bottom, "TWINFOLD", page_note)
         spots = self.hotspots()
         for name, rect in spots.items():

@@ -64,6 +64,7 @@ def test_boot_partition_settings_win_over_device_toml_and_set_wifi_and_ssh(tmp_p
         .replace('password = ""', 'password = "secret pass"')
         .replace('authorized_key = ""', 'authorized_key = "ssh-ed25519 AAAAC3Nz me@desk"')
     )
+    edited += "\n[battery]\nlow_percent = 25\n"
     root = boot_root(tmp_path, edited.replace('# port = "/dev/ttyUSB0"', 'port = "/dev/ttyAMA0"'))
     result = run_boot_config(python, root)
     assert result.returncode == 0, result.stderr
@@ -74,6 +75,8 @@ def test_boot_partition_settings_win_over_device_toml_and_set_wifi_and_ssh(tmp_p
     # keys the boot file leaves out keep device.toml's values; its own sections stay out
     assert merged["display"]["panel"] == device["display"]["panel"]
     assert merged["input"] == device["input"]
+    assert merged["battery"]["low_percent"] == 25  # [battery] passes through too
+    assert merged["battery"]["critical_percent"] == device["battery"]["critical_percent"]
     assert "wifi" not in merged and "ssh" not in merged
     wpa = root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
     assert 'ssid="Home \\"5G\\""' in wpa.read_text() and 'psk="secret pass"' in wpa.read_text()
@@ -103,7 +106,8 @@ def test_the_shipped_boot_file_is_valid_and_makes_an_hdmi_unit():
     data = tomllib.loads((IMAGE / "files/twinfold.toml").read_text())
     assert data["unit"] == {"kind": "hdmi"}
     assert "mode" not in data["display"] and set(data["radio"]) == {"baud"}
-    assert set(data) <= {"unit", "display", "input", "radio", "system", "boot", "wifi", "ssh"}
+    sections = {"unit", "display", "input", "radio", "system", "boot", "battery", "wifi", "ssh"}
+    assert set(data) <= sections
 
 
 def test_the_expected_panel_places_both_screens_as_the_one_panel_layout_does(tmp_path):

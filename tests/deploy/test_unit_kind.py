@@ -58,6 +58,11 @@ def run(tmp_path: Path, root: Path, *args: str) -> subprocess.CompletedProcess[s
         TWINFOLD_ROOT=str(root),
         TWINFOLD_HOOKS=str(tmp_path / "hooks"),
         TWINFOLD_REBOOT=f"touch {tmp_path}/rebooted",
+        TWINFOLD_RW_ROOT=f"sh {tmp_path}/rw-root",
+    )
+    # with-rw-root's stand-in: says when the root is writable, runs the command inside
+    (tmp_path / "rw-root").write_text(
+        f'echo rw >> "{tmp_path}/ran"\n"$@"\nrc=$?\necho ro >> "{tmp_path}/ran"\nexit $rc\n'
     )
     return subprocess.run(
         [sys.executable, str(UNIT_KIND), *args],
@@ -119,6 +124,42 @@ def test_choosing_the_handheld_rewrites_the_firmware_settings_and_reboots_once(
     again = run(tmp_path, root)
     assert again.returncode == 0 and again.stderr == ""
     assert not (tmp_path / "ran").exists() and not (tmp_path / "rebooted").exists()
+
+
+def read_only_image(root: Path) -> None:
+    """The image's mounts (deploy/image/power_layout.sh): the root and the boot partition
+    read-only, /var writable."""
+    (root / "proc/self").mkdir(parents=True)
+    (root / "proc/self/mounts").write_text(
+        "/dev/mmcblk0p2 / ext4 ro,noatime 0 0\n"
+        "/dev/mmcblk0p3 /var ext4 rw,noatime,errors=remount-ro 0 0\n"
+        "/dev/mmcblk0p1 /boot/firmware vfat ro,relatime,fmask=0022 0 0\n"
+    )
+
+
+def test_on_the_read_only_image_only_a_change_of_kind_makes_the_root_writable(
+    tmp_path: Path,
+) -> None:
+    root = stand_in(tmp_path, "hdmi")
+    read_only_image(root)
+    result = run(tmp_path, root)  # the kind it has: nothing written, nothing remounted
+    assert result.returncode == 0 and result.stderr == ""
+    assert not (tmp_path / "ran").exists()
+    (root / "boot/firmware/twinfold.toml").write_text(
+        SHIPPED.replace('kind = "hdmi"', 'kind = "handheld"')
+    )
+    result = run(tmp_path, root)
+    assert result.returncode == 0, result.stderr
+    assert "kind handheld applied (was hdmi)" in result.stderr
+    # the files and both hooks inside the writable window, the reboot asked for in it
+    assert (tmp_path / "ran").read_text().splitlines() == [
+        "rw",
+        "z50-raspi-firmware configure",
+        "z60-twinfold-dtbs configure",
+        "ro",
+    ]
+    assert (root / "etc/twinfold/unit-kind").read_text() == "handheld\n"
+    assert (tmp_path / "rebooted").exists()
 
 
 def test_a_board_that_still_boots_the_other_tree_is_named_and_not_rebooted_again(

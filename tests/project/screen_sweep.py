@@ -4,7 +4,7 @@ checks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -484,6 +484,28 @@ def store_notices() -> list[tuple[str, StoreNotice]]:
     ]
 
 
+def _update_screens(
+    m: Machine, seen: Callable[[str], tuple[str, Recorder]]
+) -> Iterator[tuple[str, Recorder]]:
+    """The launcher's version in its corner (an update runs; one was rolled back) and the
+    rollback's notice (handheld/slots.py), with long version numbers."""
+    from firmware.scenes.prompts import NoticeScene
+    from handheld.slots import launcher_note
+
+    back = {"TWINFOLD_ROLLED_BACK": "10.12.3", "TWINFOLD_ROLLED_BACK_TO": "10.12.2",
+            "TWINFOLD_ROLLBACK_NOTICE": "1"}  # fmt: skip
+    notice = launcher_note(back)[1]
+    assert notice is not None
+    m.push(NoticeScene(m, notice[0], ja=notice[1]))
+    yield seen("an update rolled back")
+    m.pop()
+    for where, env in (("rolled back", back), ("running", {"TWINFOLD_SLOT_VERSION": "10.12.3"})):
+        m.version_note = launcher_note(env)[0]
+        m.to_launcher()
+        yield seen(f"launcher, an update {where}")
+    m.version_note = None
+
+
 def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Recorder]]:
     """The firmware's screens no movie opens: each game's records list when empty, the
     radio name keyboard (empty, typed, too long), the button test, the touch calibration,
@@ -546,5 +568,6 @@ def sweep_system_screens(language: str, tmp: Path) -> Iterator[tuple[str, Record
             m.push(NoticeScene(m, en, ja=ja))
             yield seen(f"{count} games left out")
             m.pop()
+        yield from _update_screens(m, seen)
     finally:
         m.store.close()
