@@ -158,30 +158,54 @@ def test_the_qemu_dtb_gains_a_framebuffer_and_frees_the_uart(tmp_path):
     assert "bluetooth" not in children.split()
 
 
-def test_image_checks_say_why_they_skip(tmp_path):
-    # A PATH without mmdebstrap and QEMU: the CI step must skip, saying so, and succeed.
+def image_checks(tmp_path: Path, *phase: str) -> subprocess.CompletedProcess[str]:
+    """.ci/image-checks on a PATH without mmdebstrap and QEMU, its state in tmp_path."""
     shadow = tmp_path / "bin"
-    shadow.mkdir()
-    hidden = {"mmdebstrap", "qemu-system-aarch64"}
-    for d in ("/usr/sbin", "/usr/bin"):
-        for tool in Path(d).iterdir():
-            if tool.name not in hidden and not (shadow / tool.name).exists():
-                (shadow / tool.name).symlink_to(tool)
-    result = subprocess.run(
-        ["/bin/bash", str(REPO / ".ci/image-checks")],
+    if not shadow.exists():
+        shadow.mkdir()
+        hidden = {"mmdebstrap", "qemu-system-aarch64"}
+        for d in ("/usr/sbin", "/usr/bin"):
+            for tool in Path(d).iterdir():
+                if tool.name not in hidden and not (shadow / tool.name).exists():
+                    (shadow / tool.name).symlink_to(tool)
+    return subprocess.run(
+        ["/bin/bash", str(REPO / ".ci/image-checks"), *phase],
         env={
             **os.environ,
             "PATH": str(shadow),
             "TWINFOLD_IMAGE_CACHE": str(tmp_path / "c"),
+            "TWINFOLD_IMAGE_STATE": str(tmp_path / "state"),
             "TWINFOLD_IMAGE_INSTALL_TOOLS": "0",  # no apt-get from a test
         },
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
+
+
+def test_image_checks_say_why_they_skip(tmp_path):
+    # The CI step must skip, saying so, and succeed.
+    result = image_checks(tmp_path)
     assert result.returncode == 0, result.stderr
     line = result.stdout.strip().splitlines()[-1]
     assert line.startswith("image-checks: SKIPPED: cannot build the image here: ")
     assert "no mmdebstrap" in line
     assert not (tmp_path / "c").exists()  # nothing built
+    assert not (tmp_path / "state").exists()  # the whole run leaves nothing for a boot phase
+
+
+def test_image_checks_boot_phase_repeats_the_builds_skip_and_fails_without_a_build(tmp_path):
+    # .ci/run builds beside the soak and window checks, then boots: the boot phase must say
+    # why the build skipped (and succeed), and fail when no build ran at all.
+    nothing = image_checks(tmp_path, "boot")
+    assert nothing.returncode == 1
+    assert "FAILED: no image built" in nothing.stdout
+    built = image_checks(tmp_path, "build")
+    assert built.returncode == 0, built.stderr
+    skip_line = built.stdout.strip().splitlines()[-1]
+    assert skip_line.startswith("image-checks: SKIPPED: cannot build the image here: ")
+    booted = image_checks(tmp_path, "boot")
+    assert booted.returncode == 0, booted.stderr
+    assert booted.stdout.strip().splitlines() == [skip_line]
+    assert image_checks(tmp_path, "nonsense").returncode == 2
 
 
 def test_the_debian_images_imager_entry_names_its_boards_and_no_os_customisation(tmp_path):
