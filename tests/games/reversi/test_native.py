@@ -153,7 +153,9 @@ def test_a_native_profile_plays_the_same_move_and_units_with_and_without_the_lib
     slow = ComputerMove(g.position, 4, 1, ups, native=True)
     assert _units_and_move(fast) == _units_and_move(slow)
     # the compiled nodes are cheaper: more of them in the same work than the pure budget
-    assert fast.level.node_limit == 10 * ComputerMove(g.position, 4, 1, ups).level.node_limit
+    pure = ComputerMove(g.position, 4, 1, ups).level
+    cheaper = players.MID_NODE_UNITS * 10 // players.NATIVE_MID_NODE_TENTHS
+    assert fast.level.node_limit == cheaper * pure.node_limit
 
 
 def test_a_split_decision_is_the_same_with_and_without_the_library(
