@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from array import array
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -175,11 +176,13 @@ class NativeEngine:
         if held is not None and held[0] is weights:
             return held[1]
         per_phase = sum(pt.cells for pt in PATTERN_TYPES) + 2
-        values: list[int] = []
-        for tables, mobility, bias in weights.phases:
-            for table in tables:
-                values.extend(table)
-            values.extend((mobility, bias))
+        values = weights.packed  # read in place; built from the lists for other weights
+        if values is None or len(values) != per_phase * len(weights.phases):
+            values = array("h")
+            for tables, mobility, bias in weights.phases:
+                for table in tables:
+                    values.extend(table)
+                values.extend((mobility, bias))
         offsets, lengths, squares = [], [], []
         start = 0
         for pt in PATTERN_TYPES:
@@ -189,7 +192,7 @@ class NativeEngine:
                 squares.extend([*inst, *[0] * (MAX_SQUARES - len(inst))])
             start += pt.cells
         phases = [phase_of(e) for e in range(65)]
-        packed = (ctypes.c_int16 * len(values))(*values)
+        packed = (ctypes.c_int16 * len(values)).from_buffer(values)
         handle = ctypes.create_string_buffer(self.lib.tf_weights_size())
         rc = self.lib.tf_weights_init(
             handle,
@@ -204,7 +207,7 @@ class NativeEngine:
         )
         if rc != 0:
             raise ValueError("the reversi accelerator cannot take these weights")
-        self._weights[id(weights)] = (weights, handle, packed)
+        self._weights[id(weights)] = (weights, handle, (values, packed))
         return handle
 
     def evaluate(self, weights: Weights, p: int, o: int) -> int:
