@@ -70,18 +70,20 @@ def reversi(
     positions = reversi_positions(count, empties=(solve, solve) if solve else (20, 50))
     digest = hashlib.sha256()
     nodes = 0
-    options = {"max_depth": depth, "node_limit": 10**9}
-    if solve:
-        options.update(exact_empties=solve, exact_node_limit=0)
     if compiled is not None:
         compiled.search(shipped_weights(), *positions[0], max_depth=1, node_limit=1)
     cpu = time.process_time()
     for p, o in positions:
         if compiled is not None:
-            r = compiled.search(shipped_weights(), p, o, **options)
+            r = compiled.search(
+                shipped_weights(), p, o, max_depth=depth, node_limit=10**9, exact_empties=solve
+            )
             result = SearchResult(r.move, r.score, r.depth, r.exact, r.nodes)
         else:
-            result = Thinker(Search(p, o, evaluator=evaluator, **options)).finish()
+            search = Search(
+                p, o, max_depth=depth, node_limit=10**9, exact_empties=solve, evaluator=evaluator
+            )
+            result = Thinker(search).finish()
         nodes += result.nodes
         digest.update(f"{result.move}:{result.score}:{result.nodes};".encode())
     return nodes, digest.hexdigest(), time.process_time() - cpu
