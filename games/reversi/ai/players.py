@@ -49,8 +49,8 @@ FRAME_NODE_BUDGET = 80  # nodes per 60 Hz frame that keep a slice well under 8 m
 MID_NODE_UNITS = 20
 END_NODE_UNITS = 6
 # The same nodes searched by the compiled accelerator (games/reversi/ai/native_search.c), in
-# tenths of a unit: a midgame node 0.9 us of the development machine's CPU under load (0.44
-# units by its ratio to a pure-Python node timed beside it), a solver node 0.094 us (0.06);
+# tenths of a unit: a midgame node 0.73-0.90 us of the development machine's CPU under load
+# (0.30-0.44 units by its ratio to a pure-Python node timed beside it), a solver node 0.092 us;
 # `bench/node_cost.py reversi --native [--solve 12]`, docs/performance.md. A profile with
 # `native` counts these, so its levels search twenty times the midgame nodes (and solve
 # larger endgames) in the same waits; rounded up, so a Raspberry Pi keeps up with its waits.
