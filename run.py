@@ -56,6 +56,27 @@ def ensure_venv() -> Path:
     return python
 
 
+# The compiled accelerator of the Reversi search (games/reversi/ai/native.py builds it): in
+# the venv, named by its source's digest, so an edited source is built again.
+NATIVE_SOURCE = ROOT / "games" / "reversi" / "ai" / "native_search.c"
+
+
+def ensure_native(python: str) -> None:
+    """Build the accelerator with the system C compiler when it is missing for this source;
+    without a compiler say once (per source) that the pure-Python search is used."""
+    if not NATIVE_SOURCE.exists():
+        return
+    digest = hashlib.sha256(NATIVE_SOURCE.read_bytes()).hexdigest()[:16]
+    library = VENV / "lib" / "twinfold" / f"reversi_search-{digest}.so"
+    told = VENV / f".twinfold-native-{digest}-failed"
+    if library.exists() or told.exists():
+        return
+    code = "import sys; from games.reversi.ai.native import main; sys.exit(main(sys.argv[1:]))"
+    build = [python, "-c", code, "build", str(library.parent)]
+    if subprocess.run(build, cwd=ROOT).returncode != 0:
+        told.write_text("the message above was shown once; delete this file to try again\n")
+
+
 def _script(python: str, name: str) -> str:
     """A console script installed beside the venv's python (`lint-imports`)."""
     return str(Path(python).with_name(name + (".exe" if os.name == "nt" else "")))
@@ -109,6 +130,7 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 0 if argv else 2
     python = str(ensure_venv())
+    ensure_native(python)
     command, rest = argv[0], argv[1:]
     env = dict(os.environ)
     if command == "test":

@@ -3,6 +3,7 @@ the machine, timed, profiled and fingerprinted, so a faster engine can be shown 
 very same tree.
 
     .venv/bin/python bench/node_cost.py reversi [--positions 12] [--depth 5] [--profile]
+    .venv/bin/python bench/node_cost.py reversi --native [--solve 14]   # pure and compiled
     .venv/bin/python bench/node_cost.py arimaa [--positions 6] [--level 3] [--profile]
     valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/node_cost.py reversi --positions 4 --depth 4
@@ -13,6 +14,13 @@ Each prints the nodes, the CPU time, microseconds a node and a fingerprint (sha2
 search's move, score and node count): equal fingerprints before and after a change mean the
 same moves, scores and trees. `--profile` adds cProfile's top functions. Under load, compare
 instruction counts (callgrind's `Ir` total), which the machine's other work does not move.
+
+`--native` (Reversi) runs the same searches again with the compiled accelerator
+(games/reversi/ai/native.py) right after the pure-Python ones and prints both, the
+fingerprints (equal: the same trees) and the ratio of their node costs: what
+`players.NATIVE_MID_NODE_TENTHS` is (20 units for a pure-Python midgame node, times the
+ratio). `--solve E` times exact solves at E empties instead (`NATIVE_END_NODE_TENTHS`,
+against the 6 units of a pure-Python solver node).
 """
 
 from __future__ import annotations
@@ -29,14 +37,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def reversi_positions(count: int, seed: int = 3) -> list[tuple[int, int]]:
+def reversi_positions(
+    count: int, seed: int = 3, empties: tuple[int, int] = (20, 50)
+) -> list[tuple[int, int]]:
     from games.reversi.rules import Game
 
     rng = random.Random(seed)
     out: list[tuple[int, int]] = []
     while len(out) < count:
         g = Game()
-        target = rng.randint(20, 50)
+        target = rng.randint(*empties)
         while not g.over and g.position.empties() > target:
             g.play(rng.choice(sorted(g.legal())))
         if not g.over and g.position.has_move() and g.position.empties() == target:
@@ -44,20 +54,36 @@ def reversi_positions(count: int, seed: int = 3) -> list[tuple[int, int]]:
     return out
 
 
-def reversi(count: int, depth: int) -> tuple[int, str, float]:
+def reversi(
+    count: int, depth: int, native: bool = False, solve: int = 0
+) -> tuple[int, str, float]:
+    from games.reversi.ai.learned import shipped_weights
+    from games.reversi.ai.native import engine
     from games.reversi.ai.players import learned_evaluator
-    from games.reversi.ai.search import Search, Thinker
+    from games.reversi.ai.search import Search, SearchResult, Thinker
 
     evaluator = learned_evaluator()
     evaluator(0, 0)
-    positions = reversi_positions(count)
+    compiled = engine() if native else None
+    if native and compiled is None:
+        sys.exit("node_cost: no compiled accelerator (python3 run.py builds it with cc)")
+    positions = reversi_positions(count, empties=(solve, solve) if solve else (20, 50))
     digest = hashlib.sha256()
     nodes = 0
+    if compiled is not None:
+        compiled.search(shipped_weights(), *positions[0], max_depth=1, node_limit=1)
     cpu = time.process_time()
     for p, o in positions:
-        result = Thinker(
-            Search(p, o, max_depth=depth, node_limit=10**9, evaluator=evaluator)
-        ).finish()
+        if compiled is not None:
+            r = compiled.search(
+                shipped_weights(), p, o, max_depth=depth, node_limit=10**9, exact_empties=solve
+            )
+            result = SearchResult(r.move, r.score, r.depth, r.exact, r.nodes)
+        else:
+            search = Search(
+                p, o, max_depth=depth, node_limit=10**9, exact_empties=solve, evaluator=evaluator
+            )
+            result = Thinker(search).finish()
         nodes += result.nodes
         digest.update(f"{result.move}:{result.score}:{result.nodes};".encode())
     return nodes, digest.hexdigest(), time.process_time() - cpu
@@ -90,13 +116,32 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=5, help="Reversi: the fixed depth")
     ap.add_argument("--level", type=int, default=3, help="Arimaa: the level")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--native", action="store_true", help="Reversi: pure, then compiled")
+    ap.add_argument("--solve", type=int, default=0, help="Reversi: exact solves at E empties")
     args = ap.parse_args()
     count = args.positions or (12 if args.game == "reversi" else 6)
 
     def run() -> tuple[int, str, float]:
         if args.game == "reversi":
-            return reversi(count, args.depth)
+            return reversi(count, args.depth, solve=args.solve)
         return arimaa(count, args.level)
+
+    if args.native:
+        pure = run()
+        compiled = reversi(count, args.depth, native=True, solve=args.solve)
+        for name, (nodes, digest, cpu) in (("pure", pure), ("compiled", compiled)):
+            print(
+                f"reversi {name:8}: {count} positions, {nodes} nodes, {cpu:.3f} s CPU, "
+                f"{1e6 * cpu / nodes:.3f} us a node ({nodes / cpu:,.0f} nodes/s), "
+                f"fingerprint {digest[:16]}"
+            )
+        ratio = (compiled[2] / compiled[0]) / (pure[2] / pure[0])
+        units = 6 if args.solve else 20
+        print(
+            f"a compiled node costs {ratio:.4f} of a pure-Python one: "
+            f"{units * ratio:.2f} units (pure: {units})"
+        )
+        return
 
     if args.profile:
         prof = cProfile.Profile()

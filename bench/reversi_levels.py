@@ -226,7 +226,7 @@ def seat_move(game: Game, level: int, seed: int, profile: DeviceProfile) -> tupl
     from games.reversi.match import UNITS_PER_TICK, ReversiComputer, ReversiRules
 
     budget = profile.budget(UNITS_PER_TICK)
-    computer = ReversiComputer(level, seed, budget)
+    computer = ReversiComputer(level, seed, budget, profile.native)
     rules = ReversiRules(game)
     seat = 0 if game.turn == "black" else 1
     split = split_decision(computer, rules, seat, profile)
@@ -247,7 +247,7 @@ def think(games: int, profiles: list[str]) -> None:
         profile = PROFILES[name]
         budget = profile.budget(UNITS_PER_TICK)
         ups = budget * 60
-        level = LEVELS[STRONGEST].at_speed(ups)
+        level = LEVELS[STRONGEST].at_speed(ups, profile.native)
         waits: list[float] = []
         solve_waits: list[float] = []
         cpu = 0.0

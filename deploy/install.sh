@@ -127,6 +127,13 @@ if [ -z "$WHEEL" ] && [ "$SYSTEM" = 1 ]; then
     fi
 fi
 install_wheel "$VENV" "${WHEEL:-twinfold.whl}"
+# The Reversi search's compiled accelerator (issue 36), with the unit's C compiler; without
+# one (the image's root: deploy/image/native-build cross-compiles it) the pure-Python search
+# plays the same moves, more slowly.
+if command -v cc >/dev/null 2>&1; then
+    run "$VENV/bin/python" -c 'import sys; from games.reversi.ai.native import main; sys.exit(main(["build"]))' \
+        || echo "install.sh: no Reversi accelerator built (the pure-Python search is used)"
+fi
 
 # --------------------------------------------------------------------------- files
 put "$HERE/systemd/twinfold.service" /etc/systemd/system/twinfold.service 0644

@@ -330,6 +330,12 @@ class GameContext:
         """A computer player's per-tick work budget on this unit (its device profile)."""
         return self._machine.profile.budget(units_per_tick)
 
+    @property
+    def computer_native(self) -> bool:
+        """Whether this unit's computer players count nodes at their compiled cost (the
+        profile's `native`: the unit runs the compiled search accelerators)."""
+        return self._machine.profile.native
+
     def computer_seat(
         self, player: ComputerPlayer[A], min_ticks: int = MIN_THINK_TICKS
     ) -> ComputerSeat[A]:

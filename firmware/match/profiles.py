@@ -33,6 +33,12 @@ class DeviceProfile:
     mode: str = "sliced"
     #: cores the computer's search may use (a worker profile's pool of processes; issue 36)
     cores: int = 1
+    #: the unit runs the games' compiled search accelerators (the image builds them for
+    #: arm64; issue 36), so the computer players count a node at its compiled cost and search
+    #: more of them in the same wait. Only worker profiles: a whole compiled decision is one
+    #: call, which an in-loop tick cannot slice. Where the library is missing (no C compiler)
+    #: the pure-Python engine searches the same nodes: the same moves, only slower.
+    native: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -54,10 +60,10 @@ DESKTOP_CORES = max(1, min(3, (os.cpu_count() or 1) - 1))
 PROFILES: dict[str, DeviceProfile] = {
     "desktop": DeviceProfile("desktop", 1.0, "sliced"),
     "desktop-worker": DeviceProfile("desktop-worker", 1.0, "worker", DESKTOP_CORES),
-    "pi5": DeviceProfile("pi5", 0.45, "worker", 3),
-    "pi4": DeviceProfile("pi4", 0.2, "worker", 3),
-    "pi3": DeviceProfile("pi3", 0.11, "worker", 3),
-    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.08, "worker", 3),
+    "pi5": DeviceProfile("pi5", 0.45, "worker", 3, native=True),
+    "pi4": DeviceProfile("pi4", 0.2, "worker", 3, native=True),
+    "pi3": DeviceProfile("pi3", 0.11, "worker", 3, native=True),
+    "pi-zero-2w": DeviceProfile("pi-zero-2w", 0.08, "worker", 3, native=True),
     "pi-zero-2w-sliced": DeviceProfile("pi-zero-2w-sliced", 0.08, "sliced"),
 }
 DEFAULT_PROFILE = PROFILES["desktop"]

@@ -164,12 +164,15 @@ class ReversiPart:
     seed: int
     units_per_second: float | None
     mask: int
+    native: bool = False
 
     def start(self, rules: Any, seat: int) -> _PartThinker:
         assert isinstance(rules, ReversiRules)
         position = rules.game.position
         return _PartThinker(
-            ComputerMove(position, self.level, self.seed, self.units_per_second, self.mask)
+            ComputerMove(
+                position, self.level, self.seed, self.units_per_second, self.mask, self.native
+            )
         )
 
 
@@ -178,16 +181,20 @@ class ReversiComputer:
 
     `tick_budget` is the seat's work units per tick on this unit (`ctx.computer_budget(
     UNITS_PER_TICK)`): the level's budgets follow it, so the strongest level answers in
-    about the same time on every device profile. None: the reference (a desktop core)."""
+    about the same time on every device profile. None: the reference (a desktop core).
+    `native`: the profile's (`ctx.computer_native`): nodes are counted at the compiled
+    engine's cost, which searches them where its library is built."""
 
     units_per_tick = UNITS_PER_TICK
 
-    def __init__(self, level: int, seed: int, tick_budget: int | None = None) -> None:
+    def __init__(
+        self, level: int, seed: int, tick_budget: int | None = None, native: bool = False
+    ) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level}")
         if tick_budget is not None and tick_budget < 1:
             raise ValueError("tick_budget must be positive")
-        self.level, self.seed = level, seed
+        self.level, self.seed, self.native = level, seed, native
         self.units_per_second = None if tick_budget is None else tick_budget * TICKS_PER_SECOND
         if not LEVELS[level].greedy:
             # The evaluation's weights load once per process (about 0.1 s): here, at the
@@ -197,7 +204,9 @@ class ReversiComputer:
 
     def start(self, rules: Any, seat: int) -> _ReversiThinker:
         assert isinstance(rules, ReversiRules)
-        job = ComputerMove(rules.game.position, self.level, self.seed, self.units_per_second)
+        job = ComputerMove(
+            rules.game.position, self.level, self.seed, self.units_per_second, native=self.native
+        )
         return _ReversiThinker(job)
 
     def split(self, rules: Any, seat: int) -> list[ReversiPart] | None:
@@ -205,11 +214,13 @@ class ReversiComputer:
         budget (the spare cores buy depth in about the same time; issue 36); None where
         splitting has nothing to gain (`players.split_root`)."""
         assert isinstance(rules, ReversiRules)
-        masks = split_root(rules.game.position, self.level, SPLIT_PARTS, self.units_per_second)
+        masks = split_root(
+            rules.game.position, self.level, SPLIT_PARTS, self.units_per_second, self.native
+        )
         if masks is None:
             return None
         ups = (self.units_per_second or REFERENCE_UNITS_PER_SECOND) * PART_SHARE
-        return [ReversiPart(self.level, self.seed, ups, m) for m in masks]
+        return [ReversiPart(self.level, self.seed, ups, m, self.native) for m in masks]
 
     def join(self, rules: Any, seat: int, results: list[PartResult]) -> str:
         """The move the parts agree on (`players.join_parts`)."""

@@ -8,6 +8,7 @@ must fail naming the planted line; the real tree must pass.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -270,3 +271,31 @@ def test_run_py_test_stops_at_the_first_failing_check(
     assert [_tool(c) for c in fake.calls] == ran  # pytest never started
     err = capsys.readouterr().err
     assert f"{failing} (" in err and "failed" in err and "tests not run" in err
+
+
+def test_run_py_builds_the_reversi_accelerator_once_and_tells_once_without_a_compiler(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """run.py's set-up asks games.reversi.ai.native to build the library when the venv has
+    none for this source; a failed build (no cc) is said once, not at every command."""
+    run_py = _run_py()
+    monkeypatch.setattr(run_py, "VENV", tmp_path)
+    fake = _FakeRun(fail="build")
+    monkeypatch.setattr(run_py.subprocess, "run", fake)
+    run_py.ensure_native("/venv/bin/python")
+    run_py.ensure_native("/venv/bin/python")
+    assert len(fake.calls) == 1 and fake.calls[0][-2] == "build"
+    assert list(tmp_path.glob(".twinfold-native-*-failed"))
+    for marker in tmp_path.glob(".twinfold-native-*"):
+        marker.unlink()
+    built = _FakeRun(fail=None)
+    monkeypatch.setattr(run_py.subprocess, "run", built)
+    run_py.ensure_native("/venv/bin/python")
+    target = Path(built.calls[0][-1])
+    assert target == tmp_path / "lib" / "twinfold"
+    assert not list(tmp_path.glob(".twinfold-native-*"))
+    digest = hashlib.sha256(run_py.NATIVE_SOURCE.read_bytes()).hexdigest()[:16]
+    target.mkdir(parents=True)
+    (target / f"reversi_search-{digest}.so").write_bytes(b"")
+    run_py.ensure_native("/venv/bin/python")
+    assert len(built.calls) == 1  # built for this source: nothing to do

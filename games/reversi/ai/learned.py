@@ -45,9 +45,17 @@ class WeightsError(Exception):
 class Weights:
     """Per phase: one list per pattern type (full index range), then mobility and bias."""
 
-    def __init__(self, phases: list[tuple[list[list[int]], int, int]], meta: dict[str, Any]):
+    def __init__(
+        self,
+        phases: list[tuple[list[list[int]], int, int]],
+        meta: dict[str, Any],
+        packed: array[int] | None = None,
+    ):
         self.phases = phases
         self.meta = meta
+        #: the file's values as read (int16, phase by phase: the tables, mobility, bias):
+        #: the compiled accelerator reads them in place (games/reversi/ai/native.py)
+        self.packed = packed
 
     def table(self, phase: int, type_number: int) -> list[int]:
         return self.phases[phase][0][type_number]
@@ -108,7 +116,7 @@ def decode_weights(data: bytes, expected_sha256: str | None = WEIGHTS_SHA256) ->
         phases.append((tables, values[pos], values[pos + 1]))
         pos += 2
     meta = {k: v for k, v in doc.items() if k != "weights"}
-    return Weights(phases, meta)
+    return Weights(phases, meta, values)
 
 
 @cache

@@ -33,6 +33,8 @@ from functools import cache
 from games.reversi.ai.evaluation import WIN, evaluate_simple
 from games.reversi.ai.evaluation import evaluate as handwritten_evaluate
 from games.reversi.ai.learned import WeightsError, make_evaluator, shipped_weights
+from games.reversi.ai.native import NativeThinker
+from games.reversi.ai.native import engine as native_engine
 from games.reversi.ai.search import Evaluator, Search, SearchResult, Thinker
 from games.reversi.rules import bitboard as bb
 from games.reversi.rules.notation import square_name
@@ -46,6 +48,14 @@ FRAME_NODE_BUDGET = 80  # nodes per 60 Hz frame that keep a slice well under 8 m
 # node's instructions by a quarter (callgrind: 304.6k -> 227.5k; docs/performance.md), so 20.
 MID_NODE_UNITS = 20
 END_NODE_UNITS = 6
+# The same nodes searched by the compiled accelerator (games/reversi/ai/native_search.c), in
+# tenths of a unit: a midgame node 0.73-0.90 us of the development machine's CPU under load
+# (0.30-0.44 units by its ratio to a pure-Python node timed beside it), a solver node 0.092 us;
+# `bench/node_cost.py reversi --native [--solve 12]`, docs/performance.md. A profile with
+# `native` counts these, so its levels search twenty times the midgame nodes (and solve
+# larger endgames) in the same waits; rounded up, so a Raspberry Pi keeps up with its waits.
+NATIVE_MID_NODE_TENTHS = 10
+NATIVE_END_NODE_TENTHS = 1
 # The work rate the levels' reference budgets are stated for: a spare core of the
 # development machine (the `desktop-worker` profile: 12 000 units a tick, 60 ticks a second).
 REFERENCE_UNITS_PER_SECOND = 720_000
@@ -113,13 +123,18 @@ class Level:
     noise: int = 0  # centidiscs of random noise added to each root move's score
     best: bool = False  # the strongest: its budget is the whole time allowance
 
-    def at_speed(self, units_per_second: float | None) -> Level:
-        """This level with the work budgets of a unit doing `units_per_second`."""
+    def at_speed(self, units_per_second: float | None, native: bool = False) -> Level:
+        """This level with the work budgets of a unit doing `units_per_second`, its nodes
+        counted at the compiled engine's cost if `native`."""
         if self.greedy:
             return self
         ups = REFERENCE_UNITS_PER_SECOND if units_per_second is None else units_per_second
-        mid = max(50, int(MID_SECONDS * ups / MID_NODE_UNITS))
-        exact = max(50, int(EXACT_SECONDS * ups / END_NODE_UNITS))
+        if native:
+            mid = max(50, int(MID_SECONDS * ups * 10 / NATIVE_MID_NODE_TENTHS))
+            exact = max(50, int(EXACT_SECONDS * ups * 10 / NATIVE_END_NODE_TENTHS))
+        else:
+            mid = max(50, int(MID_SECONDS * ups / MID_NODE_UNITS))
+            exact = max(50, int(EXACT_SECONDS * ups / END_NODE_UNITS))
         node_limit = mid if self.best else min(self.node_limit, mid)
         exact_node_limit = exact if self.best else min(self.exact_node_limit, exact)
         return replace(
@@ -176,19 +191,24 @@ class ComputerMove:
         seed: int = 0,
         units_per_second: float | None = None,
         root_moves: int = -1,
+        native: bool = False,
     ) -> None:
         """`root_moves`: search only these root moves (a part of a split search, see
-        `split_root`; -1: all)."""
+        `split_root`; -1: all). `native`: the budgets count compiled nodes (the device
+        profile's `native`), and the compiled engine searches when its library is built (the
+        whole decision in the first `think`: for worker processes, not the frame loop); the
+        move is the same with or without the library."""
         if isinstance(level, int):
             if level not in LEVELS:
                 raise ValueError(f"unknown level {level} (1..{STRONGEST})")
             level = LEVELS[level]
-        self.level = level.at_speed(units_per_second)
+        self.native = native
+        self.level = level.at_speed(units_per_second, native)
         self.position = position
         self.rng = position_rng(seed, position)
         self.move: str | None = None
         self.result: SearchResult | None = None
-        self._thinker: Thinker | None = None
+        self._thinker: Thinker | NativeThinker | None = None
         p, o = position.player, position.opponent
         moves = bb.legal_moves(p, o)
         if not moves:
@@ -199,6 +219,21 @@ class ComputerMove:
             self.move = self._greedy(p, o, moves)
         else:
             lv = self.level
+            engine = native_engine() if native and lv.evaluator == "learned" else None
+            if engine is not None and learned_evaluator() is not handwritten_evaluate:
+                self._thinker = NativeThinker(
+                    engine,
+                    shipped_weights(),
+                    p,
+                    o,
+                    max_depth=lv.depth,
+                    node_limit=lv.node_limit,
+                    exact_empties=lv.exact_empties,
+                    exact_node_limit=lv.exact_node_limit,
+                    all_moves=lv.noise > 0,
+                    root_moves=root_moves,
+                )
+                return
             self._thinker = Thinker(
                 Search(
                     p,
@@ -265,23 +300,33 @@ class ComputerMove:
             return 0
         search = self._thinker.search
         mid = search.midgame_nodes
+        if self.native:
+            tenths = mid * NATIVE_MID_NODE_TENTHS + (search.nodes - mid) * NATIVE_END_NODE_TENTHS
+            return -(-tenths // 10)
         return mid * MID_NODE_UNITS + (search.nodes - mid) * END_NODE_UNITS
 
     def think_units(self, budget: int) -> str | None:
         """`think` with the budget in work units instead of nodes."""
         solving = self._thinker is not None and self._thinker.search.solving
+        if self.native:
+            tenths = NATIVE_END_NODE_TENTHS if solving else NATIVE_MID_NODE_TENTHS
+            return self.think(max(1, -(-budget * 10 // tenths)))
         per_node = END_NODE_UNITS if solving else MID_NODE_UNITS
         return self.think(max(1, -(-budget // per_node)))
 
 
 def split_root(
-    position: Position, level: int, parts: int, units_per_second: float | None = None
+    position: Position,
+    level: int,
+    parts: int,
+    units_per_second: float | None = None,
+    native: bool = False,
 ) -> list[int] | None:
     """The root moves of `level`'s midgame search dealt to `parts` searches (issue 36):
     round the search's own root order, so each part gets good and poor moves alike. None
     where splitting has nothing to gain or would change the choice's rules: fewer moves than
     parts, a greedy or noisy level, an exact endgame solve."""
-    lv = LEVELS[level].at_speed(units_per_second)
+    lv = LEVELS[level].at_speed(units_per_second, native)
     p, o = position.player, position.opponent
     moves = bb.legal_moves(p, o)
     empties = 64 - (p | o).bit_count()

@@ -88,7 +88,7 @@ class ReversiScene(TurnGame):
     def _computer_seat(self, seat: int) -> Seat[str]:
         """The computer at this game's level (the partner's side, finishing alone)."""
         budget = self.ctx.computer_budget(ReversiComputer.units_per_tick)
-        player = ReversiComputer(self.level, self.ai_seed, budget)
+        player = ReversiComputer(self.level, self.ai_seed, budget, self.ctx.computer_native)
         return self.ctx.computer_seat(player, MIN_THINK_TICKS)
 
     def _reset(self) -> None:
