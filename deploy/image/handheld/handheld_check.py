@@ -201,6 +201,14 @@ def devices(guest: Guest, label: str) -> None:
     log(f"{label}: modules from updates/, " + ", ".join(f"{k} -> {v}" for k, v in found.items()))
 
 
+def root_read_only(label: str, words: list[str]) -> None:
+    """The kernel and the initramfs take the last of rw/ro: it must be ro (raspi-firmware's
+    hook writes rw, raspi-extra-cmdline's ro comes after it)."""
+    last = [w for w in words if w in ("ro", "rw")][-1:]
+    if last != ["ro"]:
+        raise CheckFailed(f"{label}: the root is not mounted read-only at boot: {words}")
+
+
 def read_only(guest: Guest, label: str) -> None:
     """The root and the boot partition are mounted read-only (the image's power-cut
     layout): unit-kind's change of kind left them so."""
@@ -321,7 +329,11 @@ def first_boot(guest: Guest, radio_log: Path) -> None:
     line = guest.sh("cat /boot/firmware/cmdline.txt", LOOK).split()
     if [w for w in line if w.startswith("console=")] != ["console=tty0"]:
         raise CheckFailed(f"handheld: cmdline.txt's consoles are not tty0 alone: {line}")
-    log("handheld: unit-kind made it a handheld (config.txt's device_tree=, console tty0 only)")
+    root_read_only("handheld: cmdline.txt", line)
+    log(
+        "handheld: unit-kind made it a handheld (config.txt's device_tree=, console tty0 "
+        "only, the root ro)"
+    )
     devices(guest, "handheld")
     check_ready(guest)
     opened_by_firmware(
@@ -396,6 +408,7 @@ def run(image: Path, logs: Path, work: Path) -> None:
         got = again.sh("tr -d '\\0' < /proc/device-tree/model", LOOK).strip()
         if not got.endswith(UPDATED):
             raise CheckFailed(f"handheld-2: booted {got!r}, not the updated tree")
+        root_read_only("handheld-2: /proc/cmdline", again.sh("cat /proc/cmdline", LOOK).split())
         devices(again, "handheld-2")
         check_ready(again)
     except CheckFailed:
