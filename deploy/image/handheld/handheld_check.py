@@ -5,7 +5,7 @@ usage: handheld_check.py IMAGE --logs DIR
 
 The boot partition's twinfold.toml is given `[unit] kind = "handheld"`, and QEMU boots the
 image's own merged DTB (twinfold-bcm2837-rpi-3-b.dtb, what config.txt's [pi3] stanza selects
-on a board) with two changes only an emulator needs: SPI0's DMA channels removed (QEMU
+on a board) with the changes only an emulator needs: SPI0's DMA channels removed (QEMU
 models the BCM2835 SPI controller in PIO mode only; with `dmas` the guest waits forever),
 the upper panel's SPI clock lowered (SLOW_HZ: it only lengthens the guest kernel's deadline
 for each transfer; QEMU moves the bytes at its own pace, whatever the clock), and the mini
