@@ -23,8 +23,8 @@ watchdog; and `twinfold device` (the service, two-panel mode) drives the upper p
 SPI0: the kernel's SPI statistics of spi0.0 count the bytes and transfers while the picture
 stands and while it changes (a virtual gamepad chooses English on the first start's
 language screen: the launcher opens), with no error and no timeout since boot. The lower
-panel's spi1.0 is driven too, and each of its transfers times out: QEMU has no aux SPI, so
-that is what the check expects. The root and the boot partition are read-only in both
+panel's spi1.0 is driven too, and its transfers time out: QEMU has no aux SPI, so that is
+what the check expects. The root and the boot partition are read-only in both
 boots (unit-kind made its change under with-rw-root). Then Debian's DTB is "updated" in
 the guest (its model string changed) and the kernel hooks run as a kernel update runs them
 on the read-only image (under with-rw-root --boot); a second boot from the merged DTB the
@@ -75,7 +75,7 @@ CHANGE_BYTES = FRAME_BYTES // 4
 UPDATED = " (updated)"  # appended to the model of Debian's DTB by the "update"
 NOT_MODELLED = (
     "the lower panel's bus: QEMU has no BCM2835 aux SPI (spi1), so its framebuffer exists "
-    "but every transfer to it times out, as the check expects (board: both panels show the "
+    "but its transfers time out, as the check expects (board: both panels show the "
     "launcher; spi1.0's statistics grow with no errors or timeouts)",
     "the pictures on the glass, the ILI9341 init sequence and the rotation (board: both "
     "panels show the launcher the right way up)",
@@ -281,8 +281,8 @@ def panel_traffic(guest: Guest) -> None:
     """`twinfold device` (the service) drives the upper panel over SPI0: nothing while the
     picture stands, and at least a quarter of a full picture's bytes when it changes; no
     error and no timeout since boot (with the check's slow clock a timeout is a stall). The
-    lower panel's spi1.0 is driven too, and each of its transfers times out (no aux SPI in
-    QEMU: NOT_MODELLED)."""
+    lower panel's spi1.0 is driven too, and its transfers time out (no aux SPI in QEMU:
+    NOT_MODELLED)."""
     still = settled(guest, "spi0.0")
     guest.put("/tmp/pad.py", PAD)  # the first start's language: English
     guest.sh("python3 /tmp/pad.py $(systemctl show -p MainPID --value twinfold)", LOOK)
@@ -304,12 +304,15 @@ def panel_traffic(guest: Guest) -> None:
     lower = spi_stats(guest, "spi1.0")
     if not lower["transfers"]:
         raise CheckFailed(f"spi1.0: the lower panel was never drawn: {lower}")
-    if lower["timedout"] + lower["errors"] < lower["transfers"] - 1:  # one may be under way
-        log(f"handheld: spi1.0 completed transfers: does QEMU model the aux SPI now? {lower}")
+    if not lower["timedout"]:
+        log(f"handheld: no transfer on spi1.0 timed out: does QEMU model the aux SPI now? {lower}")
+    # Without the aux SPI its registers read 0: a transfer sent with interrupts waits for one
+    # that never comes (timed out); the driver's polling of the shortest ones may see "done".
     log(
         f"handheld: the lower panel's spi1.0 (not modelled): {lower['transfers']} transfers "
         f"of {lower['bytes_tx']} bytes, {lower['timedout']} timed out, {lower['errors']} "
-        "errors: each failed, as expected without an aux SPI"
+        "errors, as expected without an aux SPI (the panel's commands only: the driver stops "
+        "at the first that fails)"
     )
 
 
