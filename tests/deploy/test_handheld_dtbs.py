@@ -432,7 +432,8 @@ def test_no_console_lands_on_the_radio_uart() -> None:
         check=True,
     ).stdout.split()
     assert consoles == ["tty0"]  # not "auto", which adds ttyAMA0 (the radio)
-    assert (HANDHELD / "raspi-extra-cmdline").read_text().split() == ["fbcon=map:9"]
+    # after raspi-firmware's "rw": the image's root read-only at every kernel update too
+    assert (HANDHELD / "raspi-extra-cmdline").read_text().split() == ["fbcon=map:9", "ro"]
 
 
 def cached_bindings(stock: Path) -> Path:

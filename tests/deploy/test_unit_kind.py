@@ -92,7 +92,9 @@ def test_the_image_is_built_as_an_hdmi_unit_with_today_s_consoles(tmp_path: Path
     assert defaults(root) == {"CONSOLES": "ttyS1,115200 tty0", "ROOTPART": "LABEL=twinfold-root"}
     assert (root / "etc/default/raspi-firmware").read_text().startswith(DEBIAN_DEFAULT)
     assert not (root / "etc/default/raspi-firmware-custom").exists()
-    assert (root / "etc/default/raspi-extra-cmdline").read_text().split() == ["fbcon=map:9"]
+    # raspi-firmware's hook writes "root=... rw ... <these words>": the last of rw/ro wins
+    # (the kernel's and the initramfs' parsing), so the read-only root stays read-only
+    assert (root / "etc/default/raspi-extra-cmdline").read_text().split() == ["fbcon=map:9", "ro"]
     result = run(tmp_path, root)  # the first boot of an HDMI unit: nothing to do
     assert result.returncode == 0 and result.stderr == ""
     assert not (tmp_path / "ran").exists() and not (tmp_path / "rebooted").exists()
