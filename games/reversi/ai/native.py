@@ -23,8 +23,9 @@ import subprocess
 import sys
 import tempfile
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 
 from games.reversi.ai.learned import Weights
@@ -278,34 +279,11 @@ class NativeSearch:
 
 class NativeThinker:
     """`search.Thinker` for the C engine: the whole decision runs in the first `think` (one
-    call per decision; in a worker process, where no frame waits on it)."""
+    call per decision; in a worker process, where no frame waits on it). `run` is
+    `NativeEngine.search` bound to the position and the level's limits."""
 
-    def __init__(
-        self,
-        engine: NativeEngine,
-        weights: Weights,
-        p: int,
-        o: int,
-        *,
-        max_depth: int,
-        node_limit: int,
-        exact_empties: int = 0,
-        exact_node_limit: int = 0,
-        all_moves: bool = False,
-        root_moves: int = -1,
-    ) -> None:
-        self.run = partial(
-            engine.search,
-            weights,
-            p,
-            o,
-            max_depth=max_depth,
-            node_limit=node_limit,
-            exact_empties=exact_empties,
-            exact_node_limit=exact_node_limit,
-            all_moves=all_moves,
-            root_moves=root_moves,
-        )
+    def __init__(self, run: Callable[[], NativeResult]) -> None:
+        self.run = run  # `partial(engine.search, weights, p, o, ...)`: the decision, not yet run
         self.search = NativeSearch()
         self.result: SearchResult | None = None
 

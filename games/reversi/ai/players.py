@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 
 from games.reversi.ai.evaluation import WIN, evaluate_simple
 from games.reversi.ai.evaluation import evaluate as handwritten_evaluate
@@ -222,16 +222,18 @@ class ComputerMove:
             engine = native_engine() if native and lv.evaluator == "learned" else None
             if engine is not None and learned_evaluator() is not handwritten_evaluate:
                 self._thinker = NativeThinker(
-                    engine,
-                    shipped_weights(),
-                    p,
-                    o,
-                    max_depth=lv.depth,
-                    node_limit=lv.node_limit,
-                    exact_empties=lv.exact_empties,
-                    exact_node_limit=lv.exact_node_limit,
-                    all_moves=lv.noise > 0,
-                    root_moves=root_moves,
+                    partial(
+                        engine.search,
+                        shipped_weights(),
+                        p,
+                        o,
+                        max_depth=lv.depth,
+                        node_limit=lv.node_limit,
+                        exact_empties=lv.exact_empties,
+                        exact_node_limit=lv.exact_node_limit,
+                        all_moves=lv.noise > 0,
+                        root_moves=root_moves,
+                    )
                 )
                 return
             self._thinker = Thinker(
