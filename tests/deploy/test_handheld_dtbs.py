@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy.image_cache import CACHE, finished_bases
+
 REPO = Path(__file__).resolve().parents[2]
 HANDHELD = REPO / "deploy/image/handheld"
 MERGE = HANDHELD / "merge-dtbs"
@@ -38,7 +40,6 @@ BOARDS = (
     "bcm2837-rpi-3-b-plus",
     "bcm2711-rpi-4-b",
 )
-CACHE = Path(os.environ.get("TWINFOLD_IMAGE_CACHE", "/var/cache/twinfold-image"))
 SPI0, SPI1 = "/soc/spi@7e204000", "/soc/spi@7e215080"
 UART0, UART1 = "/soc/serial@7e201000", "/soc/serial@7e215040"
 GPIO = "/soc/gpio@7e200000"
@@ -61,7 +62,7 @@ def debian_dtbs(into: Path) -> Path:
     for folder in candidates:
         if all((folder / f"{b}.dtb").is_file() for b in BOARDS):
             return folder
-    bases = sorted(CACHE.glob("base-*.tar"), key=lambda p: p.stat().st_mtime, reverse=True)
+    bases = finished_bases()
     if bases and shutil.which("tar"):
         patterns = [f"./usr/lib/linux-image-*-arm64/broadcom/{b}.dtb" for b in BOARDS]
         subprocess.run(

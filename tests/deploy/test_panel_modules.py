@@ -27,9 +27,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.deploy.image_cache import CACHE, finished_bases
+
 REPO = Path(__file__).resolve().parents[2]
 HANDHELD = REPO / "deploy/image/handheld"
-CACHE = Path(os.environ.get("TWINFOLD_IMAGE_CACHE", "/var/cache/twinfold-image"))
 MODULES = ("drm_mipi_dbi.ko", "panel-mipi-dbi.ko")
 
 
@@ -138,7 +139,7 @@ def kernel_modules(into: Path) -> tuple[Path, list[str]]:
         root = Path(given_dir)
         names = [p.name for p in root.rglob("*.ko*")]
         return next(root.rglob("gpio_keys.ko")), names
-    bases = sorted(CACHE.glob("base-*.tar"), key=lambda p: p.stat().st_mtime, reverse=True)
+    bases = finished_bases()
     if not bases:
         pytest.skip(f"no image kernel modules (TWINFOLD_KERNEL_MODULES or {CACHE}): not verified")
     with tarfile.open(bases[0]) as tar:
