@@ -162,6 +162,21 @@ def fsck(image: Path) -> tuple[list[str], str]:
     return problems, (replay.stdout + preen.stdout).strip()[-300:]
 
 
+def check_root(part: Path, scratch: Path) -> list[str]:
+    """fsck's problems with the root: read in place when its journal holds nothing to
+    replay (the common case: it is read-only but for a few first-boot seconds), else on a
+    copy."""
+    head = subprocess.run(["dumpe2fs", "-h", str(part)], capture_output=True, text=True).stdout
+    if "needs_recovery" in head:
+        sparse_copy(part, scratch)
+        return fsck(scratch)[0]
+    final = subprocess.run(["e2fsck", "-f", "-n", str(part)], capture_output=True, text=True)
+    if final.returncode == 0:
+        return []
+    sparse_copy(part, scratch)  # orphans, say: what preen would do, on a copy
+    return fsck(scratch)[0]
+
+
 def stores(image: Path, into: Path) -> dict[str, object]:
     """The stores' integrity_check and the probe's last save, from /var's file system."""
     shutil.rmtree(into, ignore_errors=True)
@@ -211,18 +226,47 @@ def cut_points(n: int, total: int, ready: int, rng: random.Random) -> list[int]:
     return sorted(points)
 
 
-def replay(rec: dict[str, object], states: int, work: Path,
-           rng: random.Random) -> dict[str, object]:  # fmt: skip
+class Recording:
+    """The recording's log, with the saves and the workload's marks as entry counts."""
+
+    def __init__(self, rec: dict[str, object]) -> None:
+        self.rec = rec
+        self.log = wl.parse_file(str(rec["write_log"]))
+        raw_saves: list[list[int]] = rec["saves"]  # type: ignore[assignment]
+        raw_marks: list[list[object]] = rec["marks"]  # type: ignore[assignment]
+        self.saves = [(n, self.log.count_at(size)) for n, size in raw_saves]
+        self.marks = [(str(what), self.log.count_at(int(str(size)))) for what, size in raw_marks]
+        self.ready = next(c for what, c in self.marks if what == "READY")
+
+    def committed(self, cut: int) -> int:
+        """The last save reported with every write of it among the first `cut` entries."""
+        return max((n for n, at in self.saves if at <= cut), default=0)
+
+    def phase(self, cut: int) -> str:
+        return [what for what, c in self.marks if c <= cut][-1] if cut >= self.ready else "boot"
+
+    def cuts(self, states: int, seed: int) -> list[int]:
+        """The cut points checked (the same for one seed and count: the boots pick among
+        them)."""
+        return cut_points(states, len(self.log.entries), self.ready, random.Random(seed))
+
+
+def replay(rec: dict[str, object], states: int, work: Path, seed: int) -> dict[str, object]:
     base = Path(str(rec["base"]))
-    the_log = wl.parse_file(str(rec["write_log"]))
+    recd = Recording(rec)
+    the_log = recd.log
     entries = the_log.entries
     ss = the_log.sectorsize
-    saves = [(n, the_log.count_at(size)) for n, size in rec["saves"]]  # type: ignore[attr-defined]
-    marks = [(what, the_log.count_at(size)) for what, size in rec["marks"]]  # type: ignore[attr-defined]
-    ready = next(c for what, c in marks if what == "READY")
+    saves, marks, ready = recd.saves, recd.marks, recd.ready
     flushes = sum(1 for e in entries if e.flags & wl.FLUSH)
     fuas = sum(1 for e in entries if e.flags & wl.FUA)
     win = windows(base)
+    starts = qc.partitions(base)
+    regions = {"table": (0, starts[0]), "boot": (starts[0], starts[1] - starts[0]), **win}
+    per_region = {
+        name: sum(1 for e in entries if wl.touches(e, ss, w)) for name, w in regions.items()
+    }
+    log(f"replay: requests per region: {per_region}")
     log(f"replay: {len(entries)} entries ({flushes} FLUSH, {fuas} FUA), READY at {ready}, "
         f"{len(saves)} saves reported")  # fmt: skip
     parts = {name: work / f"{name}.part" for name in win}
@@ -235,19 +279,17 @@ def replay(rec: dict[str, object], states: int, work: Path,
     done = 0
     root_checked: list[str] | None = None
     try:
-        for cut in cut_points(states, len(entries), ready, rng):
+        for cut in recd.cuts(states, seed):
             new = wl.crash_writes(entries[done:cut], cut - done, "completed")
             root_changed = root_checked is None or any(wl.touches(e, ss, win["root"]) for e in new)
             for name, w in win.items():
                 wl.apply(new, log_fd, fds[name], ss, w)
             done = cut
-            phase = [what for what, c in marks if c <= cut][-1] if cut >= ready else "boot"
-            committed = max((n for n, at in saves if at <= cut), default=0)
+            phase, committed = recd.phase(cut), recd.committed(cut)
             result: dict[str, object] = {"cut": cut, "phase": phase, "committed": committed}
             problems: list[str] = []
             if root_changed:
-                sparse_copy(parts["root"], scratch)
-                root_checked, _ = fsck(scratch)
+                root_checked = check_root(parts["root"], scratch)
             problems += [f"root: {p}" for p in root_checked or []]
             sparse_copy(parts["var"], scratch)
             var_problems, printed = fsck(scratch)
@@ -260,7 +302,8 @@ def replay(rec: dict[str, object], states: int, work: Path,
                     problems.append(f"the store's integrity_check: {found['store']}")
                 if found["probe"] not in (None, ["ok"]):
                     problems.append(f"the probe's integrity_check: {found['probe']}")
-                n, setting = found.get("probe_n") or [0, 0]  # type: ignore[misc]
+                probe_n: list[int] = found.get("probe_n") or [0, 0]  # type: ignore[assignment]
+                n, setting = probe_n
                 if n < committed or setting < committed:
                     problems.append(f"lost saves: {committed} was reported committed, the store "
                                     f"holds {n} (setting {setting})")  # fmt: skip
@@ -274,6 +317,7 @@ def replay(rec: dict[str, object], states: int, work: Path,
         for fd in (*fds.values(), log_fd):
             os.close(fd)
     return {"entries": len(entries), "flushes": flushes, "fuas": fuas, "ready_entry": ready,
+            "per_region": per_region,
             "marks": marks, "saves_reported": len(saves), "states": results}  # fmt: skip
 
 
@@ -307,41 +351,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boots", type=int, default=3, help="crash states booted")
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--work", type=Path, help="kept (the log, the base disk)")
-    parser.add_argument("--replay-only", action="store_true", help="reuse --work's recording")
+    parser.add_argument("--phase", choices=("all", "record", "check", "boot"), default="all",
+                        help="check/boot: reuse --work's recording")  # fmt: skip
     args = parser.parse_args(argv)
     args.logs.mkdir(parents=True, exist_ok=True)
     work = args.work or Path(tempfile.mkdtemp(prefix="tf-series-"))
     work.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(args.seed)
     recording = work / "recording.json"
-    if not args.replay_only:
-        rec = record(args.image, args.logs, work, rng)
+    if args.phase in ("all", "record"):
+        rec = record(args.image, args.logs, work, random.Random(args.seed))
         recording.write_text(json.dumps(rec, indent=1))
     rec = json.loads(recording.read_text())
-    started = time.monotonic()
-    out = replay(rec, args.states, work, rng)
-    out["replay_minutes"] = round((time.monotonic() - started) / 60, 1)
-    out["record_minutes"] = rec["record_minutes"]
-    report = args.logs / "power-series.json"
-    report.write_text(json.dumps(out, indent=1))
-    failed = [s for s in out["states"] if s["problems"]]  # type: ignore[attr-defined]
-    log(
-        f"power_series: {len(out['states'])} crash states checked, "  # type: ignore[arg-type]
-        f"{len(failed)} failed (report {report})"
-    )
-    sound = [s for s in out["states"] if not s["problems"]]  # type: ignore[attr-defined]
-    booted = []
-    for s in rng.sample(sound, min(args.boots, len(sound))):
-        try:
-            booted.append([s["cut"], s["phase"], boot_state(rec, s["cut"], s["committed"],
-                                                            args.logs, work)])  # fmt: skip
-        except CheckFailed as exc:
-            booted.append([s["cut"], s["phase"], f"FAILED: {exc}"])
-        log(f"power_series: booted crash state {booted[-1]}")
-        out["booted"] = booted
+    bad = False
+    if args.phase in ("all", "check"):
+        started = time.monotonic()
+        out = replay(rec, args.states, work, args.seed)
+        out["replay_minutes"] = round((time.monotonic() - started) / 60, 1)
+        out["record_minutes"] = rec["record_minutes"]
+        report = args.logs / "power-series.json"
         report.write_text(json.dumps(out, indent=1))
-    bad = failed or any(b[2].startswith("FAILED") for b in booted)
+        states: list[dict[str, object]] = out["states"]  # type: ignore[assignment]
+        failed = [s for s in states if s["problems"]]
+        log(f"power_series: {len(states)} crash states checked, {len(failed)} failed "
+            f"(report {report})")  # fmt: skip
+        bad = bool(failed)
+    if args.phase in ("all", "boot"):
+        bad = boot_some(rec, args, work) or bad
     return 1 if bad else 0
+
+
+def boot_some(rec: dict[str, object], args: argparse.Namespace, work: Path) -> bool:
+    """Boot --boots of the checked cut points, chosen at random (their own generator, so
+    the check and the boots may run apart): any failed."""
+    recd = Recording(rec)
+    cuts = random.Random(args.seed + 1).sample(recd.cuts(args.states, args.seed), args.boots)
+    report = args.logs / "power-series-boots.json"
+    booted: list[list[object]] = []
+    for cut in cuts:
+        phase, committed = recd.phase(cut), recd.committed(cut)
+        log(f"power_series: booting crash state {cut} ({phase}, save {committed} committed)")
+        try:
+            outcome = boot_state(rec, cut, committed, args.logs, work)
+        except CheckFailed as exc:
+            outcome = f"FAILED: {exc}"
+        booted.append([cut, phase, committed, outcome])
+        log(f"power_series: booted crash state {booted[-1]}")
+        report.write_text(json.dumps(booted, indent=1))
+    return any(str(b[3]).startswith("FAILED") for b in booted)
 
 
 if __name__ == "__main__":
