@@ -8,7 +8,7 @@ usage: power_series.py IMAGE --logs DIR [--states N] [--boots K] [--seed S] [--w
 A cut and the next boot of the image in QEMU cost about 4 minutes on the project's machine
 (power_check.py's series), so hundreds of cuts are out of reach that way. Here the image is
 booted ONCE, its SD card behind QEMU's `blklogwrites` driver, which logs every request the
-guest's card receives (writewrite.py reads the log). The workload is power_check's series':
+guest's card receives (writelog.py reads the log). The workload is power_check's series':
 power_check's probe (saves through the firmware's Store three times a second, each one
 reported on the PL011 UART once committed; its `set_setting` is the settings change), play,
 a short POWER press, the lid closed and opened, and an update through `twinfold-update`
