@@ -346,18 +346,25 @@ class Unit:
         g.sh(f"(python3 /tmp/ppad.py {action} {seed} > /dev/null 2>&1 &)", 30)
 
 
-def new_unit(image: Path, logs: Path, work: Path) -> tuple[Unit, Path]:
+def new_unit(image: Path, logs: Path, work: Path,
+             guest_class: type[Guest] = Guest) -> tuple[Unit, Path]:  # fmt: skip
     disk = work / "power.img"
     subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
     files = qc.boot_files(disk, work)
     files["dtb"] = qc.qemu_dtb(files["dtb"], work / "qemu.dtb")
     settings = (HERE / "files/twinfold.toml").read_text()
     qc.set_boot_file(disk, "twinfold.toml", settings + f"\n[boot]\nseed = {qc.SEED}\n")
-    probe_log = logs / "power-probe.log"
+    return unit_on(disk, files, logs, "power", guest_class), disk
+
+
+def unit_on(disk: Path, files: dict[str, Path], logs: Path, name: str,
+            guest_class: type[Guest] = Guest) -> Unit:  # fmt: skip
+    """A unit on a prepared disk (new_unit's), its probe reporting into LOGS/NAME-probe.log."""
+    probe_log = logs / f"{name}-probe.log"
     probe_log.unlink(missing_ok=True)
-    guest = Guest("power", disk, files, qc.cmdline(disk) + " twinfold.serial_shell", logs,
-                  radio=probe_chardev(probe_log))  # fmt: skip
-    return Unit(guest, probe_log), disk
+    guest = guest_class(name, disk, files, qc.cmdline(disk) + " twinfold.serial_shell", logs,
+                        radio=probe_chardev(probe_log))  # fmt: skip
+    return Unit(guest, probe_log)
 
 
 def probe_chardev(path: Path) -> str:
@@ -467,11 +474,7 @@ def series(unit: Unit, cuts: int, rng: random.Random, versions: dict[str, str]) 
             unit.pad(action, rng.randrange(1 << 30))
         elif action == "update":  # a new wheel each time: a version not yet installed
             update_n += 1
-            version = f"{base}.post{10 + update_n}"
-            src = wheel_in_guest(versions["good"])
-            g.sh(f"(cp {src} /tmp/w.whl && cd /tmp && {FACTORY_PY} -c \"{RENAME}\" {version} "
-                 f"&& twinfold-update /tmp/twinfold-{version}-py3-none-any.whl "
-                 "> /dev/null 2>&1 &)", 120)  # fmt: skip
+            start_update(unit, f"{base}.post{10 + update_n}", versions)
         delay = rng.uniform(0, CUT_WINDOW)
         time.sleep(delay)
         unit.cut(f"round {n + 1}: {action}, {delay:.1f} s after it started",
@@ -486,6 +489,15 @@ def series(unit: Unit, cuts: int, rng: random.Random, versions: dict[str, str]) 
             g.save_journal("twinfold", f"power-journal-{n + 1}")
             g.stop()
             unit.boot()  # go on: the series counts every failure
+
+
+def start_update(unit: Unit, version: str, versions: dict[str, str]) -> None:
+    """In the background, `twinfold-update` to a new version (the good wheel renamed in the
+    guest)."""
+    src = wheel_in_guest(versions["good"])
+    unit.guest.sh(f"(cp {src} /tmp/w.whl && cd /tmp && {FACTORY_PY} -c \"{RENAME}\" {version} "
+                  f"&& twinfold-update /tmp/twinfold-{version}-py3-none-any.whl "
+                  "> /dev/null 2>&1 &)", 120)  # fmt: skip
 
 
 # A wheel's new version inside the guest (the rounds' updates): /tmp/w.whl renamed.

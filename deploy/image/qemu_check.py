@@ -141,11 +141,12 @@ class Guest:
     UART, ttyS1, the second -serial, enabled by `twinfold.serial_shell` on the kernel command
     line), QMP, and the radio UART (the PL011, ttyAMA0, the first -serial): `radio` is its
     chardev (`socket,path=...`), else it is not connected. `extra`: more QEMU arguments
-    (pair_check's network between the units)."""
+    (pair_check's network between the units). `drive`: the SD card's -drive instead of the
+    image file (power_series.py's blklogwrites, which logs every write)."""
 
     def __init__(self, name: str, image: Path, files: dict[str, Path], append: str,
                  logs: Path, radio: str | None = None,
-                 extra: list[str] | None = None) -> None:  # fmt: skip
+                 extra: list[str] | None = None, drive: str | None = None) -> None:  # fmt: skip
         self.name = name
         self.image = image
         self.files = files
@@ -153,6 +154,7 @@ class Guest:
         self.logs = logs
         self.radio = radio
         self.extra = extra or []
+        self.drive = drive
         self.dir = Path(tempfile.mkdtemp(prefix=f"tf-{name}-"))
         self.proc: subprocess.Popen[bytes] | None = None
         self.console: socket.socket | None = None
@@ -179,7 +181,7 @@ class Guest:
             "nice", "-n", "10", "qemu-system-aarch64", "-M", "raspi3b", "-m", "1G",
             "-kernel", str(self.files["kernel"]), "-initrd", str(self.files["initrd"]),
             "-dtb", str(self.files["dtb"]), "-append", self.append,
-            "-drive", f"file={self.image},if=sd,format={fmt}",
+            "-drive", self.drive or f"file={self.image},if=sd,format={fmt}",
             *radio,
             "-chardev", f"socket,id=con,path={con},server=on,wait=on",
             "-serial", "chardev:con",
