@@ -7,29 +7,19 @@ runs for real here, on a stand-in of the guest's sysfs laid out as the kernel la
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-IMAGE = Path(__file__).resolve().parents[2] / "deploy/image"
+from tests.deploy import image_scripts
+
 GAME = ["c4", "c3", "c2", "b4", "a5", "f4", "g4", "c5", "d6"]
 
 
-def load_net_check() -> ModuleType:
-    sys.path.insert(0, str(IMAGE))
-    try:
-        return importlib.import_module("net_check")
-    finally:
-        sys.path.remove(str(IMAGE))
-
-
-net_check = load_net_check()
+net_check = image_scripts.load("net_check")
 
 
 def sysfs(tmp: Path, adapters: dict[str, tuple[str, str]]) -> Path:

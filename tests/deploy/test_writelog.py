@@ -5,32 +5,22 @@ here, not with the module's own output. One test reads a log QEMU itself wrote (
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-IMAGE = Path(__file__).resolve().parents[2] / "deploy/image"
+from tests.deploy import image_scripts
+
 DISK_SECTORS = 32
 
 
-def load() -> ModuleType:
-    sys.path.insert(0, str(IMAGE))
-    try:
-        return importlib.import_module("writelog")
-    finally:
-        sys.path.remove(str(IMAGE))
-
-
-wl = load()
+wl = image_scripts.load("writelog")
 
 # A request: ("write", sector, data) / ("fua", sector, data) / ("discard", sector, n) / ("flush",)
 write_op = st.tuples(
