@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -268,3 +269,52 @@ def test_the_pair_checks_touch_lands_on_each_square_it_taps():
     from games.reversi.rules import Game
 
     assert Game(moves=pair.GAME).over  # the scripted game is a whole game
+
+
+HANDHELD_HARNESS = """
+say() { echo "say: $*"; }
+failed() { echo "FAILED: $*"; exit 1; }
+eval "$(sed -n '/^handheld_start() {/,/^}/p;/^handheld_finish() {/,/^}/p' "$1")"
+eval "$(grep -E '^(CI_MINUTES|WITH_HANDHELD|PAIR_LEAST)=' "$1")"
+HANDHELD_MINUTES=45 HANDHELD_WHY="$2/why" LOGS="$2/logs" REPO="$2" IMG="$3"
+handheld_start
+handheld_finish
+echo "limit $HANDHELD_LIMIT"
+"""
+
+
+def run_handheld_step(tmp_path: Path, image: str, minutes_ago: int) -> list[str]:
+    """.ci/image-checks' handheld_start and handheld_finish around a stand-in check that
+    passes (or fails for the image name FAIL), under a CI run started minutes_ago."""
+    check = tmp_path / "deploy/image/handheld/handheld_check.py"
+    check.parent.mkdir(parents=True, exist_ok=True)
+    check.write_text('import sys\nprint("stand-in ran")\nsys.exit("FAIL" in sys.argv)\n')
+    (tmp_path / ".venv/bin").mkdir(parents=True, exist_ok=True)
+    python = tmp_path / ".venv/bin/python"
+    if not python.exists():
+        python.symlink_to(sys.executable)
+    (tmp_path / "logs").mkdir(exist_ok=True)
+    started = int(time.time()) - minutes_ago * 60
+    result = subprocess.run(
+        ["/bin/bash", "-c", HANDHELD_HARNESS, "_", str(REPO / ".ci/image-checks"),
+         str(tmp_path), image],
+        cwd=tmp_path, env={**os.environ, "TWINFOLD_CI_STARTED": str(started)},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    return result.stdout.splitlines()
+
+
+def test_the_handheld_runs_beside_the_boots_only_with_ci_time_for_both(tmp_path):
+    # early in CI's run: it runs, bounded by what is left less the two units' share
+    lines = run_handheld_step(tmp_path, "unit.img", minutes_ago=10)
+    assert "stand-in ran" in lines
+    assert any(line.startswith("say: the emulated handheld passed in ") for line in lines)
+    assert lines[-1] == "limit 34"  # 58 - 10 - 14
+    # its failure fails the step, its output shown
+    lines = run_handheld_step(tmp_path, "FAIL", minutes_ago=10)
+    assert "stand-in ran" in lines and lines[-1] == "FAILED: the emulated handheld"
+    # late: skipped, saying why, and nothing run
+    (tmp_path / "logs/handheld-check.out").unlink()
+    lines = run_handheld_step(tmp_path, "unit.img", minutes_ago=20)
+    assert lines[0].startswith("say: the emulated handheld: SKIPPED: 38 of CI's 58 minutes")
+    assert not (tmp_path / "logs/handheld-check.out").exists()
