@@ -19,6 +19,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from tests.deploy import image_scripts
+
 REPO = Path(__file__).resolve().parents[2]
 IMAGE = REPO / "deploy/image"
 BOOT_CONFIG = IMAGE / "files/boot-config"
@@ -228,15 +230,7 @@ def test_the_debian_images_imager_entry_names_its_boards_and_no_os_customisation
 
 
 def load_pair_check():
-    sys.path.insert(0, str(IMAGE))
-    try:
-        spec = importlib.util.spec_from_file_location("pair_check", IMAGE / "pair_check.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(IMAGE))
-    return module
+    return image_scripts.load("pair_check")
 
 
 def test_the_pair_check_turns_the_radio_on_the_pl011_in_a_valid_boot_file(tmp_path):
