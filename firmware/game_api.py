@@ -8,6 +8,7 @@ A game reaches the system only through its `GameContext`.
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -113,6 +114,23 @@ class Option:
 
 
 LAUNCHER_ORDER_DEFAULT = 100
+
+
+@dataclass(frozen=True)
+class SceneAt:
+    """A game's scene class named by where it is (`"games.reversi.scene.play:ReversiScene"`,
+    the entry-point form), imported when a game starts or a record opens, not when the unit
+    boots. Every start reads every cartridge to fill the launcher; importing each game's scene
+    and computer player with it cost about a third of the firmware's start
+    (docs/performance.md). Serves as `Cartridge.create` (`create(context)`) and as
+    `Cartridge.replay` (`replay(context, record)`)."""
+
+    target: str
+
+    def __call__(self, context: GameContext, *record: dict[str, Any]) -> Game:
+        module, _, name = self.target.partition(":")
+        scene: Callable[..., Game] = getattr(importlib.import_module(module), name)
+        return scene(context, *record)
 
 
 @dataclass(frozen=True)

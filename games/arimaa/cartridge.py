@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge, Option
+from firmware.game_api import Cartridge, Option, SceneAt
 from games.arimaa.ai.levels import DEFAULT_LEVEL, LEVELS
 from games.arimaa.scene import sprites
-from games.arimaa.scene.play import SETUP_NAMES, ArimaaScene
+from games.arimaa.scene.setup_names import SETUP_NAMES
 
 #: Time controls offered: the two presets and a few controls in the standard M/R/P/L/G/T
 #: notation (a game limit of 10 turns each, decided by score, is the last).
@@ -33,7 +33,7 @@ CARTRIDGE = Cartridge(
     "わなで取り、ウサギを奥の列へ。1だいで コンピューター(5レベル)か ふたりで。"
     "たいせん: 2だいで つうしん。",
     draw_icon=draw_icon,
-    create=ArimaaScene,
+    create=SceneAt("games.arimaa.scene.play:ArimaaScene"),
     players=(1, 2),
     options=(
         Option("mode", "Mode", ("cpu", "two"), "cpu", label_ja="モード",
@@ -52,7 +52,7 @@ CARTRIDGE = Cartridge(
                choice_labels_ja={"default": "基本", "classic": "古典", "wing-rabbits": "ウイング",
                                  "fort": "とりで"}),
     ),
-    replay=ArimaaScene,  # the scene, opened on a record
+    replay=SceneAt("games.arimaa.scene.play:ArimaaScene"),  # opened on a record
     versus=True,  # `link` mode: the launcher's versus menu hosts or joins a match
     versus_options=("clock", "setup"),
     # the link bars alone, in the title bar between the title and whose turn it is: the

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge, Option
+from firmware.game_api import Cartridge, Option, SceneAt
 from games.panels.rules.field import SHAPE_NAMES
 from games.panels.scene import sprites
 from games.panels.scene.options import TARGETS
-from games.panels.scene.play import PanelsScene
 
 
 def draw_icon(surf: pygame.Surface) -> None:
@@ -30,7 +29,7 @@ CARTRIDGE = Cartridge(
     "パーフェクトで とくてん。1だいで コンピューター(4レベル)か ふたりで。"
     "たいせん: 2だいで つうしん。",
     draw_icon=draw_icon,
-    create=PanelsScene,
+    create=SceneAt("games.panels.scene.play:PanelsScene"),
     players=(1, 2),
     options=(
         Option("mode", "Mode", ("cpu", "two"), "cpu", label_ja="モード",
@@ -47,7 +46,7 @@ CARTRIDGE = Cartridge(
                choice_labels={"1": "Player 1 (you)", "2": "Player 2"},
                choice_labels_ja={"1": "あなた", "2": "あいて"}),
     ),
-    replay=PanelsScene,  # the scene, opened on a record
+    replay=SceneAt("games.panels.scene.play:PanelsScene"),  # opened on a record
     versus=True,  # two units over the peer link: the seed's main case
     versus_options=("target", "field", "removal", "items", "first"),
     launcher_order=50,  # where the launcher shows it (Cartridge.launcher_order)

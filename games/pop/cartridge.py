@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge
-from games.pop.scene import PopScene
+from firmware.game_api import Cartridge, SceneAt
 
 
 def draw_icon(surf: pygame.Surface) -> None:
@@ -29,6 +28,6 @@ CARTRIDGE = Cartridge(
     description_ja="うかんでいく あわを タッチして わろう。つづけて わると コンボ！"
     "3つ にがすと ゲームオーバー。1だいで ひとりで。",
     draw_icon=draw_icon,
-    create=PopScene,
+    create=SceneAt("games.pop.scene:PopScene"),
     players=(1, 1),
 )

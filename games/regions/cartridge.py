@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge, Option
+from firmware.game_api import Cartridge, Option, SceneAt
 from games.regions.scene import surfaces as srf
-from games.regions.scene.play import RegionsScene
 from games.regions.scene.surface_view import GREY, LINE, POINT, WHITE
 
 
@@ -41,9 +40,9 @@ CARTRIDGE = Cartridge(
     "しよう。かならず とけます。1だいで ひとりで。たいせん: 2だいで おなじ もんだいを "
     "きょうそう。",
     draw_icon=draw_icon,
-    create=RegionsScene,
+    create=SceneAt("games.regions.scene.play:RegionsScene"),
     players=(1, 2),
-    replay=RegionsScene,  # the scene, opened on a record
+    replay=SceneAt("games.regions.scene.play:RegionsScene"),  # opened on a record
     versus=True,  # the race over the link (`ctx.versus`)
     versus_options=("variant", "goal", "unselectable", "surface", "pattern"),
     # the link bars alone, at the end of the surface's row: the partner's line names the

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge, Option
+from firmware.game_api import Cartridge, Option, SceneAt
 from games.reversi.ai import LEVELS
 from games.reversi.scene import sprites
 from games.reversi.scene import texts as tx
-from games.reversi.scene.play import ReversiScene
 
 LEVEL_NAMES = tuple(LEVELS[n].name for n in sorted(LEVELS))
 
@@ -35,7 +34,7 @@ CARTRIDGE = Cartridge(
     "かち。1だいで コンピューター(4レベル)か ふたりで。たいせん: 2だいで つうしん。"
     "「おしえて!」で おける ばしょが わかります。",
     draw_icon=draw_icon,
-    create=ReversiScene,
+    create=SceneAt("games.reversi.scene.play:ReversiScene"),
     players=(1, 2),
     options=(
         Option(
@@ -65,7 +64,7 @@ CARTRIDGE = Cartridge(
             choice_labels_ja={"black": "くろ(せんて)", "white": "しろ"},
         ),
     ),
-    replay=ReversiScene,  # the scene, opened on a record
+    replay=SceneAt("games.reversi.scene.play:ReversiScene"),  # opened on a record
     versus=True,
     launcher_order=10,  # where the launcher shows it (Cartridge.launcher_order)
 )

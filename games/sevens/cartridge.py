@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import pygame
 
-from firmware.game_api import Cartridge, GameContext, Option
+from firmware.game_api import Cartridge, GameContext, Option, SceneAt
 from games.sevens.rules import MAX_KILL_CHOICES
 from games.sevens.scene import sprites
-from games.sevens.scene.play import SevensScene
 from games.sevens.scene.setup import LAST, SEAT_CHOICES, SETUP_KEY, from_options
 
 LAST_LABEL = "last"  # the choice remembered from the last game
@@ -85,7 +84,7 @@ CARTRIDGE = Cartridge(
     "殺された札が一番少ない人の勝ち。1だいで 性格のちがう コンピュータと、または2〜4人で"
     "まわして。たいせん: 2〜4だいで つうしん。",
     draw_icon=draw_icon,
-    create=SevensScene,
+    create=SceneAt("games.sevens.scene.play:SevensScene"),
     players=(1, 4),
     options=(
         Option(
@@ -113,7 +112,7 @@ CARTRIDGE = Cartridge(
         _flag("sevens_first", "7s first", "7札を並べる"),
         _flag("extra_turn", "Extra turn", "もう一度手番"),
     ),
-    replay=SevensScene,  # the scene, opened on a record
+    replay=SceneAt("games.sevens.scene.play:SevensScene"),  # opened on a record
     versus=True,
     # The rules only (the welcome message is one radio frame); the computers in empty seats
     # are the first time's Cool, Hitman and Coward, the same on every unit.

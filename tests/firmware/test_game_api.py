@@ -1,10 +1,17 @@
-"""The game API's option checks and a game leaving by its own Quit."""
+"""The game API's option checks, a game leaving by its own Quit, and the scenes a cartridge
+names (SceneAt), imported only when a game starts."""
 
 from __future__ import annotations
 
+import importlib
+import os
+import subprocess
+import sys
+
 import pytest
 
-from firmware.game_api import Cartridge, Option
+from firmware.cartridges import discover
+from firmware.game_api import Cartridge, Game, Option, SceneAt
 from firmware.testing import machine_from_movie, run
 
 
@@ -48,3 +55,35 @@ def test_every_rule_a_check_holds_a_game_to_is_written_in_the_architecture_doc()
     for key in GAME_RULES:
         assert f"\n| {key} | " in section, key
         assert key in rule_broken(key) and RULES_SECTION in rule_broken(key)
+
+
+def test_reading_the_cartridges_imports_no_games_scene():
+    """Every start of the unit reads every cartridge to fill the launcher; the scenes (and
+    the computer players they pull in) are imported only when a game starts (SceneAt)."""
+    code = (
+        "import sys\n"
+        "from firmware.cartridges import discover\n"
+        "found = discover()\n"
+        "scenes = sorted(m for m in sys.modules if m.startswith('games.')"
+        " and (m.endswith('.scene.play') or m == 'games.pop.scene'))\n"
+        "print(len(found), scenes)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    ).stdout.split(maxsplit=1)  # fmt: skip
+    assert int(out[0]) >= 6 and out[1].strip() == "[]"
+
+
+def test_every_cartridges_scene_is_found_where_it_says():
+    """A SceneAt names a class by text: each shipped one must be a game's scene class (a typo
+    would only show when a player starts that game)."""
+    for cartridge in discover().values():
+        for factory in (cartridge.create, cartridge.replay):
+            if isinstance(factory, SceneAt):
+                module, _, name = factory.target.partition(":")
+                scene = getattr(importlib.import_module(module), name)
+                assert isinstance(scene, type) and issubclass(scene, Game), factory.target
+    missing = SceneAt("games.reversi.scene.play:NoSuchScene")
+    with pytest.raises(AttributeError, match="NoSuchScene"):
+        missing(None)  # type: ignore[arg-type]

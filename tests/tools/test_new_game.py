@@ -180,7 +180,8 @@ def test_the_titles_go_where_they_are_shown(
     assert capsys.readouterr().out.split() == [w.format(id="four4") for w in WRITTEN]
     cartridge = (root / "games" / "four4" / "cartridge.py").read_text(encoding="utf-8")
     assert 'title="Four Up",' in cartridge and 'title_ja="よっつ",' in cartridge
-    assert "create=Four4Scene," in cartridge and 'id="four4",' in cartridge
+    assert 'SceneAt("games.four4.scene.play:Four4Scene")' in cartridge
+    assert 'id="four4",' in cartridge
     scene = (root / "games" / "four4" / "scene" / "play.py").read_text(encoding="utf-8")
     assert '"Four Up", "よっつ")' in scene and "class Four4Scene(TurnGame):" in scene
     movie = (root / "docs" / "movies" / "four4-play.txt").read_text(encoding="utf-8")

@@ -19,12 +19,11 @@ from firmware.turn_game import replay_step
 from games.arimaa.match import ArimaaAction, ArimaaRules, setup_action, turn_action
 from games.arimaa.records import placement_of
 from games.arimaa.rules.board import HOME_RANKS, parse_square
-from games.arimaa.rules.position import NAMED_SETUPS, named_setup, random_setup
+from games.arimaa.rules.position import named_setup, random_setup
 from games.arimaa.scene import texts as tx
 from games.arimaa.scene.animation import Fade, TurnAnimation
+from games.arimaa.scene.setup_names import SETUP_NAMES
 from games.arimaa.scene.views import ViewSource
-
-SETUP_NAMES = {name.replace(" ", "-"): name for name in NAMED_SETUPS}
 
 
 class InputTarget(ViewSource, Protocol):

@@ -52,8 +52,8 @@ from games.arimaa.scene.bottom_view import (
     draw_result,
     draw_setup_panel,
 )
-from games.arimaa.scene.controls import SETUP_NAMES
 from games.arimaa.scene.saved import MODES
+from games.arimaa.scene.setup_names import SETUP_NAMES
 from games.arimaa.scene.top_view import TopView, draw_top
 from hal.interfaces import Button
 

@@ -3,12 +3,12 @@ package declares (pyproject.toml, group `twinfold.games`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from firmware.game_api import Cartridge, Game, GameContext, Option
-from twinfold_tictactoe.scene import TicTacToeScene
+from firmware.game_api import Cartridge, Option, SceneAt
+
+# imported when a game starts or a record opens, not at every start of the unit
+SCENE = SceneAt("twinfold_tictactoe.scene:TicTacToeScene")
 
 
 def draw_icon(surf: pygame.Surface) -> None:
@@ -20,10 +20,6 @@ def draw_icon(surf: pygame.Surface) -> None:
     pygame.draw.circle(surf, (90, 220, 200), (16, 16), 3, 1)
 
 
-def replay(ctx: GameContext, record: dict[str, Any]) -> Game:
-    return TicTacToeScene(ctx, record)
-
-
 CARTRIDGE = Cartridge(
     id="tictactoe",
     title="Tic-tac-toe",
@@ -33,13 +29,13 @@ CARTRIDGE = Cartridge(
     description_ja="たて よこ ななめに 3つ ならべたら かち。1だいで コンピューターと、"
     "または ふたりで。たいせん: 2だいで つうしん。",
     draw_icon=draw_icon,
-    create=TicTacToeScene,
+    create=SCENE,
     players=(1, 2),
     options=(
         Option("mode", "Players", ("cpu", "two"), "cpu", label_ja="プレイヤー",
                choice_labels={"cpu": "vs computer", "two": "two players"},
                choice_labels_ja={"cpu": "コンピューター", "two": "ふたり"}),
     ),
-    replay=replay,
+    replay=SCENE,
     versus=True,
 )
