@@ -120,10 +120,10 @@ LAUNCHER_ORDER_DEFAULT = 100
 class SceneAt:
     """A game's scene class named by where it is (`"games.reversi.scene.play:ReversiScene"`,
     the entry-point form), imported when a game starts or a record opens, not when the unit
-    boots. Every start reads every cartridge to fill the launcher; importing each game's scene
-    and computer player with it cost about a third of the firmware's start
-    (docs/performance.md). Serves as `Cartridge.create` (`create(context)`) and as
-    `Cartridge.replay` (`replay(context, record)`)."""
+    boots. Every start reads every cartridge to fill the launcher, and a game's scene and
+    computer player are not needed for its tile (docs/performance.md: the start's CPU and
+    memory). Serves as `Cartridge.create` (`create(context)`) and as `Cartridge.replay`
+    (`replay(context, record)`)."""
 
     target: str
 
