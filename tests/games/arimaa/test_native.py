@@ -1,0 +1,201 @@
+"""The compiled accelerator of the Arimaa player (issue 36, phase 1) computes exactly what the
+pure-Python engine, the reference, computes: the same children of `steps.expand` in the same
+order (pushes, pulls, captures on traps, frozen pieces, pending pushes and pulls), the same
+frozen pieces, Zobrist hash, evaluation, static tactics (capture threats, goal steps) and
+exact goal search (steps and states expanded, with and without a budget), on random legal
+positions (random games and sparse boards, at every point of a turn) and on the fixed
+positions of test_arimaa_tactics. The Python result is always the oracle. Built here with the
+system C compiler; skipped, with the reason, where there is none."""
+
+from __future__ import annotations
+
+import ctypes
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference_brute import boards_of
+from test_arimaa_tactics import CAPTURES, GOALS, TWO_TURN_GOALS
+
+from firmware import native as machinery
+from games.arimaa.ai import evaluate as ev
+from games.arimaa.ai import native
+from games.arimaa.ai.goal import find_goal
+from games.arimaa.ai.native import NativeArimaa
+from games.arimaa.ai.search import zobrist
+from games.arimaa.ai.tactics import capture_threats, goal_steps
+from games.arimaa.rules.randomplay import random_game, random_walk, sparse_boards
+from games.arimaa.rules.steps import Boards, expand, frozen_mask
+
+#: (boards, side, steps_left, push_sq, push_kind, pull_sq, pull_kind): a point inside a turn
+State = tuple[Boards, int, int, int, int, int, int]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> NativeArimaa:
+    if machinery.find_compiler() is None:
+        pytest.skip("no C compiler (cc): the accelerator cannot be built on this machine")
+    path, message = native.LIBRARY.build(tmp_path_factory.mktemp("native"))
+    assert path is not None, message
+    return NativeArimaa(ctypes.CDLL(str(path)))
+
+
+def _start(seed: int, sparse: bool) -> tuple[Boards, int] | None:
+    """A turn start: a random game's, or a sparse board's after a few random turns."""
+    rng = random.Random(seed)
+    if sparse:
+        walked = list(random_walk(sparse_boards(rng, rng.randint(3, 14)), rng.randrange(2), rng, 2))
+        return walked[-1] if walked else None
+    game = random_game(seed, rng.randint(0, 30))
+    if game.result is not None:
+        return None
+    return game.position.boards, game.position.side
+
+
+def _states(seed: int, sparse: bool) -> list[State]:
+    """Every point of one random turn from a random start (pending pushes and pulls too)."""
+    start = _start(seed, sparse)
+    if start is None:
+        return []
+    rng = random.Random(seed + 1)
+    boards, side = start
+    state: State = (boards, side, 4, -1, 0, -1, 0)
+    out = [state]
+    for _ in range(4):
+        children = expand(state[0], side, *state[2:])
+        if not children:
+            break
+        c = rng.choice(children)
+        state = (c[2], side, state[2] - 1, *c[3:7])
+        out.append(state)
+    return out
+
+
+positions = st.tuples(st.integers(0, 10**6), st.booleans())
+
+
+@given(positions)
+@settings(max_examples=150, deadline=None)
+def test_steps_frozen_pieces_and_hash_equal_the_python_ones(
+    engine: NativeArimaa, pos: tuple[int, bool]
+) -> None:
+    for boards, side, *rest in _states(*pos):
+        assert engine.expand(boards, side, *rest) == expand(boards, side, *rest)
+        assert engine.frozen_mask(boards) == frozen_mask(boards)
+        assert engine.zobrist(boards) == zobrist(boards)
+        # the side not to move too: its steps are what a search's next turn generates
+        assert engine.expand(boards, 1 - side, 4) == expand(boards, 1 - side, 4)
+
+
+@given(positions)
+@settings(max_examples=150, deadline=None)
+def test_the_evaluation_and_tactics_equal_the_python_ones(
+    engine: NativeArimaa, pos: tuple[int, bool]
+) -> None:
+    for boards, side, left, *_ in _states(*pos):
+        assert engine.evaluate(boards) == ev.evaluate(boards)
+        for s in (side, 1 - side):
+            for steps in range(5):
+                assert engine.capture_threats(boards, s, steps) == capture_threats(boards, s, steps)
+                assert engine.best_capture(boards, s, steps) == ev.best_capture(boards, s, steps)
+            for limit in range(9):
+                assert engine.goal_steps(boards, s, limit) == goal_steps(boards, s, limit)
+            for floor in (0, 280):
+                want = ev.tactics(boards, s, left, floor)
+                assert engine.tactics(boards, s, left, floor) == want
+        for index in range(12):
+            assert engine.piece_value(boards, index) == ev.piece_value(boards, index)
+
+
+@given(positions, st.sampled_from([0, 1, 5, 60, 400]))
+@settings(max_examples=150, deadline=None)
+def test_the_goal_search_equals_the_python_one(
+    engine: NativeArimaa, pos: tuple[int, bool], budget: int
+) -> None:
+    for boards, side, *rest in _states(*pos):
+        for s, state in ((side, rest), (1 - side, [4, -1, 0, -1, 0])):
+            want_work, got_work = [0], [0]
+            want = find_goal(boards, s, *state, budget=budget, work=want_work)
+            got = engine.find_goal(boards, s, *state, budget=budget, work=got_work)
+            assert (got, got_work) == (want, want_work)
+
+
+def test_goal_races_near_the_goal_equal_the_python_ones(engine: NativeArimaa) -> None:
+    """Positions with rabbits a few steps from goal (where the goal search does real work),
+    exact and with the in-tree budget: the same steps and states expanded."""
+    rng = random.Random(36)
+    searched = 0
+    for _ in range(200):
+        boards = list(sparse_boards(rng, rng.randint(4, 12)))
+        side = rng.randrange(2)
+        row = rng.randint(3, 6) if side == 0 else rng.randint(1, 4)
+        sq = 8 * row + rng.randrange(8)
+        if any(b >> sq & 1 for b in boards):
+            continue
+        boards[6 * side] |= 1 << sq
+        for budget in (0, 60):
+            want_work, got_work = [0], [0]
+            want = find_goal(tuple(boards), side, budget=budget, work=want_work)
+            got = engine.find_goal(tuple(boards), side, budget=budget, work=got_work)
+            assert (got, got_work) == (want, want_work)
+            searched += want_work[0] > 1
+    assert searched > 50  # the searches did look past the first state
+
+
+@pytest.mark.parametrize(("gold", "silver", "side", "expected"), CAPTURES)
+def test_the_fixed_capture_positions_equal_the_python_ones(
+    engine: NativeArimaa, gold: str, silver: str, side: int, expected: dict[int, int]
+) -> None:
+    boards = boards_of(f"{gold} {silver}")
+    assert engine.capture_threats(boards, side) == capture_threats(boards, side)
+    assert engine.tactics(boards, side, 4) == ev.tactics(boards, side, 4)
+
+
+@pytest.mark.parametrize(("gold", "silver", "side", "expected"), GOALS + TWO_TURN_GOALS)
+def test_the_fixed_goal_positions_equal_the_python_ones(
+    engine: NativeArimaa, gold: str, silver: str, side: int, expected: int | None
+) -> None:
+    boards = boards_of(f"{gold} {silver}")
+    for steps in range(1, 5):
+        want_work, got_work = [0], [0]
+        want = find_goal(boards, side, steps_left=steps, work=want_work)
+        assert engine.find_goal(boards, side, steps_left=steps, work=got_work) == want
+        assert got_work == want_work
+    assert engine.goal_steps(boards, side, 8) == goal_steps(boards, side, 8)
+
+
+def test_a_goal_search_too_big_for_the_table_is_answered_by_python(
+    engine: NativeArimaa, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The C goal search keeps its visited states in a fixed table; when it fills up, the
+    wrapper asks the Python search, so the answer is still the reference's."""
+    monkeypatch.setattr(native, "GOAL_TABLE", 4)  # 3 states fit
+    boards = boards_of("Rc7 Db7 Eb8 cc8 rd7 rh1")  # the elephant pulls the cat off c8
+    want_work, got_work = [0], [0]
+    want = find_goal(boards, 0, work=want_work)
+    assert want is not None and want_work[0] > 3
+    assert engine.find_goal(boards, 0, work=got_work) == want and got_work == want_work
+
+
+def test_build_reuses_a_built_library_and_says_why_without_a_compiler(
+    tmp_path: Path, engine: NativeArimaa, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, message = native.LIBRARY.build(tmp_path)
+    assert path is not None and path.exists() and "built" in message
+    assert path.name == f"arimaa_search-{native.LIBRARY.digest()}.so"
+    again, message = native.LIBRARY.build(tmp_path)
+    assert again == path and "up to date" in message
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    missing, message = native.LIBRARY.build(tmp_path / "other")
+    assert missing is None and "no C compiler" in message
+
+
+def test_without_the_library_there_is_no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TWINFOLD_NATIVE_DIR", "/nonexistent/twinfold-native")
+    native.engine.cache_clear()
+    try:
+        assert native.engine() is None
+    finally:
+        native.engine.cache_clear()
