@@ -63,6 +63,7 @@ NATIVE_LIBRARIES = {
     "arimaa_search": (
         ROOT / "games" / "arimaa" / "ai" / "native_steps.c",
         ROOT / "games" / "arimaa" / "ai" / "native_eval.c",
+        ROOT / "games" / "arimaa" / "ai" / "native_search.c",
     ),
 }
 

@@ -5,6 +5,7 @@ very same tree.
     .venv/bin/python bench/node_cost.py reversi [--positions 12] [--depth 5] [--profile]
     .venv/bin/python bench/node_cost.py reversi --native [--solve 14]   # pure and compiled
     .venv/bin/python bench/node_cost.py arimaa [--positions 6] [--level 3] [--profile]
+    .venv/bin/python bench/node_cost.py arimaa --native [--level 5]     # pure and compiled
     valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/node_cost.py reversi --positions 4 --depth 4
 
@@ -15,12 +16,13 @@ search's move, score and node count): equal fingerprints before and after a chan
 same moves, scores and trees. `--profile` adds cProfile's top functions. Under load, compare
 instruction counts (callgrind's `Ir` total), which the machine's other work does not move.
 
-`--native` (Reversi) runs the same searches again with the compiled accelerator
+`--native` runs the same searches again with the compiled accelerator
 (games/reversi/ai/native.py) right after the pure-Python ones and prints both, the
 fingerprints (equal: the same trees) and the ratio of their node costs: what
 `players.NATIVE_MID_NODE_TENTHS` is (20 units for a pure-Python midgame node, times the
 ratio). `--solve E` times exact solves at E empties instead (`NATIVE_END_NODE_TENTHS`,
-against the 6 units of a pure-Python solver node).
+against the 6 units of a pure-Python solver node). For Arimaa the compiled searches are
+games/arimaa/ai/native.py's (`NativeArimaa.search`, the whole decision in C).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -89,24 +92,39 @@ def reversi(
     return nodes, digest.hexdigest(), time.process_time() - cpu
 
 
-def arimaa(count: int, level: int) -> tuple[int, str, float]:
+def arimaa(count: int, level: int, native: bool = False) -> tuple[int, str, float]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from arimaa import fixed_positions
 
-    from games.arimaa.ai.levels import searcher_for
+    from games.arimaa.ai.levels import LEVELS, searcher_for
+    from games.arimaa.ai.native import engine
     from games.arimaa.rules.game import Game
     from games.arimaa.rules.position import Position
 
+    compiled = engine() if native else None
+    if native and compiled is None:
+        sys.exit("node_cost: no compiled accelerator (python3 run.py builds it with cc)")
     games = [Game(start=Position(b, s)) for b, s in fixed_positions(count)]
     digest = hashlib.sha256()
     nodes = 0
     cpu = time.process_time()
     for game in games:
-        s = searcher_for(game, level)
+        pos = game.position
+        s = (
+            compiled.search(pos.boards, pos.side, LEVELS[level], _forbidden(game))
+            if compiled is not None
+            else searcher_for(game, level)
+        )
         steps = s.run()
         nodes += s.nodes
         digest.update(f"{steps}:{s.score}:{s.nodes}:{s.work};".encode())
     return nodes, digest.hexdigest(), time.process_time() - cpu
+
+
+def _forbidden(game: Any) -> frozenset[tuple[int, ...]]:
+    """levels.searcher_for's repetition rule at the root."""
+    side = game.position.side
+    return frozenset(b for (b, s), n in game.repetitions.items() if s != side and n >= 2)
 
 
 def main() -> None:
@@ -116,7 +134,7 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=5, help="Reversi: the fixed depth")
     ap.add_argument("--level", type=int, default=3, help="Arimaa: the level")
     ap.add_argument("--profile", action="store_true")
-    ap.add_argument("--native", action="store_true", help="Reversi: pure, then compiled")
+    ap.add_argument("--native", action="store_true", help="pure, then compiled")
     ap.add_argument("--solve", type=int, default=0, help="Reversi: exact solves at E empties")
     args = ap.parse_args()
     count = args.positions or (12 if args.game == "reversi" else 6)
@@ -128,14 +146,20 @@ def main() -> None:
 
     if args.native:
         pure = run()
-        compiled = reversi(count, args.depth, native=True, solve=args.solve)
+        if args.game == "arimaa":
+            compiled = arimaa(count, args.level, native=True)
+        else:
+            compiled = reversi(count, args.depth, native=True, solve=args.solve)
         for name, (nodes, digest, cpu) in (("pure", pure), ("compiled", compiled)):
             print(
-                f"reversi {name:8}: {count} positions, {nodes} nodes, {cpu:.3f} s CPU, "
+                f"{args.game} {name:8}: {count} positions, {nodes} nodes, {cpu:.3f} s CPU, "
                 f"{1e6 * cpu / nodes:.3f} us a node ({nodes / cpu:,.0f} nodes/s), "
                 f"fingerprint {digest[:16]}"
             )
         ratio = (compiled[2] / compiled[0]) / (pure[2] / pure[0])
+        if args.game == "arimaa":
+            print(f"a compiled node costs {ratio:.4f} of a pure-Python one (same nodes: same tree)")
+            return
         units = 6 if args.solve else 20
         print(
             f"a compiled node costs {ratio:.4f} of a pure-Python one: "

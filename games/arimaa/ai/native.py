@@ -20,17 +20,30 @@ from __future__ import annotations
 
 import ctypes
 import sys
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from pathlib import Path
 
 from firmware.native import Library
 
 from ..rules.steps import Boards, Child
-from .search import ZOBRIST
+from .search import (
+    GOAL_STATES_PER_UNIT,
+    WIN,
+    Z_PULL,
+    Z_PUSH,
+    Z_SIDE,
+    Z_STEPS,
+    ZOBRIST,
+    Limits,
+    Searcher,
+)
 
 HERE = Path(__file__).parent
 LIBRARY = Library(
-    "arimaa_search", (HERE / "native_steps.c", HERE / "native_eval.c"), "arimaa accelerator"
+    "arimaa_search",
+    (HERE / "native_steps.c", HERE / "native_eval.c", HERE / "native_search.c"),
+    "arimaa accelerator",
 )
 MAX_CHILDREN = 256  # native_steps.c's MAX_CHILDREN
 MAX_THREATS = 128  # native_eval.c's MAX_THREATS
@@ -38,6 +51,30 @@ MAX_THREATS = 128  # native_eval.c's MAX_THREATS
 GOAL_TABLE = 1 << 16
 _U64S = ctypes.c_uint64 * 12
 _ll = ctypes.c_longlong
+PV_INTS = 32  # native_search.c: MAX_PV * 2 (from, to) of up to 16 steps
+MAX_ITER = 32  # native_search.c's MAX_ITER
+SEEN_BYTES = 120  # native_search.c's SEEN_BYTES: native_steps.c's sizeof(Seen)
+Steps = list[tuple[int, int]]
+
+
+class _Result(ctypes.Structure):
+    """native_search.c's `Result`."""
+
+    _fields_ = [
+        ("status", ctypes.c_int32),
+        ("score", ctypes.c_int32),
+        ("depth_done", ctypes.c_int32),
+        ("capped", ctypes.c_int32),
+        ("best_len", ctypes.c_int32),
+        ("iterations", ctypes.c_int32),
+        ("nodes", ctypes.c_longlong),
+        ("goal_work", ctypes.c_longlong),
+        ("best", ctypes.c_int32 * PV_INTS),
+        ("iter_depth", ctypes.c_int32 * MAX_ITER),
+        ("iter_score", ctypes.c_int32 * MAX_ITER),
+        ("iter_len", ctypes.c_int32 * MAX_ITER),
+        ("iter_steps", (ctypes.c_int32 * PV_INTS) * MAX_ITER),
+    ]
 
 
 class _Child(ctypes.Structure):
@@ -95,12 +132,25 @@ class NativeArimaa:
         lib.ari_find_goal.argtypes = [p, i, i, i, i, i, i, _ll, p, _ll, p, p, p]
         lib.ari_seen_size.restype = i
         lib.ari_threat_size.restype = i
-        keys = (ctypes.c_uint64 * 768)(*(k for row in ZOBRIST for k in row))
-        if lib.ari_init(keys) != ctypes.sizeof(_Child):
+        lib.ari_search_init.argtypes = [p, p, p, p, p]
+        lib.ari_workspace_size.restype = _ll
+        lib.ari_result_size.restype = i
+        lib.ari_search.restype = i
+        lib.ari_search.argtypes = [p, p, i, i, _ll, i, p, i, i, i, _ll, _ll, p]
+        keys_z = (ctypes.c_uint64 * 768)(*(k for row in ZOBRIST for k in row))
+        if lib.ari_init(keys_z) != ctypes.sizeof(_Child):
             raise OSError("the library's child layout differs from native.py's")
         if lib.ari_threat_size() != ctypes.sizeof(_Threat):
             raise OSError("the library's threat layout differs from native.py's")
         lib.ari_eval_init()
+        if lib.ari_result_size() != ctypes.sizeof(_Result) or lib.ari_seen_size() != SEEN_BYTES:
+            raise OSError("the library's search layout differs from native.py's")
+
+        def keys(values: tuple[int, ...]) -> ctypes.Array[ctypes.c_uint64]:
+            return (ctypes.c_uint64 * len(values))(*values)
+
+        lib.ari_search_init(keys(Z_SIDE), keys(Z_STEPS), keys(Z_PUSH), keys(Z_PULL), keys_z)
+        self._workspace: ctypes.Array[ctypes.c_char] | None = None  # made at the first search
         self._children = (_Child * MAX_CHILDREN)()
         self._threats = (_Threat * MAX_THREATS)()
         self._seen = ctypes.create_string_buffer(lib.ari_seen_size() * GOAL_TABLE)
@@ -211,6 +261,142 @@ class NativeArimaa:
             return None
         p = self._path
         return [(p[2 * i], p[2 * i + 1]) for i in range(n)]
+
+
+    def searcher(
+        self,
+        boards: Boards,
+        side: int,
+        limits: Limits,
+        forbidden: frozenset[Boards] | set[Boards] = frozenset(),
+        part: tuple[int, int] = (0, 1),
+        work_cap: int = 0,
+    ) -> NativeSearcher:
+        """`search`, made at the searcher's first `think` (a `Searcher`'s stand-in)."""
+        run = partial(self.search, boards, side, limits, forbidden, part, work_cap)
+        return NativeSearcher(boards, side, limits, part, run)
+
+    def search(
+        self,
+        boards: Boards,
+        side: int,
+        limits: Limits,
+        forbidden: frozenset[Boards] | set[Boards] = frozenset(),
+        part: tuple[int, int] = (0, 1),
+        work_cap: int = 0,
+    ) -> NativeSearcher:
+        """`Searcher(boards, side, limits, forbidden, part=part, work_cap=work_cap).run()`,
+        in one call: the same iterations, steps, score, nodes and work (a search too big for
+        the C tables is made by the Python searcher instead)."""
+        found = NativeSearcher(boards, side, limits, part)
+        goal_work = [0]
+        goal = self.find_goal(boards, side, work=goal_work)
+        if goal:
+            found.best_steps, found.score, found.depth_done = goal, WIN, 4
+            found.iterations.append((4, WIN, goal))
+            found.goal_work = goal_work[0]
+            return found
+        if self._workspace is None:
+            self._workspace = ctypes.create_string_buffer(self.lib.ari_workspace_size())
+        held = sorted(forbidden)
+        flat = (ctypes.c_uint64 * max(1, 12 * len(held)))(*(b for bs in held for b in bs))
+        r = _Result()
+        status = self.lib.ari_search(
+            self._workspace,
+            _U64S(*boards),
+            side,
+            limits.depth,
+            limits.nodes,
+            int(limits.full_turn),
+            flat,
+            len(held),
+            part[0],
+            part[1],
+            work_cap,
+            goal_work[0],
+            ctypes.byref(r),
+        )
+        if status != 0:
+            return NativeSearcher.of(
+                Searcher(boards, side, limits, forbidden, part=part, work_cap=work_cap)
+            )
+        for k in range(r.iterations):
+            n = r.iter_len[k]
+            row = r.iter_steps[k]
+            steps = None if n < 0 else [(row[2 * j], row[2 * j + 1]) for j in range(n // 2)]
+            found.iterations.append((r.iter_depth[k], r.iter_score[k], steps))
+        found.nodes, found.goal_work, found.capped = r.nodes, r.goal_work, bool(r.capped)
+        found.score, found.depth_done = r.score, r.depth_done
+        if r.best_len >= 0:
+            found.best_steps = [(r.best[2 * j], r.best[2 * j + 1]) for j in range(r.best_len // 2)]
+        else:  # Searcher._any_turn: stopped before any turn was scored
+            quick = self.search(boards, side, Limits(depth=2, nodes=2_000), forbidden)
+            found.best_steps = quick.best_steps or []
+        return found
+
+
+class NativeSearcher:
+    """What a caller reads of a `search.Searcher` (`think`, `run`, `work`, `iterations`,
+    `best_steps`...), for a decision the C search makes whole in one call: at once
+    (`NativeArimaa.search`) or at the first `think` (`NativeArimaa.searcher`: in a worker
+    process, where no frame waits on it)."""
+
+    def __init__(
+        self,
+        boards: Boards,
+        side: int,
+        limits: Limits,
+        part: tuple[int, int],
+        pending: Callable[[], NativeSearcher] | None = None,
+    ) -> None:
+        self.boards, self.side, self.limits = boards, side, limits
+        self.part, self.parts = part
+        self.iterations: list[tuple[int, int, Steps | None]] = []
+        self.nodes = 0
+        self.goal_work = 0
+        self.score = 0
+        self.depth_done = 0
+        self.best_steps: Steps | None = None
+        self.capped = False
+        self._pending = pending
+        self.done = pending is None
+
+    def think(self, budget_nodes: int = 2_000) -> bool:
+        """The whole decision, whatever the budget (True: finished)."""
+        if self._pending is not None:
+            found = self._pending()
+            self._pending = None
+            self.iterations, self.nodes, self.goal_work = (
+                found.iterations,
+                found.nodes,
+                found.goal_work,
+            )
+            self.score, self.depth_done = found.score, found.depth_done
+            self.best_steps, self.capped = found.best_steps, found.capped
+            self.done = True
+        return True
+
+    def run(self, slice_nodes: int = 5_000) -> Steps:
+        self.think()
+        assert self.best_steps is not None
+        return self.best_steps
+
+    @classmethod
+    def of(cls, searcher: Searcher) -> NativeSearcher:
+        """A Python searcher's decision in this shape (the fallback)."""
+        searcher.run()
+        part = (searcher.part, searcher.parts)
+        found = cls(searcher.boards, searcher.side, searcher.limits, part)
+        found.iterations = searcher.iterations
+        found.nodes, found.goal_work = searcher.nodes, searcher._goal_work[0]
+        found.score, found.depth_done = searcher.score, searcher.depth_done
+        found.best_steps, found.capped = searcher.best_steps, searcher.capped
+        return found
+
+    @property
+    def work(self) -> int:
+        """`Searcher.work`: nodes plus goal-check states."""
+        return self.nodes + self.goal_work // GOAL_STATES_PER_UNIT
 
 
 @cache

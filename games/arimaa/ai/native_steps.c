@@ -383,13 +383,13 @@ static int goal_dfs(GoalSearch *g, const u64 *boards, int steps_left, int ps, in
  * of budget), -2 when the table filled up (the caller asks Python instead). `*expanded`:
  * the states expanded (goal.py's `work`). */
 EXPORT int ari_find_goal(const u64 *boards, int side, int steps_left, int ps, int pk, int ls,
-                         int lk, long long budget, Seen *table, long long capacity,
+                         int lk, long long budget, void *table, long long capacity,
                          uint32_t *gen, int *path, long long *expanded) {
     *expanded = 0;
     if (ps < 0 && (boards[6 * side] & GOAL_RANK[side])) return 0;
     if (steps_left <= 0 || rabbit_distance(boards, side) > steps_left) return -1;
     GoalSearch g;
-    g.table = table;
+    g.table = (Seen *)table;
     g.mask = (u64)capacity - 1;
     g.count = 0;
     g.limit = (u64)capacity * 3 / 4;

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,12 @@ from firmware import native as machinery
 from games.arimaa.ai import evaluate as ev
 from games.arimaa.ai import native
 from games.arimaa.ai.goal import find_goal
-from games.arimaa.ai.native import NativeArimaa
-from games.arimaa.ai.search import zobrist
+from games.arimaa.ai.levels import LEVELS
+from games.arimaa.ai.native import NativeArimaa, NativeSearcher
+from games.arimaa.ai.search import Limits, Searcher, zobrist
 from games.arimaa.ai.tactics import capture_threats, goal_steps
 from games.arimaa.rules.randomplay import random_game, random_walk, sparse_boards
-from games.arimaa.rules.steps import Boards, expand, frozen_mask
+from games.arimaa.rules.steps import Boards, expand, frozen_mask, turn_results
 
 #: (boards, side, steps_left, push_sq, push_kind, pull_sq, pull_kind): a point inside a turn
 State = tuple[Boards, int, int, int, int, int, int]
@@ -199,3 +201,96 @@ def test_without_the_library_there_is_no_engine(monkeypatch: pytest.MonkeyPatch)
         assert native.engine() is None
     finally:
         native.engine.cache_clear()
+
+
+def _searches_equal(engine: NativeArimaa, boards: Boards, side: int, **kw: object) -> Searcher:
+    """Run both searches; assert every result a caller reads is the same."""
+    want = Searcher(boards, side, **kw)  # type: ignore[arg-type]
+    want.run()
+    got = engine.search(boards, side, **kw)  # type: ignore[arg-type]
+    assert got.iterations == want.iterations
+    assert (got.best_steps, got.score, got.depth_done) == (
+        want.best_steps,
+        want.score,
+        want.depth_done,
+    )
+    assert (got.nodes, got.work, got.capped) == (want.nodes, want.work, want.capped)
+    return want
+
+
+@given(
+    positions,
+    st.integers(1, 5),
+    st.integers(0, 3_000),
+    st.sampled_from([(0, 1), (0, 3), (1, 3), (2, 3)]),
+    st.sampled_from([0, 0, 50, 400]),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_whole_search_equals_the_python_one(
+    engine: NativeArimaa,
+    pos: tuple[int, bool],
+    depth: int,
+    nodes: int,
+    part: tuple[int, int],
+    work_cap: int,
+) -> None:
+    start = _start(*pos)
+    if start is None:
+        return
+    boards, side = start
+    limits = Limits(depth=depth, nodes=nodes)
+    _searches_equal(engine, boards, side, limits=limits, part=part, work_cap=work_cap)
+
+
+@given(st.integers(0, 10**6), st.sampled_from([5, 6]), st.sampled_from([0, 300, 2_000]))
+@settings(max_examples=12, deadline=None)
+def test_a_whole_turn_search_equals_the_python_one(
+    engine: NativeArimaa, seed: int, depth: int, nodes: int
+) -> None:
+    """`full_turn` (levels 3-5) on sparse positions (a whole own turn in Python stays
+    short there), with the repetition rule's forbidden results."""
+    start = _start(seed, True)
+    if start is None:
+        return
+    boards, side = start
+    results = sorted(turn_results(boards, side))
+    forbidden = frozenset(random.Random(seed).sample(results, min(3, len(results))))
+    limits = Limits(depth=depth, nodes=nodes, full_turn=True)
+    _searches_equal(engine, boards, side, limits=limits, forbidden=forbidden)
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_levels_decide_the_same_on_game_positions(engine: NativeArimaa, level: int) -> None:
+    for seed in range(2):
+        start = _start(seed * 7 + level, False)
+        if start is None:
+            continue
+        _searches_equal(engine, *start, limits=LEVELS[level])
+
+
+def test_a_search_too_big_for_the_tables_is_made_by_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The root turn's visited sets have fixed slots in C; a search that fills them stops
+    with an error and the Python searcher makes the decision: the same answer. (Built with
+    64 slots here, the rest of the library as shipped.)"""
+    cc = machinery.find_compiler()
+    if cc is None:
+        pytest.skip("no C compiler (cc): the accelerator cannot be built on this machine")
+    small = tmp_path / "small.so"
+    sources = [str(s) for s in native.LIBRARY.sources]
+    build = [cc, *machinery.CFLAGS, "-DROOT_SLOTS=64", *sources, "-o", str(small)]
+    subprocess.run(build, check=True)
+    engine = NativeArimaa(ctypes.CDLL(str(small)))
+    asked: list[Searcher] = []
+    real_of = NativeSearcher.of.__func__  # type: ignore[attr-defined]
+
+    def of(cls: type[NativeSearcher], searcher: Searcher) -> NativeSearcher:
+        asked.append(searcher)
+        return real_of(cls, searcher)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(NativeSearcher, "of", classmethod(of))
+    start = _start(1, False)
+    assert start is not None
+    _searches_equal(engine, *start, limits=Limits(depth=4, nodes=2_000))
+    assert len(asked) == 1
