@@ -35,7 +35,6 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -96,7 +95,7 @@ def arimaa(count: int, level: int, native: bool = False) -> tuple[int, str, floa
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from arimaa import fixed_positions
 
-    from games.arimaa.ai.levels import LEVELS, searcher_for
+    from games.arimaa.ai.levels import LEVELS, forbidden, searcher_for
     from games.arimaa.ai.native import engine
     from games.arimaa.rules.game import Game
     from games.arimaa.rules.position import Position
@@ -111,7 +110,7 @@ def arimaa(count: int, level: int, native: bool = False) -> tuple[int, str, floa
     for game in games:
         pos = game.position
         s = (
-            compiled.search(pos.boards, pos.side, LEVELS[level], _forbidden(game))
+            compiled.search(pos.boards, pos.side, LEVELS[level], forbidden(game))
             if compiled is not None
             else searcher_for(game, level)
         )
@@ -119,12 +118,6 @@ def arimaa(count: int, level: int, native: bool = False) -> tuple[int, str, floa
         nodes += s.nodes
         digest.update(f"{steps}:{s.score}:{s.nodes}:{s.work};".encode())
     return nodes, digest.hexdigest(), time.process_time() - cpu
-
-
-def _forbidden(game: Any) -> frozenset[tuple[int, ...]]:
-    """levels.searcher_for's repetition rule at the root."""
-    side = game.position.side
-    return frozenset(b for (b, s), n in game.repetitions.items() if s != side and n >= 2)
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import ctypes
 import random
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -22,12 +23,18 @@ from test_arimaa_tactics import CAPTURES, GOALS, TWO_TURN_GOALS
 
 from firmware import native as machinery
 from games.arimaa.ai import evaluate as ev
-from games.arimaa.ai import native
+from games.arimaa.ai import levels, native
 from games.arimaa.ai.goal import find_goal
 from games.arimaa.ai.levels import LEVELS
 from games.arimaa.ai.native import NativeArimaa, NativeSearcher
 from games.arimaa.ai.search import Limits, Searcher, zobrist
 from games.arimaa.ai.tactics import capture_threats, goal_steps
+from games.arimaa.match import (
+    NATIVE_SEARCH_UNIT_COST,
+    ArimaaComputer,
+    ArimaaRules,
+    work_cap,
+)
 from games.arimaa.rules.randomplay import random_game, random_walk, sparse_boards
 from games.arimaa.rules.steps import Boards, expand, frozen_mask, turn_results
 
@@ -294,3 +301,70 @@ def test_a_search_too_big_for_the_tables_is_made_by_python(
     assert start is not None
     _searches_equal(engine, *start, limits=Limits(depth=4, nodes=2_000))
     assert len(asked) == 1
+
+
+def _game_rules(seed: int) -> ArimaaRules:
+    rules = ArimaaRules.new(None)
+    rules.game = random_game(seed, 8)
+    assert rules.game.result is None
+    return rules
+
+
+def _turn(thinker: Any) -> tuple[object, int]:
+    action = None
+    while action is None:
+        action = thinker.think(960)
+    return action, thinker.units
+
+
+@pytest.mark.parametrize(("level", "seed"), [(2, 3), (3, 5), (5, 8)])
+def test_a_native_profile_plays_the_same_turn_and_units_with_and_without_the_library(
+    engine: NativeArimaa, monkeypatch: pytest.MonkeyPatch, level: int, seed: int
+) -> None:
+    """On a `native` profile (pi-zero-2w's core: 960 units a tick) the work is counted at
+    the compiled cost whether or not the library runs it: the same turn and units (so the
+    same landing tick), and a larger work cap than the pure-Python profile's."""
+    rules = _game_rules(seed)
+    seat = rules.to_move()
+    outcome = []
+    for eng in (engine, None):
+        monkeypatch.setattr(levels, "native_engine", lambda eng=eng: eng)
+        thinker = ArimaaComputer(level, 1, core_budget=960, native=True).start(rules, seat)
+        kind = NativeSearcher if eng is not None else Searcher
+        assert isinstance(thinker.searcher, kind)  # type: ignore[union-attr]
+        outcome.append(_turn(thinker))
+    assert outcome[0] == outcome[1]
+    assert rules.check(seat, outcome[0][0]) is None  # type: ignore[arg-type]
+    native_cap = ArimaaComputer(level, 1, core_budget=960, native=True).work_cap
+    assert native_cap == work_cap(level, 960, NATIVE_SEARCH_UNIT_COST)
+    assert native_cap > ArimaaComputer(level, 1, core_budget=960).work_cap
+
+
+def test_a_split_native_decision_is_the_same_with_and_without_the_library(
+    engine: NativeArimaa, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = _game_rules(13)
+    seat = rules.to_move()
+    computer = ArimaaComputer(3, 1, core_budget=960, native=True)
+    outcome = []
+    for eng in (engine, None):
+        monkeypatch.setattr(levels, "native_engine", lambda eng=eng: eng)
+        parts = computer.split(rules, seat)
+        assert parts is not None and all(part.native for part in parts)
+        thinkers = [part.start(rules, seat) for part in parts]
+        results = [t.think(1 << 40) for t in thinkers]
+        while any(r is None for r in results):
+            results = [t.think(1 << 40) for t in thinkers]
+        answer = computer.join(rules, seat, results)  # type: ignore[arg-type]
+        outcome.append((answer, [t.units for t in thinkers]))
+    assert outcome[0] == outcome[1]
+
+
+def test_a_profile_that_is_not_native_never_uses_the_library(
+    engine: NativeArimaa, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Desktop profiles stay pure Python (their movies' digests stay as recorded)."""
+    monkeypatch.setattr(levels, "native_engine", lambda: engine)
+    rules = _game_rules(3)
+    thinker = ArimaaComputer(3, 1, core_budget=12_000).start(rules, rules.to_move())
+    assert isinstance(thinker.searcher, Searcher)  # type: ignore[union-attr]
