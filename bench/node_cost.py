@@ -6,6 +6,7 @@ very same tree.
     .venv/bin/python bench/node_cost.py reversi --native [--solve 14]   # pure and compiled
     .venv/bin/python bench/node_cost.py arimaa [--positions 6] [--level 3] [--profile]
     .venv/bin/python bench/node_cost.py arimaa --native [--level 5]     # pure and compiled
+    .venv/bin/python bench/node_cost.py arimaa --deepest 5 --positions 12  # compiled depth
     valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \
         .venv/bin/python bench/node_cost.py reversi --positions 4 --depth 4
 
@@ -120,6 +121,37 @@ def arimaa(count: int, level: int, native: bool = False) -> tuple[int, str, floa
     return nodes, digest.hexdigest(), time.process_time() - cpu
 
 
+def arimaa_deepest(count: int, seconds: float) -> None:
+    """How deep the compiled whole-turn search gets within `seconds` of CPU with no node
+    limit: each depth from 4 up a fresh search (iterations 1..depth), on the fixed positions,
+    until one takes longer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from arimaa import fixed_positions
+
+    from games.arimaa.ai.native import engine
+    from games.arimaa.ai.search import Limits
+
+    compiled = engine()
+    if compiled is None:
+        sys.exit("node_cost: no compiled accelerator (python3 run.py builds it with cc)")
+    reached = []
+    for i, (boards, side) in enumerate(fixed_positions(count)):
+        best, line = 0, []
+        for depth in range(4, 16):
+            cpu = time.process_time()
+            r = compiled.search(boards, side, Limits(depth=depth, nodes=0, full_turn=True))
+            took = time.process_time() - cpu
+            line.append(f"d{depth} {took:.2f}s {r.nodes}n")
+            if took > seconds:
+                break
+            best = r.depth_done
+            if r.depth_done < depth:  # a won or lost game ends the iterations
+                break
+        reached.append(best)
+        print(f"{i}: deepest within {seconds:g} s: {best} | {', '.join(line)}", flush=True)
+    print(f"deepest iteration finished within {seconds:g} s of CPU: {sorted(reached)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("game", choices=("reversi", "arimaa"))
@@ -129,8 +161,14 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--native", action="store_true", help="pure, then compiled")
     ap.add_argument("--solve", type=int, default=0, help="Reversi: exact solves at E empties")
+    ap.add_argument(
+        "--deepest", type=float, default=0, help="Arimaa: compiled depth within S s of CPU"
+    )
     args = ap.parse_args()
     count = args.positions or (12 if args.game == "reversi" else 6)
+    if args.deepest:
+        arimaa_deepest(count, args.deepest)
+        return
 
     def run() -> tuple[int, str, float]:
         if args.game == "reversi":
