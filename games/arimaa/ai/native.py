@@ -102,7 +102,9 @@ class _Threat(ctypes.Structure):
 
 
 class NativeArimaa:
-    """The loaded library, with the buffers it works in (it allocates nothing)."""
+    """The loaded library, with the buffers it works in (it allocates nothing). One call at a
+    time: the buffers and the C search's state are shared (a worker process makes one
+    decision at a time)."""
 
     def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
@@ -288,6 +290,10 @@ class NativeArimaa:
         """`Searcher(boards, side, limits, forbidden, part=part, work_cap=work_cap).run()`,
         in one call: the same iterations, steps, score, nodes and work (a search too big for
         the C tables is made by the Python searcher instead)."""
+        if limits.depth >= MAX_ITER:  # more iterations than the C result holds
+            return NativeSearcher.of(
+                Searcher(boards, side, limits, forbidden, part=part, work_cap=work_cap)
+            )
         found = NativeSearcher(boards, side, limits, part)
         goal_work = [0]
         goal = self.find_goal(boards, side, work=goal_work)

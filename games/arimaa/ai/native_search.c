@@ -553,7 +553,7 @@ EXPORT int ari_search(Workspace *w, const u64 *boards, int side, int max_depth,
                       long long node_limit, int full_turn, const u64 *forbidden_boards,
                       int nforbidden, int part, int parts, long long work_cap,
                       long long goal_work, Result *r) {
-    static Search st; /* one decision at a time per process (the ctypes call holds the GIL) */
+    static Search st; /* one decision at a time per process (a worker runs one) */
     Search *s = &st;
     s->w = w;
     s->tt_gen += 1;

@@ -368,3 +368,21 @@ def test_a_profile_that_is_not_native_never_uses_the_library(
     rules = _game_rules(3)
     thinker = ArimaaComputer(3, 1, core_budget=12_000).start(rules, rules.to_move())
     assert isinstance(thinker.searcher, Searcher)  # type: ignore[union-attr]
+
+
+def test_the_search_constants_of_the_c_file_are_the_python_ones() -> None:
+    """Constants whose difference the random searches would rarely show (the tables are
+    cleared only past TT_LIMIT entries) are read from native_search.c's defines."""
+    import re
+
+    from games.arimaa.ai import search
+
+    text = (Path(native.__file__).parent / "native_search.c").read_text()
+    found = re.finditer(r"^#define (\w+) ([^/\n]+)", text, re.MULTILINE)
+    defines = {m[1]: m[2].strip() for m in found}
+    assert int(defines["TT_LIMIT"]) == search.TT_LIMIT
+    assert int(defines["GOAL_BUDGET"]) == search.GOAL_BUDGET
+    assert int(defines["GOAL_STATES_PER_UNIT"]) == search.GOAL_STATES_PER_UNIT
+    assert int(defines["WIN"]) == search.WIN
+    assert defines["INF"] == "(10 * WIN)" and search.INF == 10 * search.WIN
+    assert int(defines["GOAL_THREATENED"]) == ev.GOAL_THREATENED
