@@ -56,25 +56,33 @@ def ensure_venv() -> Path:
     return python
 
 
-# The compiled accelerator of the Reversi search (games/reversi/ai/native.py builds it): in
-# the venv, named by its source's digest, so an edited source is built again.
-NATIVE_SOURCE = ROOT / "games" / "reversi" / "ai" / "native_search.c"
+# The games' compiled accelerators (firmware/native.py builds them): library name -> its C
+# sources. In the venv, named by the digest of the sources, so an edited source is built again.
+NATIVE_LIBRARIES = {
+    "reversi_search": (ROOT / "games" / "reversi" / "ai" / "native_search.c",),
+    "arimaa_search": (
+        ROOT / "games" / "arimaa" / "ai" / "native_steps.c",
+        ROOT / "games" / "arimaa" / "ai" / "native_eval.c",
+        ROOT / "games" / "arimaa" / "ai" / "native_search.c",
+    ),
+}
 
 
 def ensure_native(python: str) -> None:
-    """Build the accelerator with the system C compiler when it is missing for this source;
+    """Build each accelerator with the system C compiler when it is missing for its sources;
     without a compiler say once (per source) that the pure-Python search is used."""
-    if not NATIVE_SOURCE.exists():
-        return
-    digest = hashlib.sha256(NATIVE_SOURCE.read_bytes()).hexdigest()[:16]
-    library = VENV / "lib" / "twinfold" / f"reversi_search-{digest}.so"
-    told = VENV / f".twinfold-native-{digest}-failed"
-    if library.exists() or told.exists():
-        return
-    code = "import sys; from games.reversi.ai.native import main; sys.exit(main(sys.argv[1:]))"
-    build = [python, "-c", code, "build", str(library.parent)]
-    if subprocess.run(build, cwd=ROOT).returncode != 0:
-        told.write_text("the message above was shown once; delete this file to try again\n")
+    for name, sources in NATIVE_LIBRARIES.items():
+        if not all(s.exists() for s in sources):
+            continue
+        digest = hashlib.sha256(b"".join(s.read_bytes() for s in sources)).hexdigest()[:16]
+        library = VENV / "lib" / "twinfold" / f"{name}-{digest}.so"
+        told = VENV / f".twinfold-native-{name}-{digest}-failed"
+        if library.exists() or told.exists():
+            continue
+        code = "import sys; from firmware.native import main; sys.exit(main(sys.argv[1:]))"
+        build = [python, "-c", code, "build", str(library.parent), name, *map(str, sources)]
+        if subprocess.run(build, cwd=ROOT).returncode != 0:
+            told.write_text("the message above was shown once; delete this file to try again\n")
 
 
 def _script(python: str, name: str) -> str:

@@ -56,7 +56,7 @@ def seat_turn(
     """`level`'s action as the computer seat plays it on `profile`, and the work units that
     fix its landing tick (the pool's parts' makespan where the profile has several cores)."""
     core_budget = profile.budget(ArimaaComputer.core_units_per_tick)
-    computer = ArimaaComputer(level, seed, core_budget)
+    computer = ArimaaComputer(level, seed, core_budget, profile.native)
     seat = rules.game.side_to_move
     split = split_decision(computer, rules, seat, profile)
     if split is not None:

@@ -144,7 +144,9 @@ def profiles(count: int, which: list[int], names: list[str]) -> None:
         profile = PROFILES[name]
         budget = profile.budget(UNITS_PER_TICK)
         for level in which:
-            player = ArimaaComputer(level, 0, profile.budget(WORKER_UNITS_PER_TICK))
+            player = ArimaaComputer(
+                level, 0, profile.budget(WORKER_UNITS_PER_TICK), profile.native
+            )
             waits, whole = [], 0
             for game in games:
                 rules = ArimaaRules.new(None)

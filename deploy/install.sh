@@ -127,12 +127,15 @@ if [ -z "$WHEEL" ] && [ "$SYSTEM" = 1 ]; then
     fi
 fi
 install_wheel "$VENV" "${WHEEL:-twinfold.whl}"
-# The Reversi search's compiled accelerator (issue 36), with the unit's C compiler; without
-# one (the image's root: deploy/image/native-build cross-compiles it) the pure-Python search
-# plays the same moves, more slowly.
+# The games' compiled search accelerators (issue 36; firmware/native.py), with the unit's C
+# compiler; without one (the image's root: deploy/image/native-build cross-compiles them) the
+# pure-Python searches play the same moves, more slowly.
 if command -v cc >/dev/null 2>&1; then
-    run "$VENV/bin/python" -c 'import sys; from games.reversi.ai.native import main; sys.exit(main(["build"]))' \
-        || echo "install.sh: no Reversi accelerator built (the pure-Python search is used)"
+    for game in reversi arimaa; do
+        run "$VENV/bin/python" -c "import sys; from games.$game.ai.native import LIBRARY
+path, said = LIBRARY.build(); print(said); sys.exit(path is None)" \
+            || echo "install.sh: no $game accelerator built (the pure-Python search is used)"
+    done
 fi
 
 # --------------------------------------------------------------------------- files

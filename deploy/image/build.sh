@@ -154,8 +154,8 @@ ExecStart=/usr/local/lib/twinfold/with-rw-root /usr/bin/ssh-keygen -A
 WantedBy=multi-user.target
 UNIT
 chroot "$ROOTFS" systemctl enable -q ssh-keygen.service
-step "root: the Reversi search accelerator for arm64 (deploy/image/native-build)"
-"$HERE/native-build" "$ROOTFS" || die "the Reversi accelerator failed (above)"
+step "root: the games' search accelerators for arm64 (deploy/image/native-build)"
+"$HERE/native-build" "$ROOTFS" || die "the accelerators failed (above)"
 # The handheld's panel modules, merged DTBs, kernel hook and unit kind (issue 31).
 step "root: the handheld's parts (deploy/image/handheld/image-setup)"
 "$HERE/handheld/image-setup" "$ROOTFS" "$CACHE" || die "the handheld's parts failed (above)"

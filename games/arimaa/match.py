@@ -36,7 +36,8 @@ from firmware.match import ActionError, ComputerSeat, Event, MatchResult, canoni
 from firmware.match.driver import Match
 from firmware.match.profiles import WORKER_UNITS_PER_TICK
 from firmware.match.seats import Seat
-from games.arimaa.ai.levels import LEVELS, searcher_for
+from games.arimaa.ai.levels import LEVELS, seat_searcher
+from games.arimaa.ai.native import NativeSearcher
 from games.arimaa.ai.search import Searcher
 from games.arimaa.ai.split import Iterations, join
 from games.arimaa.rules import Game, IllegalStep, TimeControl
@@ -286,6 +287,11 @@ class ArimaaRules:
 #: 35% more since leaves weigh captures and goal threats (issue 36: 74 against 55 us CPU per
 #: unit side by side on the loaded machine, bench/arimaa_parallel.py --part levels).
 SEARCH_UNIT_COST = 27
+#: The same for the compiled search (games/arimaa/ai/native.py), on a profile whose unit runs
+#: it (`native`): a compiled node costs 0.016-0.019 of a pure-Python one (`bench/node_cost.py
+#: arimaa --native`, docs/performance.md), about 0.5 units; counted as 1, twice that, for
+#: the boards' other cores and the call's overhead.
+NATIVE_SEARCH_UNIT_COST = 1
 #: About 2 ms of search per in-loop tick on the development machine (a tick's other work and
 #: the collector's passes stay within the 8 ms bar).
 UNITS_PER_TICK = 2_000
@@ -297,14 +303,15 @@ TURN_SECONDS = {1: 4.5, 2: 4.5, 3: 2.5, 4: 3.5, 5: 4.5}
 TICKS_PER_SECOND = 60
 
 
-def work_cap(level: int, core_budget: int | None) -> int:
+def work_cap(level: int, core_budget: int | None, unit_cost: int = SEARCH_UNIT_COST) -> int:
     """The search work (nodes) `level` may do on a unit whose core does `core_budget` work
-    units a tick (`ctx.computer_budget(ArimaaComputer.core_units_per_tick)`); 0 (no cap)
-    for None, the reference players of tools and tests. In a split search each part gets it:
-    the parts run side by side on the profile's cores."""
+    units a tick (`ctx.computer_budget(ArimaaComputer.core_units_per_tick)`), each search
+    work unit costing `unit_cost` of them; 0 (no cap) for None, the reference players of
+    tools and tests. In a split search each part gets it: the parts run side by side on the
+    profile's cores."""
     if core_budget is None:
         return 0
-    return max(300, int(TURN_SECONDS[level] * core_budget * TICKS_PER_SECOND / SEARCH_UNIT_COST))
+    return max(300, int(TURN_SECONDS[level] * core_budget * TICKS_PER_SECOND / unit_cost))
 
 
 class _SetupThinker:
@@ -323,15 +330,21 @@ class _SetupThinker:
 
 
 class _TurnThinker:
-    def __init__(self, searcher: Searcher) -> None:
+    """A turn search; its work counted at `unit_cost` units (the profile's: compiled or not,
+    whichever engine runs it, so the landing tick never depends on the library)."""
+
+    def __init__(
+        self, searcher: Searcher | NativeSearcher, unit_cost: int = SEARCH_UNIT_COST
+    ) -> None:
         self.searcher = searcher
+        self.unit_cost = unit_cost
 
     @property
     def units(self) -> int:
-        return self.searcher.work * SEARCH_UNIT_COST
+        return self.searcher.work * self.unit_cost
 
     def think(self, budget: int) -> ArimaaAction | None:
-        if not self.searcher.think(-(-budget // SEARCH_UNIT_COST)):
+        if not self.searcher.think(-(-budget // self.unit_cost)):
             return None
         return turn_action(self.searcher.best_steps or [])
 
@@ -340,7 +353,7 @@ class _PartThinker(_TurnThinker):
     """One part of a split turn search (ai/split.py), in a pool process: its iterations."""
 
     def think(self, budget: int) -> Iterations | None:  # type: ignore[override]
-        if not self.searcher.think(-(-budget // SEARCH_UNIT_COST)):
+        if not self.searcher.think(-(-budget // self.unit_cost)):
             return None
         return self.searcher.iterations
 
@@ -353,14 +366,14 @@ class ArimaaPart:
     level: int
     index: int
     work_cap: int = 0
+    native: bool = False
 
     def start(self, rules: Any, seat: int) -> _PartThinker:
         assert isinstance(rules, ArimaaRules)
-        return _PartThinker(
-            searcher_for(
-                rules.game, self.level, part=(self.index, SPLIT_PARTS), work_cap=self.work_cap
-            )
+        searcher = seat_searcher(
+            rules.game, self.level, (self.index, SPLIT_PARTS), self.work_cap, self.native
         )
+        return _PartThinker(searcher, NATIVE_SEARCH_UNIT_COST if self.native else SEARCH_UNIT_COST)
 
 
 #: The parts a split turn search always has, whatever the number of processes running them
@@ -376,22 +389,29 @@ class ArimaaComputer:
     #: whether the search runs in the loop or in a worker (the same moves either way)
     core_units_per_tick = WORKER_UNITS_PER_TICK
 
-    def __init__(self, level: int, seed: int, core_budget: int | None = None) -> None:
+    def __init__(
+        self, level: int, seed: int, core_budget: int | None = None, native: bool = False
+    ) -> None:
         """`core_budget`: work units a tick of one of the unit's cores (its device profile:
         `ctx.computer_budget(core_units_per_tick)`), which bounds each turn's work
-        (`work_cap`); None: no bound (tools, tests, the AEI engine)."""
+        (`work_cap`); None: no bound (tools, tests, the AEI engine). `native`: the
+        profile's (`ctx.computer_native`): the work is counted at the compiled search's cost
+        (NATIVE_SEARCH_UNIT_COST), so a turn may do more of it in the same wait, and the
+        compiled search makes it when the library is there (the same turn either way)."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level}")
         if core_budget is not None and core_budget < 1:
             raise ValueError("core_budget must be positive")
-        self.level, self.seed = level, seed
-        self.work_cap = work_cap(level, core_budget)
+        self.level, self.seed, self.native = level, seed, native
+        self.unit_cost = NATIVE_SEARCH_UNIT_COST if native else SEARCH_UNIT_COST
+        self.work_cap = work_cap(level, core_budget, self.unit_cost)
 
     def start(self, rules: Any, seat: int) -> _SetupThinker | _TurnThinker:
         assert isinstance(rules, ArimaaRules)
         if rules.game.in_setup:
             return _SetupThinker(seat, self.seed)
-        return _TurnThinker(searcher_for(rules.game, self.level, work_cap=self.work_cap))
+        searcher = seat_searcher(rules.game, self.level, work_cap=self.work_cap, native=self.native)
+        return _TurnThinker(searcher, self.unit_cost)
 
     def split(self, rules: Any, seat: int) -> list[ArimaaPart] | None:
         """The turn search as SPLIT_PARTS parts for a pool (levels that search the whole
@@ -399,7 +419,9 @@ class ArimaaComputer:
         assert isinstance(rules, ArimaaRules)
         if rules.game.in_setup or not LEVELS[self.level].full_turn:
             return None
-        return [ArimaaPart(self.level, i, self.work_cap) for i in range(SPLIT_PARTS)]
+        return [
+            ArimaaPart(self.level, i, self.work_cap, self.native) for i in range(SPLIT_PARTS)
+        ]
 
     def join(self, rules: Any, seat: int, results: list[Iterations]) -> ArimaaAction:
         """The turn the parts' iterations agree on (ai/split.py)."""

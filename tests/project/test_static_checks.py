@@ -273,29 +273,36 @@ def test_run_py_test_stops_at_the_first_failing_check(
     assert f"{failing} (" in err and "failed" in err and "tests not run" in err
 
 
-def test_run_py_builds_the_reversi_accelerator_once_and_tells_once_without_a_compiler(
+def test_run_py_builds_each_accelerator_once_and_tells_once_without_a_compiler(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """run.py's set-up asks games.reversi.ai.native to build the library when the venv has
-    none for this source; a failed build (no cc) is said once, not at every command."""
+    """run.py's set-up asks firmware.native to build each game's library when the venv has
+    none for its sources; a failed build (no cc) is said once, not at every command."""
     run_py = _run_py()
     monkeypatch.setattr(run_py, "VENV", tmp_path)
+    libraries = run_py.NATIVE_LIBRARIES
+    assert set(libraries) == {"reversi_search", "arimaa_search"}
+    assert all(s.exists() for sources in libraries.values() for s in sources)
     fake = _FakeRun(fail="build")
     monkeypatch.setattr(run_py.subprocess, "run", fake)
     run_py.ensure_native("/venv/bin/python")
     run_py.ensure_native("/venv/bin/python")
-    assert len(fake.calls) == 1 and fake.calls[0][-2] == "build"
-    assert list(tmp_path.glob(".twinfold-native-*-failed"))
+    assert [c[c.index("build") + 2] for c in fake.calls] == list(libraries)  # one try each
+    assert len(list(tmp_path.glob(".twinfold-native-*-failed"))) == len(libraries)
     for marker in tmp_path.glob(".twinfold-native-*"):
         marker.unlink()
     built = _FakeRun(fail=None)
     monkeypatch.setattr(run_py.subprocess, "run", built)
     run_py.ensure_native("/venv/bin/python")
-    target = Path(built.calls[0][-1])
-    assert target == tmp_path / "lib" / "twinfold"
+    assert len(built.calls) == len(libraries)
+    target = tmp_path / "lib" / "twinfold"
+    for call, (name, sources) in zip(built.calls, libraries.items(), strict=True):
+        at = call.index("build")
+        assert call[at + 1 :] == [str(target), name, *map(str, sources)]
     assert not list(tmp_path.glob(".twinfold-native-*"))
-    digest = hashlib.sha256(run_py.NATIVE_SOURCE.read_bytes()).hexdigest()[:16]
     target.mkdir(parents=True)
-    (target / f"reversi_search-{digest}.so").write_bytes(b"")
+    for name, sources in libraries.items():
+        digest = hashlib.sha256(b"".join(s.read_bytes() for s in sources)).hexdigest()[:16]
+        (target / f"{name}-{digest}.so").write_bytes(b"")
     run_py.ensure_native("/venv/bin/python")
-    assert len(built.calls) == 1  # built for this source: nothing to do
+    assert len(built.calls) == len(libraries)  # built for these sources: nothing to do

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..rules.game import Game
+from ..rules.steps import Boards
+from .native import NativeSearcher
+from .native import engine as native_engine
 from .search import Limits, Searcher
 
 #: level -> limits. Level 1 is the weakest; DEFAULT_LEVEL is what the handheld offers first.
@@ -34,16 +37,40 @@ def searcher_for(
     if level not in LEVELS:
         raise ValueError(f"level must be one of {sorted(LEVELS)}")
     pos = game.position
-    forbidden = {b for (b, side), n in game.repetitions.items() if side != pos.side and n >= 2}
     return Searcher(
         pos.boards,
         pos.side,
         LEVELS[level],
-        frozenset(forbidden),
+        forbidden(game),
         on_iteration=on_iteration,
         part=part,
         work_cap=work_cap,
     )
+
+
+def forbidden(game: Game) -> frozenset[Boards]:
+    """The turn results the repetition rule forbids the side to move (a third time)."""
+    side = game.position.side
+    return frozenset(b for (b, s), n in game.repetitions.items() if s != side and n >= 2)
+
+
+def seat_searcher(
+    game: Game,
+    level: int,
+    part: tuple[int, int] = (0, 1),
+    work_cap: int = 0,
+    native: bool = False,
+) -> Searcher | NativeSearcher:
+    """`searcher_for` for a computer seat; with `native` (the profile runs the compiled
+    search) the compiled search makes the decision when its library is loaded (ai/native.py:
+    the same decision, made whole at the first `think`), else the Python one."""
+    compiled = native_engine() if native else None
+    if compiled is None:
+        return searcher_for(game, level, part=part, work_cap=work_cap)
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {sorted(LEVELS)}")
+    pos = game.position
+    return compiled.searcher(pos.boards, pos.side, LEVELS[level], forbidden(game), part, work_cap)
 
 
 def choose_turn(game: Game, level: int = DEFAULT_LEVEL) -> list[tuple[int, int]]:

@@ -99,7 +99,7 @@ class ArimaaScene(TurnGame):
     # ------------------------------------------------------------------ set-up
     def _computer_seat(self, side: int) -> Seat[ArimaaAction]:
         core = self.ctx.computer_budget(ArimaaComputer.core_units_per_tick)
-        player = ArimaaComputer(self.level, self.ai_seed, core)
+        player = ArimaaComputer(self.level, self.ai_seed, core, self.ctx.computer_native)
         return ClockedSeat(self.ctx.computer_seat(player))
 
     def _seats(self) -> list[Seat[ArimaaAction]]:

@@ -7,7 +7,8 @@ iterations and node counts (tests/games/reversi/test_native.py checks it against
 engine, which stays the reference and the fallback).
 
 The library is optional. `python3 run.py` builds it with the system C compiler into the
-virtual environment (`build`), named by the source's digest, so an edited source is never
+virtual environment (firmware/native.py, the games' one build and load machinery), named by
+the source's digest, so an edited source is never
 run from a stale library; the Debian image cross-compiles it for arm64. Without a compiler
 everything runs in pure Python, with the same moves: the accelerator changes only how long a
 decision takes, never which move it is. `TWINFOLD_NATIVE=0` turns it off (benchmarks).
@@ -16,26 +17,32 @@ decision takes, never which move it is. `TWINFOLD_NATIVE=0` turns it off (benchm
 from __future__ import annotations
 
 import ctypes
-import hashlib
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from firmware.native import Library, disabled, find_compiler
 from games.reversi.ai.learned import Weights
 from games.reversi.ai.patterns import PATTERN_TYPES, phase_of
 from games.reversi.ai.search import SearchResult
 
 SOURCE = Path(__file__).with_name("native_search.c")
-CFLAGS = ("-std=c99", "-O2", "-fPIC", "-shared")
+LIBRARY = Library("reversi_search", (SOURCE,), "reversi accelerator")
 MAX_SQUARES = 10  # squares of one pattern instance (native_search.c's MAX_SQUARES)
 _INTS = ctypes.c_int * 64
+#: `find_compiler` and `disabled` are the shared machinery's (tests and benches ask here)
+__all__ = [
+    "LIBRARY",
+    "NativeEngine",
+    "NativeThinker",
+    "build",
+    "disabled",
+    "engine",
+    "find_compiler",
+]
 
 
 class _Result(ctypes.Structure):
@@ -72,56 +79,9 @@ class NativeResult:
     scores: dict[int, int]
 
 
-def source_digest() -> str:
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
-
-
-def library_dir() -> Path:
-    """Where the built library lives: `TWINFOLD_NATIVE_DIR`, else the environment's prefix
-    (the virtual environment `run.py` makes, or the image's)."""
-    return Path(os.environ.get("TWINFOLD_NATIVE_DIR") or Path(sys.prefix) / "lib" / "twinfold")
-
-
-def library_path(directory: Path | None = None) -> Path:
-    return (directory or library_dir()) / f"reversi_search-{source_digest()}.so"
-
-
-def find_compiler() -> str | None:
-    """The C compiler `build` uses: `CC` if set, else the system's `cc` or `gcc`."""
-    wanted = os.environ.get("CC")
-    if wanted:
-        return shutil.which(wanted)
-    return shutil.which("cc") or shutil.which("gcc")
-
-
 def build(directory: Path | None = None, compiler: str | None = None) -> tuple[Path | None, str]:
-    """Compile the library unless it is there already: (its path or None, what happened).
-
-    Written to a temporary name and renamed, so a half-written library is never loaded."""
-    target = library_path(directory)
-    if target.exists():
-        return target, f"reversi accelerator: {target} is up to date"
-    cc = compiler or find_compiler()
-    if cc is None:
-        return None, "reversi accelerator: no C compiler (cc); the pure-Python search is used"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
-    os.close(fd)
-    try:
-        done = subprocess.run(
-            [cc, *CFLAGS, str(SOURCE), "-o", tmp], capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            first = (done.stderr.strip().splitlines() or ["no message"])[0]
-            return None, f"reversi accelerator: {cc} failed ({first}); pure Python is used"
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    for old in target.parent.glob("reversi_search-*.so"):
-        if old != target:
-            old.unlink(missing_ok=True)
-    return target, f"reversi accelerator: built {target}"
+    """Compile the library unless it is there already (firmware.native.Library.build)."""
+    return LIBRARY.build(directory, compiler)
 
 
 class NativeEngine:
@@ -300,30 +260,15 @@ class NativeThinker:
         return self.think(1)
 
 
-def disabled() -> bool:
-    return os.environ.get("TWINFOLD_NATIVE", "1") in {"0", "off", "no"}
-
-
 @cache
 def engine() -> NativeEngine | None:
     """The accelerator if its library is built for this source (None: pure Python)."""
-    if disabled():
-        return None
-    path = library_path()
-    if not path.exists():
+    lib = LIBRARY.load()
+    if lib is None:
         return None
     try:
-        return NativeEngine(ctypes.CDLL(str(path)))
+        return NativeEngine(lib)
     except (OSError, AttributeError) as exc:
+        path = LIBRARY.path()
         print(f"reversi: accelerator {path} unusable ({exc}); pure Python", file=sys.stderr)
         return None
-
-
-def main(argv: list[str]) -> int:
-    """`build [DIR]`: what run.py's set-up calls (`main(sys.argv[1:])` from `python -c`)."""
-    if not argv or argv[0] != "build" or len(argv) > 2:
-        print("usage: main(['build', DIR])", file=sys.stderr)
-        return 2
-    path, message = build(Path(argv[1]) if len(argv) > 1 else None)
-    print(message)
-    return 0 if path is not None else 1
