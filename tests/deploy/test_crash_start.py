@@ -185,6 +185,19 @@ def test_a_slot_short_of_a_file_is_caught(tmp_path: Path, damage: str) -> None:
     assert any("games/a.py" in p for p in problems)
 
 
+def test_a_renamed_wheel_is_checked_by_its_code(tmp_path: Path) -> None:
+    """The QEMU checks' updates: the image's wheel with its .dist-info renamed, RECORD not
+    rewritten; its code files are still checked."""
+    var = installed(tmp_path)
+    (site,) = (var / "lib/twinfold-slots").glob("0.1.0.post11-*/site")
+    (site / "twinfold-0.1.0.post11.dist-info").rename(site / "twinfold-0.1.0.dist-info")
+    assert cs.record_problems(site) == []
+    (site / "firmware/cli.py").write_bytes(b"")
+    assert cs.record_problems(site) == ["firmware/cli.py: its sha256 is not the RECORD's"]
+    (site / "twinfold-0.1.0.dist-info/METADATA").unlink()
+    assert "twinfold-0.1.0.dist-info/METADATA: missing" in cs.record_problems(site)
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 40))
 def test_an_install_cut_at_any_step_would_start(cut: int) -> None:
