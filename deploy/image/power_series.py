@@ -394,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--states", type=int, default=300, help="crash states checked")
     parser.add_argument("--boots", type=int, default=3, help="crash states booted")
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--stages", help="the stages booted first (comma-separated, "
+                        f"of: {', '.join(BOOT_ORDER)}; default all, in that order)")  # fmt: skip
     parser.add_argument("--order", default="play,sleep,lid,update",
                         help="the recording's actions, comma-separated")  # fmt: skip
     parser.add_argument("--work", type=Path, help="kept (the log, the base disk)")
@@ -431,15 +433,17 @@ BOOT_ORDER = ("boot: resizing", "update", "boot: before the growth", "boot: grow
               "sleep", "play", "READY on", "READY")  # fmt: skip
 
 
-def pick_boots(states: list[dict[str, object]], k: int, rng: random.Random) -> list[int]:
-    """K checked cut points to boot: one drawn from each stage in BOOT_ORDER while K lasts
-    (the first boot's growth and the update first), then drawn from the rest."""
+def pick_boots(states: list[dict[str, object]], k: int, rng: random.Random,
+               order: tuple[str, ...] = BOOT_ORDER) -> list[int]:  # fmt: skip
+    """K checked cut points to boot: one drawn from each stage in `order` (BOOT_ORDER's
+    names: the first boot's growth and the update first) while K lasts, then drawn from
+    the rest."""
     by_stage: dict[str, list[int]] = {}
     for s in states:
         stage = str(s.get("stage", s["phase"]))
         key = next((b for b in BOOT_ORDER if stage.startswith(b)), stage)
         by_stage.setdefault(key, []).append(int(str(s["cut"])))
-    picked = [rng.choice(by_stage[b]) for b in BOOT_ORDER if b in by_stage][:k]
+    picked = [rng.choice(by_stage[b]) for b in order if b in by_stage][:k]
     rest = sorted({int(str(s["cut"])) for s in states} - set(picked))
     return picked + rng.sample(rest, min(len(rest), k - len(picked)))
 
@@ -450,7 +454,8 @@ def boot_some(rec: dict[str, object], args: argparse.Namespace, work: Path) -> b
     any failed."""
     recd = Recording(rec)
     checked = json.loads((args.logs / "power-series.json").read_text())["states"]
-    cuts = pick_boots(checked, args.boots, random.Random(args.seed + 1))
+    order = tuple(a.strip() for a in args.stages.split(",")) if args.stages else BOOT_ORDER
+    cuts = pick_boots(checked, args.boots, random.Random(args.seed + 1), order)
     report = args.logs / "power-series-boots.json"
     booted: list[list[object]] = []
     for cut in cuts:

@@ -289,3 +289,10 @@ def test_pick_boots_takes_each_stage_first(stages: list[str], k: int, seed: int)
     wanted = [b for b in ps.BOOT_ORDER if b in group.values()][:k]
     got = [group[stages[c // 10]] for c in picked[: len(wanted)]]
     assert got == wanted
+
+
+def test_pick_boots_in_the_order_asked() -> None:
+    stages = ("boot: grown", "update", "lid", "READY on 0.1.0.post11")
+    states = [{"cut": c, "phase": "x", "stage": s} for c, s in enumerate(stages, 1)]
+    assert ps.pick_boots(states, 2, random.Random(0), ("lid", "READY on")) == [3, 4]
+    assert set(ps.pick_boots(states, 3, random.Random(0), ("lid",))[1:]) < {1, 2, 4}
