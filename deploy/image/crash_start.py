@@ -15,8 +15,13 @@ What the unit's start reads from the card, each step run here on the state's own
   factory one), leaves no half-unpacked slot, rolls nothing back, and the chosen slot's
   files are all there with the hashes its wheel's RECORD gives;
 - the stores (`firmware/storage.py`): `Store.open` of a copy of the firmware's store (as
-  `firmware/boot.py` opens it, `ours=True`) and of the probe's store opens them without
-  setting either aside as damaged (no salvage, no notice), and migrates them if needed.
+  `firmware/boot.py` opens it, `ours=True`) and of the probe's store (as the probe opens
+  it, `ours=True` too) opens them without setting either aside as damaged (no salvage, no
+  notice), and migrates them if needed. `ours=True` matters: a store cut after its file
+  was made and before its first commit is an SQLite file without tables, which
+  `Store.open` without it refuses at every start (NotAStore, by design: such a file at a
+  path the user named may be anyone's); the second recording's check found one such
+  probe store (state 116,499), when the probe still opened it without `ours`.
 
 Pure but for the tools it calls (fsck.vfat, mtype); no QEMU.
 """
@@ -206,7 +211,7 @@ def would_start(var_root: Path, factory: str, allowed: set[str]) -> tuple[dict[s
     out = {"starts": version}
     lib = var_root / "lib"
     for name, path, ours in (("store", lib / "twinfold/store.db", True),
-                             ("probe", lib / "twinfold-probe/probe.db", False)):  # fmt: skip
+                             ("probe", lib / "twinfold-probe/probe.db", True)):  # fmt: skip
         out[name], found = open_store(path, ours)
         problems += [f"{name}: {p}" for p in found]
     return out, problems

@@ -212,7 +212,11 @@ def stores(image: Path, into: Path) -> dict[str, object]:
         db = sqlite3.connect(path)  # a copy: opening it may replay its WAL
         try:
             out[name] = [r[0] for r in db.execute("PRAGMA integrity_check")]
-            if name == "probe" and out[name] == ["ok"]:
+            tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if name == "probe" and out[name] == ["ok"] and not tables.fetchall():
+                out["probe_n"] = [0, 0]  # created, cut before its first commit: no save yet
+                out["probe_empty"] = True
+            elif name == "probe" and out[name] == ["ok"]:
                 rows = db.execute("SELECT state FROM saved_games WHERE game_id = 'reversi'")
                 state = rows.fetchall()
                 setting = db.execute("SELECT value FROM settings WHERE key = 'probe'").fetchall()

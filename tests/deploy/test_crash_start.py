@@ -296,3 +296,16 @@ def test_pick_boots_in_the_order_asked() -> None:
     states = [{"cut": c, "phase": "x", "stage": s} for c, s in enumerate(stages, 1)]
     assert ps.pick_boots(states, 2, random.Random(0), ("lid", "READY on")) == [3, 4]
     assert set(ps.pick_boots(states, 3, random.Random(0), ("lid",))[1:]) < {1, 2, 4}
+
+
+def test_a_store_cut_before_its_first_commit(tmp_path: Path) -> None:
+    """An SQLite file in WAL mode with no table yet (the second recording's state 116,499):
+    the firmware's own store (`ours=True`) opens as a fresh one; a path not vouched for is
+    refused (NotAStore), which the check reports."""
+    path = tmp_path / "probe.db"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.close()
+    assert cs.open_store(path, True) == ("ok", [])
+    outcome, problems = cs.open_store(path, False)
+    assert outcome == "error" and "NotAStore" in problems[0]
