@@ -384,8 +384,13 @@ def boot_state(rec: dict[str, object], cut: int, committed: int, logs: Path,
     unit.reported = committed
     try:
         unit.boot()
-        v = unit.verify(f"crash state {cut}")
-        return f"READY, verified (probe {v['probe']}, runs {(v['slots'] or {}).get('starts')})"
+        try:
+            v = unit.verify(f"crash state {cut}")
+        finally:  # the service's journal of this boot (RAM only): why it restarted, if it did
+            unit.guest.save_journal("twinfold", "journal")
+        restarts = qc.service(unit.guest).get("NRestarts")
+        return (f"READY, verified (probe {v['probe']}, runs "
+                f"{(v['slots'] or {}).get('starts')}, NRestarts {restarts})")  # fmt: skip
     finally:
         unit.guest.remove()
         disk.unlink(missing_ok=True)
