@@ -309,3 +309,36 @@ def test_a_store_cut_before_its_first_commit(tmp_path: Path) -> None:
     assert cs.open_store(path, True) == ("ok", [])
     outcome, problems = cs.open_store(path, False)
     assert outcome == "error" and "NotAStore" in problems[0]
+
+
+needs_e2fs = pytest.mark.skipif(
+    not (shutil.which("mke2fs") and shutil.which("debugfs")), reason="e2fsprogs"
+)
+
+
+@needs_e2fs
+@pytest.mark.parametrize("saves", [0, 3])
+def test_stores_read_from_an_ext4_image(tmp_path: Path, saves: int) -> None:
+    """power_series.stores on a /var made here: the probe's saves, or (none) a probe store
+    cut before its first commit, read as no save yet; the slots copied out beside them."""
+    var = tmp_path / "var"
+    probe = var / "lib/twinfold-probe/probe.db"
+    probe.parent.mkdir(parents=True)
+    if saves:
+        with Store.open(probe, ours=True) as store:
+            for n in range(1, saves + 1):
+                store.save_suspend("reversi", {"n": n}, {"n": n})
+                store.set_setting("probe", n)
+    else:
+        db = sqlite3.connect(probe)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.close()
+    (var / "lib/twinfold-slots").mkdir(parents=True)
+    (var / "lib/twinfold-slots/state.json").write_text("{}")
+    img = tmp_path / "var.img"
+    subprocess.run(["mke2fs", "-q", "-t", "ext4", "-d", str(var), str(img), "8M"], check=True)
+    out = ps.stores(img, tmp_path / "dump")
+    assert out["store"] is None and out["probe"] == ["ok"]
+    assert out["probe_n"] == [saves, saves]
+    assert out.get("probe_empty", False) == (saves == 0)
+    assert (tmp_path / "dump/lib/twinfold-slots/state.json").read_text() == "{}"
