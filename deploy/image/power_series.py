@@ -3,7 +3,7 @@
 Linux's crash-consistency tests do it (dm-log-writes, CrashMonkey).
 
 usage: power_series.py IMAGE --logs DIR [--states N] [--boots K] [--seed S] [--work DIR]
-                       [--replay-only]
+                       [--order A,B,C,D] [--stages S,...] [--phase all|record|check|boot]
 
 A cut and the next boot of the image in QEMU cost about 4 minutes on the project's machine
 (power_check.py's series), so hundreds of cuts are out of reach that way. Here the image is
@@ -21,9 +21,13 @@ Then, without booting, for N random cut points: the disk after a cut there (writ
 checked on the host: e2fsck replays the journal of /var (and of the root, if a cut touched
 it) and nothing else is wrong (preen's orphan release is the kernel's own, the only other
 change allowed; then `e2fsck -fn` is clean), the store and the probe's store (debugfs rdump,
-with their WALs) pass `PRAGMA integrity_check`, and every save reported before the cut is in
-the probe's store. Then K of the states, chosen at random, are booted in QEMU to READY and
-checked with power_check's `verify`. The report: DIR/power-series.json.
+with their WALs) pass `PRAGMA integrity_check`, every save reported before the cut is in
+the probe's store, and the unit would start (crash_start.py: the partition table and /var's
+size, the FAT boot partition and twinfold.toml, the slots' choice, Store.open of both
+stores). A few cut points are aimed inside the first boot's growth of /var. Then K of the
+states, one per stage first (pick_boots), are booted in QEMU to READY and checked with
+power_check's `verify`. The reports: DIR/power-series.json, DIR/power-series-boots.json.
+`--order` sets the recording's actions (a second recording in another order).
 """
 
 from __future__ import annotations
