@@ -409,12 +409,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--stages", help="the stages booted first (comma-separated, "
                         f"of: {', '.join(BOOT_ORDER)}; default all, in that order)")  # fmt: skip
+    parser.add_argument("--cut", type=int, action="append",
+                        help="boot this checked cut point (again), not picked ones")  # fmt: skip
+    parser.add_argument("--shell-seconds", type=int, default=qc.SHELL_SECONDS,
+                        help="the wait for the guest's serial shell (a first boot at a high "
+                        "load can pass the default)")  # fmt: skip
     parser.add_argument("--order", default="play,sleep,lid,update",
                         help="the recording's actions, comma-separated")  # fmt: skip
     parser.add_argument("--work", type=Path, help="kept (the log, the base disk)")
     parser.add_argument("--phase", choices=("all", "record", "check", "boot"), default="all",
                         help="check/boot: reuse --work's recording")  # fmt: skip
     args = parser.parse_args(argv)
+    qc.SHELL_SECONDS = args.shell_seconds
     args.logs.mkdir(parents=True, exist_ok=True)
     work = args.work or Path(tempfile.mkdtemp(prefix="tf-series-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -468,7 +474,7 @@ def boot_some(rec: dict[str, object], args: argparse.Namespace, work: Path) -> b
     recd = Recording(rec)
     checked = json.loads((args.logs / "power-series.json").read_text())["states"]
     order = tuple(a.strip() for a in args.stages.split(",")) if args.stages else BOOT_ORDER
-    cuts = pick_boots(checked, args.boots, random.Random(args.seed + 1), order)
+    cuts = args.cut or pick_boots(checked, args.boots, random.Random(args.seed + 1), order)
     report = args.logs / "power-series-boots.json"
     booted: list[list[object]] = []
     for cut in cuts:
