@@ -108,8 +108,11 @@ out["probe_store"] = check(probe)
 out["probe"] = None
 if out["probe_store"] == ["ok"]:
     db = sqlite3.connect(f"file:{probe}?mode=ro", uri=True, timeout=30)
-    rows = db.execute("SELECT state FROM saved_games WHERE game_id = 'reversi'").fetchall()
-    setting = db.execute("SELECT value FROM settings WHERE key = 'probe'").fetchall()
+    if db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        rows = db.execute("SELECT state FROM saved_games WHERE game_id = 'reversi'").fetchall()
+        setting = db.execute("SELECT value FROM settings WHERE key = 'probe'").fetchall()
+    else:  # created, and the power cut before its first commit: no save in it yet
+        rows = setting = []
     db.close()
     out["probe"] = [json.loads(rows[0][0])["n"] if rows else 0,
                     json.loads(setting[0][0]) if setting else 0]
@@ -132,7 +135,7 @@ print("VERIFY " + json.dumps(out))
 PROBE = r"""
 import sys, time
 from firmware.storage import Store
-store = Store.open("/var/lib/twinfold-probe/probe.db")
+store = Store.open("/var/lib/twinfold-probe/probe.db", ours=True)  # as the firmware's own
 saved = store.load_suspend("reversi")
 n = saved.state["n"] if saved is not None and isinstance(saved.state, dict) else 0
 out = open("/dev/ttyAMA0", "w")

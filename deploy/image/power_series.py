@@ -3,7 +3,7 @@
 Linux's crash-consistency tests do it (dm-log-writes, CrashMonkey).
 
 usage: power_series.py IMAGE --logs DIR [--states N] [--boots K] [--seed S] [--work DIR]
-                       [--replay-only]
+                       [--order A,B,C,D] [--stages S,...] [--phase all|record|check|boot]
 
 A cut and the next boot of the image in QEMU cost about 4 minutes on the project's machine
 (power_check.py's series), so hundreds of cuts are out of reach that way. Here the image is
@@ -21,9 +21,13 @@ Then, without booting, for N random cut points: the disk after a cut there (writ
 checked on the host: e2fsck replays the journal of /var (and of the root, if a cut touched
 it) and nothing else is wrong (preen's orphan release is the kernel's own, the only other
 change allowed; then `e2fsck -fn` is clean), the store and the probe's store (debugfs rdump,
-with their WALs) pass `PRAGMA integrity_check`, and every save reported before the cut is in
-the probe's store. Then K of the states, chosen at random, are booted in QEMU to READY and
-checked with power_check's `verify`. The report: DIR/power-series.json.
+with their WALs) pass `PRAGMA integrity_check`, every save reported before the cut is in
+the probe's store, and the unit would start (crash_start.py: the partition table and /var's
+size, the FAT boot partition and twinfold.toml, the slots' choice, Store.open of both
+stores). A few cut points are aimed inside the first boot's growth of /var. Then K of the
+states, one per stage first (pick_boots), are booted in QEMU to READY and checked with
+power_check's `verify`. The reports: DIR/power-series.json, DIR/power-series-boots.json.
+`--order` sets the recording's actions (a second recording in another order).
 """
 
 from __future__ import annotations
@@ -45,12 +49,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import crash_start as cs  # noqa: E402
 import power_check as pc  # noqa: E402
 import qemu_check as qc  # noqa: E402
 import writelog as wl  # noqa: E402
 from qemu_check import CheckFailed, Guest, log  # noqa: E402
 
-STORES = ("/lib/twinfold", "/lib/twinfold-probe")  # inside /var's file system
+STORES = ("/lib/twinfold", "/lib/twinfold-probe", "/lib/twinfold-slots")  # in /var's fs
 
 
 # --------------------------------------------------------------------------- recording
@@ -91,7 +96,24 @@ class Reports(threading.Thread):
             time.sleep(0.1)
 
 
-def record(image: Path, logs: Path, work: Path, rng: random.Random) -> dict[str, object]:
+SECONDS = {"play": 50, "sleep": 20, "lid": 20, "update": 20}  # after the action (its start)
+
+
+ACTIONS = ("play", "sleep", "lid", "update")
+
+
+def workload(order: str) -> list[str]:
+    """The recording's actions in the order given (`--order`, comma-separated): each of
+    play, sleep (POWER short), lid and update once. The first recording's order was
+    play,sleep,lid,update; another order cuts the update amid other writes."""
+    actions = [a.strip() for a in order.split(",") if a.strip()]
+    if sorted(actions) != sorted(ACTIONS):
+        raise ValueError(f"--order must name each of {', '.join(ACTIONS)} once: {order!r}")
+    return actions
+
+
+def record(image: Path, logs: Path, work: Path, rng: random.Random,
+           order: str = "play,sleep,lid,update") -> dict[str, object]:  # fmt: skip
     unit, disk = pc.new_unit(image, logs, work, guest_class=Recorder)
     versions = pc.stage_wheels(disk, image, work)
     base = work / "base.img"
@@ -112,17 +134,17 @@ def record(image: Path, logs: Path, work: Path, rng: random.Random) -> dict[str,
         reports.start()
         mark("READY")
         unit.start_probe()
-        for action, seconds in (("play", 50), ("sleep", 20), ("lid", 20)):
+        for action in workload(order):
             mark(action)
-            unit.pad(action, rng.randrange(1 << 30))
-            time.sleep(seconds)
-        mark("update")
-        version = versions["good"].rsplit(".post", 1)[0] + ".post11"
-        before = pc.invocation(unit)["InvocationID"]
-        pc.start_update(unit, version, versions)
-        pc.wait_runs(unit, version, 900, before)
-        mark(f"READY on {version}")
-        time.sleep(20)
+            if action == "update":
+                version = versions["good"].rsplit(".post", 1)[0] + ".post11"
+                before = pc.invocation(unit)["InvocationID"]
+                pc.start_update(unit, version, versions)
+                pc.wait_runs(unit, version, 900, before)
+                mark(f"READY on {version}")
+            else:
+                unit.pad(action, rng.randrange(1 << 30))
+            time.sleep(SECONDS[action])
         unit.cut("end of the recording", "kill")
         mark("cut")
     finally:
@@ -130,7 +152,7 @@ def record(image: Path, logs: Path, work: Path, rng: random.Random) -> dict[str,
         g.remove()
     return {"base": str(base), "disk": str(disk), "write_log": str(g.write_log),
             "files": {k: str(v) for k, v in g.files.items()}, "saves": reports.saves,
-            "marks": marks, "versions": versions,
+            "marks": marks, "versions": versions, "order": order,
             "record_minutes": round((time.monotonic() - started) / 60, 1)}  # fmt: skip
 
 
@@ -178,22 +200,27 @@ def check_root(part: Path, scratch: Path) -> list[str]:
 
 
 def stores(image: Path, into: Path) -> dict[str, object]:
-    """The stores' integrity_check and the probe's last save, from /var's file system."""
+    """The stores' integrity_check and the probe's last save, from /var's file system
+    (copied to INTO/lib: the stores and the update slots, for crash_start after it)."""
     shutil.rmtree(into, ignore_errors=True)
-    into.mkdir()
+    (into / "lib").mkdir(parents=True)
     for folder in STORES:
-        subprocess.run(["debugfs", "-R", f"rdump {folder} {into}", str(image)],
+        subprocess.run(["debugfs", "-R", f"rdump {folder} {into / 'lib'}", str(image)],
                        capture_output=True, check=True)  # fmt: skip
     out: dict[str, object] = {}
-    for name, path in (("store", into / "twinfold/store.db"),
-                       ("probe", into / "twinfold-probe/probe.db")):  # fmt: skip
+    for name, path in (("store", into / "lib/twinfold/store.db"),
+                       ("probe", into / "lib/twinfold-probe/probe.db")):  # fmt: skip
         if not path.exists():
             out[name] = None
             continue
         db = sqlite3.connect(path)  # a copy: opening it may replay its WAL
         try:
             out[name] = [r[0] for r in db.execute("PRAGMA integrity_check")]
-            if name == "probe" and out[name] == ["ok"]:
+            tables = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if name == "probe" and out[name] == ["ok"] and not tables.fetchall():
+                out["probe_n"] = [0, 0]  # created, cut before its first commit: no save yet
+                out["probe_empty"] = True
+            elif name == "probe" and out[name] == ["ok"]:
                 rows = db.execute("SELECT state FROM saved_games WHERE game_id = 'reversi'")
                 state = rows.fetchall()
                 setting = db.execute("SELECT value FROM settings WHERE key = 'probe'").fetchall()
@@ -245,10 +272,19 @@ class Recording:
     def phase(self, cut: int) -> str:
         return [what for what, c in self.marks if c <= cut][-1] if cut >= self.ready else "boot"
 
-    def cuts(self, states: int, seed: int) -> list[int]:
-        """The cut points checked (the same for one seed and count: the boots pick among
-        them)."""
-        return cut_points(states, len(self.log.entries), self.ready, random.Random(seed))
+    def cuts(self, states: int, seed: int, table: tuple[int, int] | None = None) -> list[int]:
+        """The cut points checked (the same for one seed and count): `states` drawn, and
+        with `table` (the bytes before the first partition) a few aimed inside the first
+        boot's growth of /var, which the draw may miss: just after the last write to the
+        partition table, then 16, 64, 256, 1024 and 4096 requests later (resize2fs runs
+        in there)."""
+        drawn = cut_points(states, len(self.log.entries), self.ready, random.Random(seed))
+        if table is None:
+            return drawn
+        ss = self.log.sectorsize
+        writes = [e.index for e in self.log.entries if wl.touches(e, ss, table)]
+        aimed = {writes[-1] + 1 + k for k in (0, 16, 64, 256, 1024, 4096)} if writes else set()
+        return sorted(set(drawn) | {c for c in aimed if c <= len(self.log.entries)})
 
 
 def replay(rec: dict[str, object], states: int, work: Path, seed: int) -> dict[str, object]:
@@ -260,9 +296,9 @@ def replay(rec: dict[str, object], states: int, work: Path, seed: int) -> dict[s
     saves, marks, ready = recd.saves, recd.marks, recd.ready
     flushes = sum(1 for e in entries if e.flags & wl.FLUSH)
     fuas = sum(1 for e in entries if e.flags & wl.FUA)
-    win = windows(base)
     starts = qc.partitions(base)
-    regions = {"table": (0, starts[0]), "boot": (starts[0], starts[1] - starts[0]), **win}
+    win = {"table": (0, starts[0]), "boot": (starts[0], starts[1] - starts[0]), **windows(base)}
+    regions = win
     per_region = {
         name: sum(1 for e in entries if wl.touches(e, ss, w)) for name, w in regions.items()
     }
@@ -278,8 +314,13 @@ def replay(rec: dict[str, object], states: int, work: Path, seed: int) -> dict[s
     results: list[dict[str, object]] = []
     done = 0
     root_checked: list[str] | None = None
+    with open(base, "rb") as f:
+        base_mbr = f.read(cs.SECTOR)
+    disk_bytes = base.stat().st_size
+    factory = str(rec["versions"]["good"]).rsplit(".post", 1)[0]  # type: ignore[index]
+    allowed = {v for what, _ in marks if (v := what.removeprefix("READY on ")) != what}
     try:
-        for cut in recd.cuts(states, seed):
+        for cut in recd.cuts(states, seed, win["table"]):
             new = wl.crash_writes(entries[done:cut], cut - done, "completed")
             root_changed = root_checked is None or any(wl.touches(e, ss, win["root"]) for e in new)
             for name, w in win.items():
@@ -295,6 +336,14 @@ def replay(rec: dict[str, object], states: int, work: Path, seed: int) -> dict[s
             var_problems, printed = fsck(scratch)
             problems += [f"/var: {p}" for p in var_problems]
             result["fsck"] = printed
+            problems += [f"boot partition: {p}" for p in cs.check_fat(parts["boot"])]
+            mbr = os.pread(fds["table"], cs.SECTOR, 0)
+            size = None if var_problems else cs.fs_bytes(scratch)
+            problems += [f"table: {p}" for p in cs.check_table(mbr, base_mbr, disk_bytes, size)]
+            var_bytes = cs.mbr_entries(mbr)[cs.VAR_ENTRY][2] * cs.SECTOR
+            result["growth"] = [var_bytes, size]
+            result["stage"] = phase if phase != "boot" else cs.growth_stage(
+                mbr, base_mbr, size)  # fmt: skip
             if not var_problems:
                 found = stores(scratch, dump)
                 result.update(found)
@@ -307,6 +356,9 @@ def replay(rec: dict[str, object], states: int, work: Path, seed: int) -> dict[s
                 if n < committed or setting < committed:
                     problems.append(f"lost saves: {committed} was reported committed, the store "
                                     f"holds {n} (setting {setting})")  # fmt: skip
+                start, start_problems = cs.would_start(dump, factory, allowed)
+                result["start"] = start
+                problems += [f"start: {p}" for p in start_problems]
             result["problems"] = problems
             results.append(result)
             if problems:
@@ -336,8 +388,13 @@ def boot_state(rec: dict[str, object], cut: int, committed: int, logs: Path,
     unit.reported = committed
     try:
         unit.boot()
-        v = unit.verify(f"crash state {cut}")
-        return f"READY, verified (probe {v['probe']}, runs {(v['slots'] or {}).get('starts')})"
+        try:
+            v = unit.verify(f"crash state {cut}")
+        finally:  # the service's journal of this boot (RAM only): why it restarted, if it did
+            unit.guest.save_journal("twinfold", "journal")
+        restarts = qc.service(unit.guest).get("NRestarts")
+        return (f"READY, verified (probe {v['probe']}, runs "
+                f"{(v['slots'] or {}).get('starts')}, NRestarts {restarts})")  # fmt: skip
     finally:
         unit.guest.remove()
         disk.unlink(missing_ok=True)
@@ -350,16 +407,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--states", type=int, default=300, help="crash states checked")
     parser.add_argument("--boots", type=int, default=3, help="crash states booted")
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--stages", help="the stages booted first (comma-separated, "
+                        f"of: {', '.join(BOOT_ORDER)}; default all, in that order)")  # fmt: skip
+    parser.add_argument("--cut", type=int, action="append",
+                        help="boot this checked cut point (again), not picked ones")  # fmt: skip
+    parser.add_argument("--shell-seconds", type=int, default=qc.SHELL_SECONDS,
+                        help="the wait for the guest's serial shell (a first boot at a high "
+                        "load can pass the default)")  # fmt: skip
+    parser.add_argument("--order", default="play,sleep,lid,update",
+                        help="the recording's actions, comma-separated")  # fmt: skip
     parser.add_argument("--work", type=Path, help="kept (the log, the base disk)")
     parser.add_argument("--phase", choices=("all", "record", "check", "boot"), default="all",
                         help="check/boot: reuse --work's recording")  # fmt: skip
     args = parser.parse_args(argv)
+    qc.SHELL_SECONDS = args.shell_seconds
     args.logs.mkdir(parents=True, exist_ok=True)
     work = args.work or Path(tempfile.mkdtemp(prefix="tf-series-"))
     work.mkdir(parents=True, exist_ok=True)
     recording = work / "recording.json"
     if args.phase in ("all", "record"):
-        rec = record(args.image, args.logs, work, random.Random(args.seed))
+        rec = record(args.image, args.logs, work, random.Random(args.seed), args.order)
         recording.write_text(json.dumps(rec, indent=1))
     rec = json.loads(recording.read_text())
     bad = False
@@ -380,11 +447,34 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if bad else 0
 
 
+# The order in which boot_some takes one checked state of each stage (then any other)
+BOOT_ORDER = ("boot: resizing", "update", "boot: before the growth", "boot: grown", "lid",
+              "sleep", "play", "READY on", "READY")  # fmt: skip
+
+
+def pick_boots(states: list[dict[str, object]], k: int, rng: random.Random,
+               order: tuple[str, ...] = BOOT_ORDER) -> list[int]:  # fmt: skip
+    """K checked cut points to boot: one drawn from each stage in `order` (BOOT_ORDER's
+    names: the first boot's growth and the update first) while K lasts, then drawn from
+    the rest."""
+    by_stage: dict[str, list[int]] = {}
+    for s in states:
+        stage = str(s.get("stage", s["phase"]))
+        key = next((b for b in BOOT_ORDER if stage.startswith(b)), stage)
+        by_stage.setdefault(key, []).append(int(str(s["cut"])))
+    picked = [rng.choice(by_stage[b]) for b in order if b in by_stage][:k]
+    rest = sorted({int(str(s["cut"])) for s in states} - set(picked))
+    return picked + rng.sample(rest, min(len(rest), k - len(picked)))
+
+
 def boot_some(rec: dict[str, object], args: argparse.Namespace, work: Path) -> bool:
-    """Boot --boots of the checked cut points, chosen at random (their own generator, so
-    the check and the boots may run apart): any failed."""
+    """Boot --boots of the cut points the check's report (LOGS/power-series.json) holds,
+    picked by pick_boots (their own generator, so the check and the boots may run apart):
+    any failed."""
     recd = Recording(rec)
-    cuts = random.Random(args.seed + 1).sample(recd.cuts(args.states, args.seed), args.boots)
+    checked = json.loads((args.logs / "power-series.json").read_text())["states"]
+    order = tuple(a.strip() for a in args.stages.split(",")) if args.stages else BOOT_ORDER
+    cuts = args.cut or pick_boots(checked, args.boots, random.Random(args.seed + 1), order)
     report = args.logs / "power-series-boots.json"
     booted: list[list[object]] = []
     for cut in cuts:
