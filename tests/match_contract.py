@@ -123,3 +123,16 @@ def digests_in_subprocess(factory: str, seed: int, actions: int, hashseed: str) 
         timeout=300, check=True,
     )
     return list(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def split_decision(computer: Any, rules: Any, seat: int) -> tuple[Any, list[int]]:
+    """A split computer player's decision made in one process, every part thought to its
+    end and then joined, with each part's work units: the compiled searches' tests compare
+    it with and without the library."""
+    parts = computer.split(rules, seat)
+    assert parts is not None and all(part.native for part in parts)
+    thinkers = [part.start(rules, seat) for part in parts]
+    results = [t.think(1 << 40) for t in thinkers]
+    while any(r is None for r in results):
+        results = [t.think(1 << 40) for t in thinkers]
+    return computer.join(rules, seat, results), [t.units for t in thinkers]

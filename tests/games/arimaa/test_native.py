@@ -37,6 +37,7 @@ from games.arimaa.match import (
 )
 from games.arimaa.rules.randomplay import random_game, random_walk, sparse_boards
 from games.arimaa.rules.steps import Boards, expand, frozen_mask, turn_results
+from tests.match_contract import split_decision
 
 #: (boards, side, steps_left, push_sq, push_kind, pull_sq, pull_kind): a point inside a turn
 State = tuple[Boards, int, int, int, int, int, int]
@@ -349,14 +350,7 @@ def test_a_split_native_decision_is_the_same_with_and_without_the_library(
     outcome = []
     for eng in (engine, None):
         monkeypatch.setattr(levels, "native_engine", lambda eng=eng: eng)
-        parts = computer.split(rules, seat)
-        assert parts is not None and all(part.native for part in parts)
-        thinkers = [part.start(rules, seat) for part in parts]
-        results = [t.think(1 << 40) for t in thinkers]
-        while any(r is None for r in results):
-            results = [t.think(1 << 40) for t in thinkers]
-        answer = computer.join(rules, seat, results)  # type: ignore[arg-type]
-        outcome.append((answer, [t.units for t in thinkers]))
+        outcome.append(split_decision(computer, rules, seat))
     assert outcome[0] == outcome[1]
 
 

@@ -23,6 +23,7 @@ from games.reversi.ai.search import Search, Thinker
 from games.reversi.match import ReversiComputer, ReversiRules
 from games.reversi.rules import Game
 from games.reversi.rules.bitboard import legal_moves
+from tests.match_contract import split_decision
 
 boards = st.integers(min_value=0, max_value=(1 << 64) - 1)
 
@@ -171,13 +172,7 @@ def test_a_split_decision_is_the_same_with_and_without_the_library(
     outcome = []
     for eng in (engine, None):
         monkeypatch.setattr(players, "native_engine", lambda eng=eng: eng)
-        parts = computer.split(rules, seat)
-        assert parts is not None and all(part.native for part in parts)
-        thinkers = [part.start(rules, seat) for part in parts]
-        results = [t.think(1 << 40) for t in thinkers]
-        while any(r is None for r in results):
-            results = [t.think(1 << 40) for t in thinkers]
-        outcome.append((computer.join(rules, seat, results), [t.units for t in thinkers]))  # type: ignore[arg-type]
+        outcome.append(split_decision(computer, rules, seat))
     assert outcome[0] == outcome[1]
 
 
